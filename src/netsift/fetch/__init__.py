@@ -1,0 +1,1 @@
+"""Fetching pages and turning them into clean content with metadata."""

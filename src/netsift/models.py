@@ -1,0 +1,213 @@
+"""The contracts users see (design.md §3): results, pages, attempts, reports and events.
+
+Field names here are the public API of every door (Python, CLI `--json`, HTTP, MCP, tools):
+rename nothing, add with defaults.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Attempt",
+    "Citation",
+    "ContentFormat",
+    "Event",
+    "EventType",
+    "FeedEntry",
+    "Metadata",
+    "Page",
+    "PageType",
+    "Query",
+    "Redirect",
+    "ResearchReport",
+    "SafeSearch",
+    "SearchResponse",
+    "SearchResult",
+    "TimeRange",
+]
+
+ContentFormat = Literal["markdown", "text", "html"]
+TimeRange = Literal["d", "w", "m", "y"]
+SafeSearch = Literal["off", "moderate", "strict"]
+PageType = Literal[
+    "article",
+    "documentation",
+    "forum",
+    "product",
+    "service",
+    "listing",
+    "collection",
+    "feed",
+    "pdf",
+    "json",
+    "text",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Query(_Model):
+    """One search as a provider sees it: what to ask and with which options."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str
+    count: int = 10
+    time_range: TimeRange | None = None
+    region: str | None = None
+    safesearch: SafeSearch = "moderate"
+    page: int = 1
+
+
+class SearchResult(_Model):
+    title: str
+    url: str
+    snippet: str = ""
+    source: str
+    rank: int = 0
+    score: float | None = None
+    published: str | None = None
+    thumbnail: str | None = None
+    favicon: str | None = None
+    engines: list[str] = Field(default_factory=list)
+    doi: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class Attempt(_Model):
+    """One provider tried for one query, so failures are never silent."""
+
+    provider: str
+    ok: bool
+    error_code: str | None = None
+    message: str | None = None
+    latency_ms: float = 0.0
+    result_count: int = 0
+    retry_after: float | None = None
+
+
+class SearchResponse(_Model):
+    query: str
+    results: list[SearchResult] = Field(default_factory=list)
+    provider: str | None = None
+    cached: bool = False
+    search_time_ms: float = 0.0
+    result_count: int = 0
+    attempts: list[Attempt] = Field(default_factory=list)
+    request_id: str | None = None
+
+
+class Redirect(_Model):
+    """One hop of a redirect chain."""
+
+    url: str
+    status: int
+    location: str
+
+
+class Metadata(_Model):
+    """What a client needs to draw a link-preview card, plus the raw structured data."""
+
+    title: str | None = None
+    description: str | None = None
+    site_name: str | None = None
+    image: str | None = None
+    url: str | None = None
+    type: str | None = None
+    author: str | None = None
+    published: str | None = None
+    lang: str | None = None
+    canonical: str | None = None
+    favicon: str | None = None
+    twitter: dict[str, str] = Field(default_factory=dict)
+    opengraph: dict[str, str] = Field(default_factory=dict)
+    json_ld: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class FeedEntry(_Model):
+    title: str | None = None
+    url: str | None = None
+    published: str | None = None
+    author: str | None = None
+    summary: str | None = None
+
+
+class Page(_Model):
+    url: str
+    final_url: str
+    status: int = 200
+    content_type: str = ""
+    fetched_at: datetime
+    elapsed_ms: float = 0.0
+    bytes: int = 0
+    redirects: list[Redirect] = Field(default_factory=list)
+    title: str | None = None
+    format: ContentFormat = "markdown"
+    content: str = ""
+    truncated: bool = False
+    total_length: int = 0
+    start_index: int = 0
+    next_start_index: int | None = None
+    metadata: Metadata = Field(default_factory=Metadata)
+    page_type: PageType | None = None
+    page_count: int | None = None
+    entries: list[FeedEntry] = Field(default_factory=list)
+    content_sha256: str = ""
+    cached: bool = False
+
+
+class Citation(_Model):
+    n: int
+    url: str
+    title: str | None = None
+    quote: str
+    verified: bool = True
+
+
+class ResearchReport(_Model):
+    question: str
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    sources: list[SearchResult] = Field(default_factory=list)
+    queries: list[str] = Field(default_factory=list)
+    iterations: int = 0
+    searches: int = 0
+    pages_read: int = 0
+    tokens: int = 0
+    elapsed_ms: float = 0.0
+    stopped_because: str = ""
+    mode: Literal["llm", "extractive"] = "llm"
+    notes: list[str] = Field(default_factory=list)
+
+
+EventType = Literal[
+    "started",
+    "planned",
+    "search_started",
+    "search_done",
+    "fetch_started",
+    "fetch_done",
+    "discovery",
+    "synthesizing",
+    "gap_found",
+    "result",
+    "done",
+    "error",
+]
+
+
+class Event(_Model):
+    """One step of a long operation; one vocabulary for SSE, WebSocket, MCP and the CLI."""
+
+    type: EventType
+    job_id: str | None = None
+    seq: int = 0
+    at: datetime
+    data: dict[str, Any] = Field(default_factory=dict)

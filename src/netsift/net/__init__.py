@@ -1,0 +1,1 @@
+"""The network layer: the SSRF guard, guarded transport, the one HTTP client, robots.txt."""

@@ -1,0 +1,1 @@
+"""Search across providers: failover, cache, limits, de-duplication and ranking."""

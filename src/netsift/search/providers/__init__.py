@@ -1,0 +1,1 @@
+"""One module per search provider; each builds requests and parses responses, no I/O."""

@@ -1,0 +1,1 @@
+"""Storage chosen by URL: memory, SQLite (embedded default) or Redis (scaled out)."""
