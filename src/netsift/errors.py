@@ -11,7 +11,7 @@
     │   ├── Timeout                   timeout · 504 · retryable
     │   ├── TooManyRedirects          too_many_redirects
     │   ├── TooLarge                  too_large · 413
-    │   ├── HTTPError                 http_error (status in details; 404 → 404)
+    │   ├── HTTPError                 http_error (details.status; None = no response)
     │   ├── UnsupportedContentType    unsupported_content_type · 415
     │   └── DecodeError               decode_error
     ├── ProviderFailed                502 · exit 4          (group)
@@ -173,13 +173,13 @@ class HTTPError(FetchFailed):
         self,
         message: str,
         *,
-        status_code: int,
+        status_code: int | None,
         details: dict[str, Any] | None = None,
         retryable: bool | None = None,
     ) -> None:
         merged = {"status": status_code, **(details or {})}
         if retryable is None:
-            retryable = status_code == 429 or status_code >= 500
+            retryable = status_code is None or status_code == 429 or status_code >= 500
         super().__init__(message, details=merged, retryable=retryable)
         self.status_code = status_code
 
@@ -310,7 +310,8 @@ def error_from_dict(data: dict[str, Any]) -> NetsiftError:
     message = str(data.get("message", ""))
     retryable = bool(data.get("retryable", cls.default_retryable))
     if cls is HTTPError:
-        status_code = int(details.pop("status", 502))
+        status = details.pop("status", None)
+        status_code = int(status) if status is not None else None
         return HTTPError(message, status_code=status_code, details=details, retryable=retryable)
     if cls is RateLimited:
         retry_after = details.pop("retry_after", None)

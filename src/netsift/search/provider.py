@@ -14,6 +14,7 @@ from typing import ClassVar
 import httpx
 
 from ..config import ProviderSettings
+from ..errors import NetsiftError
 from ..models import Query, SearchResult
 
 __all__ = ["About", "Provider"]
@@ -63,3 +64,7 @@ class Provider(abc.ABC):
     @abc.abstractmethod
     def parse_response(self, response: httpx.Response, query: Query) -> list[SearchResult]:
         """Results in rank order, or a typed error; an empty list only when the provider says so."""
+
+    def fallback_request(self, query: Query, error: NetsiftError) -> httpx.Request | None:
+        """A second endpoint to try after `error` (DuckDuckGo html → lite); None for most."""
+        return None
