@@ -1,0 +1,5 @@
+"""`python -m netsift` runs the CLI."""
+
+from .cli import main
+
+main()

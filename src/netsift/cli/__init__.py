@@ -1,0 +1,51 @@
+"""The `netsift` command: human output on a terminal, JSON in and out for agent harnesses."""
+
+from __future__ import annotations
+
+import typer
+
+from .agents import mcp, tools
+from .fetch import extract, fetch, meta
+from .search import providers, search
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="netsift",
+    help="Search the web and read pages safely, for people and AI agents.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.command()(fetch)
+app.command()(meta)
+app.command()(extract)
+app.command()(search)
+app.command()(providers)
+app.command()(tools)
+app.command()(mcp)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .._version import __version__
+
+        typer.echo(f"netsift {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the version and exit.",
+        is_eager=True,
+        callback=_print_version,
+    ),
+) -> None:
+    """Search the web and read pages safely, for people and AI agents."""
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,56 @@
+"""`netsift tools` and `netsift mcp`: the doors for agent loops and MCP clients."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..errors import InvalidInput
+from ..tools.schemas import definitions
+from .boundary import build_settings, fail
+from .output import emit_json
+
+__all__ = ["mcp", "tools"]
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def tools(
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="openai, anthropic or mcp.")
+    ] = "openai",
+) -> None:
+    """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP."""
+    settings = build_settings()
+    if format not in ("openai", "anthropic", "mcp"):
+        fail(
+            InvalidInput(f"--format must be openai, anthropic or mcp, not {format!r}"),
+            as_json=False,
+        )
+    emit_json(definitions(format, settings=settings))  # type: ignore[arg-type]
+
+
+def mcp(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP, not stdio.")] = False,
+    host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to bind with --http.")] = 8765,
+) -> None:
+    """Run the MCP server (stdio by default) with web_search, web_fetch, page_meta, batch_search."""
+    import anyio
+
+    from ..mcp import serve_http, serve_stdio
+
+    settings = build_settings()
+    if not http:
+        anyio.run(serve_stdio, settings)
+        return
+    if host not in LOOPBACK:
+        fail(
+            InvalidInput(
+                f"the MCP HTTP server binds loopback only (asked for {host}); "
+                "put an authenticating proxy in front to expose it"
+            ),
+            as_json=False,
+        )
+    serve_http(settings, host=host, port=port)

@@ -1,0 +1,132 @@
+"""`netsift fetch`, `netsift meta` and `netsift extract`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import typer
+
+from ..client import Client
+from ..errors import InvalidInput
+from ..fetch.extract import extract as extract_html
+from ..models import ContentFormat, Metadata, Page
+from ..params import FetchParams, MetaParams
+from .boundary import build_settings, run
+from .jsonlines import serve_lines
+from .output import emit_json, print_meta, print_page, status
+
+__all__ = ["extract", "fetch", "meta"]
+
+FormatOption = Annotated[
+    str, typer.Option("--format", "-f", help="markdown, text or html.", show_default=True)
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (the whole Page).")]
+
+
+def _format(value: str) -> ContentFormat:
+    if value not in ("markdown", "text", "html"):
+        raise InvalidInput(f"--format must be markdown, text or html, not {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def fetch(
+    url: Annotated[str | None, typer.Argument(help="The http(s) URL to fetch.")] = None,
+    format: FormatOption = "markdown",
+    as_json: JsonOption = False,
+    max_length: Annotated[
+        int | None, typer.Option(help="Return at most this many characters.")
+    ] = None,
+    start_index: Annotated[int, typer.Option(help="Continue a truncated page here.")] = 0,
+    no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
+    timeout: Annotated[float | None, typer.Option(help="Total seconds for the fetch.")] = None,
+    max_bytes: Annotated[int | None, typer.Option(help="Largest body to read.")] = None,
+    stdin: Annotated[
+        bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
+    ] = False,
+) -> None:
+    """Fetch a page safely and print its main content."""
+    settings = build_settings(
+        respect_robots=False if no_robots else None, timeout=timeout, max_bytes=max_bytes
+    )
+
+    async def lines() -> None:
+        async with Client(settings) as client:
+
+            async def handle(params: FetchParams) -> Page:
+                return await client.fetch(**params.model_dump())
+
+            await serve_lines(FetchParams, handle)
+
+    if stdin:
+        run(lines, as_json=True)
+        return
+
+    async def one() -> Page:
+        if url is None:
+            raise InvalidInput("give a URL, or --stdin for JSON lines")
+        params = FetchParams(
+            url=url, format=_format(format), max_length=max_length, start_index=start_index
+        )
+        async with Client(settings) as client:
+            with status(f"Fetching {url}"):
+                return await client.fetch(**params.model_dump())
+
+    page = run(one, as_json=as_json)
+    if as_json:
+        emit_json(page)
+    else:
+        print_page(page)
+
+
+def meta(
+    url: Annotated[str, typer.Argument(help="The http(s) URL to describe.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
+) -> None:
+    """Print a page's link-preview card: title, description, image, site name, favicon."""
+    settings = build_settings(respect_robots=False if no_robots else None)
+
+    async def one() -> Metadata:
+        params = MetaParams(url=url)
+        async with Client(settings) as client:
+            with status(f"Reading {url}"):
+                return await client.meta(params.url)
+
+    card = run(one, as_json=as_json)
+    if as_json:
+        emit_json(card)
+    else:
+        print_meta(card)
+
+
+def extract(
+    file: Annotated[
+        str, typer.Argument(help="An HTML file, or - for standard input.", show_default=True)
+    ] = "-",
+    url: Annotated[str | None, typer.Option(help="The page's URL, to resolve links.")] = None,
+    format: FormatOption = "markdown",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON with metadata.")] = False,
+) -> None:
+    """Extract main content from HTML you already have (no network)."""
+
+    def read() -> bytes:
+        if file == "-":
+            return sys.stdin.buffer.read()
+        path = Path(file)
+        if not path.is_file():
+            raise InvalidInput(f"no such file: {file}")
+        return path.read_bytes()
+
+    async def one() -> Page:
+        fmt = _format(format)
+        body = await anyio.to_thread.run_sync(read)
+        return extract_html(body, url=url, format=fmt)
+
+    page = run(one, as_json=as_json)
+    if as_json:
+        emit_json(page)
+    else:
+        print_page(page)

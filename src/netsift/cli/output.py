@@ -1,0 +1,85 @@
+"""How the CLI shows things: JSON for programs, rich renderings for people on a terminal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+
+from ..models import Metadata, Page, SearchResponse
+
+__all__ = ["emit_json", "human", "print_meta", "print_page", "print_search", "status"]
+
+
+def human() -> bool:
+    return sys.stdout.isatty()
+
+
+def emit_json(value: BaseModel | dict[str, Any] | list[Any]) -> None:
+    data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+class _NoStatus:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def status(message: str) -> Any:
+    """A spinner on stderr when a person is watching; nothing when piped."""
+    if sys.stderr.isatty():
+        return Console(stderr=True).status(message)
+    return _NoStatus()
+
+
+def print_page(page: Page) -> None:
+    sys.stdout.write(page.content)
+    if not page.content.endswith("\n"):
+        sys.stdout.write("\n")
+    if page.truncated:
+        sys.stderr.write(
+            f"[truncated: {len(page.content)} of {page.total_length} characters; "
+            f"continue with --start-index {page.next_start_index}]\n"
+        )
+
+
+def print_meta(meta: Metadata) -> None:
+    fields = ("title", "description", "site_name", "url", "image", "favicon", "type")
+    fields += ("author", "published", "lang", "canonical")
+    for name in fields:
+        value = getattr(meta, name)
+        if value:
+            sys.stdout.write(f"{name}: {value}\n")
+
+
+def print_search(response: SearchResponse) -> None:
+    failed = [a for a in response.attempts if not a.ok]
+    if human():
+        table = Table(title=f"{response.query!r} via {response.provider or 'no provider'}")
+        table.add_column("#", justify="right")
+        table.add_column("result", overflow="fold")
+        for result in response.results:
+            cell = f"[bold]{result.title}[/bold]\n[cyan]{result.url}[/cyan]"
+            if result.snippet:
+                cell += f"\n{result.snippet}"
+            table.add_row(str(result.rank), cell)
+        Console().print(table)
+    else:
+        for result in response.results:
+            sys.stdout.write(f"{result.rank}. {result.title}\n   {result.url}\n")
+            if result.snippet:
+                sys.stdout.write(f"   {result.snippet}\n")
+    for attempt in failed:
+        sys.stderr.write(
+            f"note: {attempt.provider} failed ({attempt.error_code}): {attempt.message or ''}\n"
+        )
+    if not response.results:
+        sys.stderr.write("no results\n")

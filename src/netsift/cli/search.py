@@ -1,0 +1,120 @@
+"""`netsift search` and `netsift providers`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..client import Client
+from ..errors import InvalidInput
+from ..models import SearchResponse
+from ..params import SearchParams
+from .boundary import build_settings, run
+from .jsonlines import serve_lines
+from .output import emit_json, human, print_search, status
+
+__all__ = ["providers", "search"]
+
+TIME_RANGES = {"d": "d", "day": "d", "w": "w", "week": "w", "m": "m", "month": "m"}
+TIME_RANGES |= {"y": "y", "year": "y"}
+
+
+def search(
+    query: Annotated[str | None, typer.Argument(help="What to search for.")] = None,
+    count: Annotated[int, typer.Option("--count", "-n", help="Number of results (1-50).")] = 10,
+    provider: Annotated[
+        str | None, typer.Option("--provider", "-p", help="A provider or a comma list.")
+    ] = None,
+    merge: Annotated[bool, typer.Option(help="Ask several providers and merge.")] = False,
+    time: Annotated[str | None, typer.Option("--time", "-t", help="d, w, m or y.")] = None,
+    region: Annotated[str | None, typer.Option(help="Region, e.g. us-en, de-de.")] = None,
+    safesearch: Annotated[str, typer.Option(help="off, moderate or strict.")] = "moderate",
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the cache.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the SearchResponse.")] = False,
+    stdin: Annotated[
+        bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
+    ] = False,
+) -> None:
+    """Search the web across providers with failover; failures are reported, never hidden."""
+    settings = build_settings()
+
+    async def lines() -> None:
+        async with Client(settings) as client:
+
+            async def handle(params: SearchParams) -> SearchResponse:
+                return await client.search(**params.model_dump())
+
+            await serve_lines(SearchParams, handle)
+
+    if stdin:
+        run(lines, as_json=True)
+        return
+
+    async def one() -> SearchResponse:
+        if not query:
+            raise InvalidInput("give a query, or --stdin for JSON lines")
+        if time is not None and time not in TIME_RANGES:
+            raise InvalidInput(f"--time must be d, w, m or y, not {time!r}")
+        options: dict[str, Any] = {
+            "query": query,
+            "count": count,
+            "providers": provider,
+            "merge": merge,
+            "time_range": TIME_RANGES[time] if time else None,
+            "region": region,
+            "safesearch": safesearch,
+            "no_cache": no_cache,
+        }
+        params = SearchParams.model_validate(options)
+        async with Client(settings) as client:
+            with status(f"Searching {query!r}"):
+                return await client.search(**params.model_dump())
+
+    response = run(one, as_json=as_json)
+    if as_json:
+        emit_json(response)
+    else:
+        print_search(response)
+
+
+def providers(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List search providers: configured or not, limits and breaker state."""
+    settings = build_settings()
+
+    async def listing() -> list[dict[str, Any]]:
+        async with Client(settings) as client:
+            return client.search_service.provider_status()
+
+    rows = run(listing, as_json=as_json)
+    if as_json:
+        emit_json(rows)
+        return
+    if human():
+        table = Table(title="search providers")
+        for column in ("name", "kind", "configured", "enabled", "rate limit", "state"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*_cells(row))
+        Console().print(table)
+    else:
+        for row in rows:
+            sys.stdout.write("\t".join(_cells(row)) + "\n")
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    breaker = row.get("breaker") or {}
+    state = "suspended" if breaker.get("suspended_until") else "ok"
+    return [
+        str(row.get("name")),
+        str(row.get("kind", "")),
+        "yes" if row.get("configured") else f"no (set {row.get('needs', '')})",
+        "yes" if row.get("enabled") else "no",
+        str(row.get("rate_limit", "")),
+        state,
+    ]

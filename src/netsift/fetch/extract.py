@@ -1,0 +1,40 @@
+"""extract(): the fetch pipeline's reading half, for HTML you already have (no network)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from ..models import ContentFormat, Page
+from .fetcher import build_page, extract_content
+
+__all__ = ["extract"]
+
+
+def extract(
+    html: str | bytes,
+    *,
+    url: str | None = None,
+    format: ContentFormat = "markdown",
+    max_length: int | None = None,
+    start_index: int = 0,
+) -> Page:
+    """Extract main content and metadata from `html` exactly as `fetch` would; pure."""
+    started = time.perf_counter()
+    body = html.encode("utf-8") if isinstance(html, str) else html
+    content_type = "text/html; charset=utf-8" if isinstance(html, str) else "text/html"
+    content = extract_content(body, content_type=content_type, url=url or "", format=format)
+    return build_page(
+        content,
+        url=url or "",
+        final_url=url or "",
+        status=200,
+        content_type="text/html",
+        fetched_at=datetime.now(UTC),
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        size=len(body),
+        redirects=[],
+        format=format,
+        start_index=start_index,
+        max_length=max_length,
+    )

@@ -1,0 +1,294 @@
+"""Fetcher: one URL in, one Page out — guarded, capped, decoded and extracted.
+
+The network layer does the dangerous part (address checks at connect time, redirect hops,
+byte and time caps); this module decides what a response means: robots per hop, status,
+content type, extraction by kind, and explicit pagination (never a silent cut).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import httpx
+
+from ..config import Settings
+from ..errors import HTTPError, InvalidInput, UnsupportedContentType
+from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect
+from ..net.guard import check_url
+from ..net.http import HttpClient
+from ..net.robots import RobotsCache
+from .decode import decode_body, parse_content_type
+from .feed import extract_feed
+from .html import extract_html
+from .json import extract_json
+from .metadata import extract_metadata
+from .pdf import extract_pdf
+from .sniff import describe_binary, detect_kind
+
+__all__ = ["Fetcher", "build_page", "paginate"]
+
+ACCEPT = (
+    "text/html,application/xhtml+xml,application/pdf,application/json,"
+    "application/rss+xml,application/atom+xml,text/markdown,text/plain;q=0.9,*/*;q=0.5"
+)
+
+
+@dataclass(frozen=True)
+class Content:
+    """What one content type's extractor produced, before pagination."""
+
+    title: str | None
+    content: str
+    metadata: Metadata
+    page_type: PageType | None = None
+    page_count: int | None = None
+    entries: tuple[FeedEntry, ...] = ()
+
+
+def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
+    """Slice `content` explicitly; returns the slice and the next start index (None at the end)."""
+    total = len(content)
+    if start_index < 0:
+        raise InvalidInput("start_index must be 0 or more")
+    if max_length is not None and max_length < 1:
+        raise InvalidInput("max_length must be 1 or more")
+    if start_index and start_index >= total:
+        raise InvalidInput(
+            f"start_index {start_index} is past the end of the content (total_length {total})",
+            details={"total_length": total},
+        )
+    end = total if max_length is None else min(total, start_index + max_length)
+    return content[start_index:end], (end if end < total else None)
+
+
+def extract_content(body: bytes, *, content_type: str, url: str, format: ContentFormat) -> Content:
+    """Dispatch on the real kind of the body (declared type, sniffed when generic)."""
+    mime, _ = parse_content_type(content_type)
+    kind = detect_kind(mime, body, url)
+    if kind == "html":
+        text = decode_body(body, content_type).text
+        extraction = extract_html(text, url=url, format=format)
+        metadata = extract_metadata(text, url)
+        return Content(extraction.title or metadata.title, extraction.content, metadata)
+    if kind in ("text", "markdown"):
+        text = decode_body(body, content_type).text
+        return Content(None, text, Metadata(url=url), page_type="text")
+    if kind == "json":
+        text = decode_body(body, content_type).text
+        return Content(None, extract_json(text), Metadata(url=url), page_type="json")
+    if kind == "pdf":
+        pdf = extract_pdf(body)
+        meta = Metadata(title=pdf.title, author=pdf.author, url=url, type="pdf")
+        return Content(pdf.title, pdf.text, meta, page_type="pdf", page_count=pdf.page_count)
+    if kind == "feed":
+        feed = extract_feed(body, url)
+        meta = Metadata(title=feed.title, description=feed.description, url=url, type="feed")
+        return Content(feed.title, feed.markdown, meta, "feed", entries=tuple(feed.entries))
+    raise UnsupportedContentType(
+        f"{url} is {describe_binary(mime)}; netsift reads HTML, text, JSON, PDF and feeds",
+        details={"content_type": mime},
+    )
+
+
+def build_page(
+    content: Content,
+    *,
+    url: str,
+    final_url: str,
+    status: int,
+    content_type: str,
+    fetched_at: datetime,
+    elapsed_ms: float,
+    size: int,
+    redirects: list[Redirect],
+    format: ContentFormat,
+    start_index: int,
+    max_length: int | None,
+    cached: bool = False,
+) -> Page:
+    sliced, next_start = paginate(content.content, start_index=start_index, max_length=max_length)
+    return Page(
+        url=url,
+        final_url=final_url,
+        status=status,
+        content_type=content_type,
+        fetched_at=fetched_at,
+        elapsed_ms=round(elapsed_ms, 1),
+        bytes=size,
+        redirects=redirects,
+        title=content.title,
+        format=format,
+        content=sliced,
+        truncated=next_start is not None,
+        total_length=len(content.content),
+        start_index=start_index,
+        next_start_index=next_start,
+        metadata=content.metadata,
+        page_type=content.page_type,
+        page_count=content.page_count,
+        entries=list(content.entries),
+        content_sha256=hashlib.sha256(content.content.encode()).hexdigest(),
+        cached=cached,
+    )
+
+
+@dataclass(frozen=True)
+class _Fetched:
+    content: Content
+    url: str
+    final_url: str
+    status: int
+    content_type: str
+    fetched_at: datetime
+    elapsed_ms: float
+    size: int
+    redirects: list[Redirect]
+
+
+class _RecentPages:
+    """A small LRU of extracted pages, so a continuation (start_index) is not re-downloaded."""
+
+    def __init__(self, *, ttl: float, max_entries: int = 64) -> None:
+        self._ttl = ttl
+        self._max = max_entries
+        self._items: OrderedDict[tuple[str, str], tuple[float, _Fetched]] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> _Fetched | None:
+        item = self._items.get(key)
+        if item is None or time.monotonic() - item[0] > self._ttl:
+            self._items.pop(key, None)
+            return None
+        self._items.move_to_end(key)
+        return item[1]
+
+    def put(self, key: tuple[str, str], value: _Fetched) -> None:
+        self._items[key] = (time.monotonic(), value)
+        self._items.move_to_end(key)
+        while len(self._items) > self._max:
+            self._items.popitem(last=False)
+
+
+def _redirects(response: httpx.Response) -> list[Redirect]:
+    return [
+        Redirect(url=str(hop.url), status=hop.status_code, location=hop.headers.get("location", ""))
+        for hop in response.history
+    ]
+
+
+class Fetcher:
+    """Fetch pages through the guarded HttpClient and turn them into `Page`s."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        http: HttpClient,
+        robots: RobotsCache | None = None,
+        *,
+        recent_ttl: float = 300.0,
+    ) -> None:
+        self._settings = settings
+        self._http = http
+        self._robots = robots
+        self._recent = _RecentPages(ttl=recent_ttl)
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        format: ContentFormat = "markdown",
+        max_length: int | None = None,
+        start_index: int = 0,
+        respect_robots: bool | None = None,
+        max_bytes: int | None = None,
+        timeout: float | None = None,
+        no_cache: bool = False,
+    ) -> Page:
+        if max_bytes is not None and max_bytes < 1:
+            raise InvalidInput("max_bytes must be 1 or more")
+        if timeout is not None and timeout <= 0:
+            raise InvalidInput("timeout must be more than 0 seconds")
+        key = (url, format)
+        fetched = None if no_cache else self._recent.get(key)
+        cached = fetched is not None
+        if fetched is None:
+            fetched = await self._download(
+                url,
+                format=format,
+                respect_robots=self._settings.respect_robots
+                if respect_robots is None
+                else respect_robots,
+                max_bytes=max_bytes,
+                timeout=timeout,
+            )
+            self._recent.put(key, fetched)
+        return build_page(
+            fetched.content,
+            url=fetched.url,
+            final_url=fetched.final_url,
+            status=fetched.status,
+            content_type=fetched.content_type,
+            fetched_at=fetched.fetched_at,
+            elapsed_ms=fetched.elapsed_ms,
+            size=fetched.size,
+            redirects=fetched.redirects,
+            format=format,
+            start_index=start_index,
+            max_length=max_length,
+            cached=cached,
+        )
+
+    async def _download(
+        self,
+        url: str,
+        *,
+        format: ContentFormat,
+        respect_robots: bool,
+        max_bytes: int | None,
+        timeout: float | None,
+    ) -> _Fetched:
+        target = check_url(url)
+        robots = self._robots if respect_robots else None
+        started = time.perf_counter()
+        fetched_at = datetime.now(UTC)
+
+        async def on_hop(hop: httpx.URL) -> None:
+            if robots is not None:
+                await robots.check(str(hop))
+
+        request = httpx.Request("GET", target, headers={"Accept": ACCEPT})
+        response = await self._http.send(
+            request,
+            max_bytes=max_bytes or self._settings.max_bytes,
+            deadline=timeout,
+            on_hop=on_hop,
+            kind="fetch",
+        )
+        final_url = str(response.url)
+        if response.status_code >= 400:
+            details: dict[str, object] = {"url": final_url}
+            if retry_after := response.headers.get("retry-after"):
+                details["retry_after"] = retry_after
+            raise HTTPError(
+                f"{final_url} answered HTTP {response.status_code}",
+                status_code=response.status_code,
+                details=details,
+            )
+        content_type = response.headers.get("content-type", "")
+        content = extract_content(
+            response.content, content_type=content_type, url=final_url, format=format
+        )
+        return _Fetched(
+            content=content,
+            url=url,
+            final_url=final_url,
+            status=response.status_code,
+            content_type=parse_content_type(content_type)[0],
+            fetched_at=fetched_at,
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            size=len(response.content),
+            redirects=_redirects(response),
+        )

@@ -1,0 +1,122 @@
+"""The MCP server: netsift's agent tools over the Model Context Protocol (official `mcp` SDK).
+
+Built on the SDK's low-level `Server` so that tool schemas come from the same pydantic models
+as every other door and every failure, bad arguments included, comes back as a tool result
+with `isError` and netsift's error object — never as a protocol error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from mcp import types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+from ._version import __version__
+from .client import Client
+from .config import Settings
+from .tools.dispatch import Toolbox
+
+__all__ = ["create_server", "serve_http", "serve_stdio"]
+
+HEARTBEAT_SECONDS = 2.0
+INSTRUCTIONS = (
+    "netsift searches the web and reads pages safely. Use web_search to find pages, "
+    "web_fetch to read one (long pages come in parts: continue with start_index), "
+    "page_meta for a link preview, batch_search for several queries at once."
+)
+
+
+def create_server(
+    settings: Settings | None = None, *, client: Client | None = None
+) -> Server[Toolbox]:
+    """An MCP server whose lifespan owns one Client (or uses the one given, for tests)."""
+
+    @asynccontextmanager
+    async def lifespan(_: Server[Toolbox]) -> AsyncIterator[Toolbox]:
+        if client is not None:
+            yield Toolbox(client)
+            return
+        async with Client(settings) as own:
+            yield Toolbox(own)
+
+    async def list_tools(
+        ctx: ServerRequestContext[Toolbox], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(
+            tools=[types.Tool(**_tool_fields(d)) for d in ctx.lifespan_context.definitions("mcp")]
+        )
+
+    async def call_tool(
+        ctx: ServerRequestContext[Toolbox], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        result = await _with_heartbeat(
+            ctx, lambda: ctx.lifespan_context.dispatch(params.name, params.arguments or {})
+        )
+        text = json.dumps(result, ensure_ascii=False)
+        if hint := result.get("hint"):
+            text = f"{text}\n\n{hint}"
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=result,
+            is_error="error" in result,
+        )
+
+    return Server(
+        "netsift",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def _tool_fields(definition: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": definition["name"],
+        "description": definition["description"],
+        "input_schema": definition["inputSchema"],
+    }
+
+
+async def _with_heartbeat(ctx: ServerRequestContext[Toolbox], work: Any) -> dict[str, Any]:
+    """Run a tool call, telling the client it is alive every few seconds (progress notices)."""
+    result: dict[str, Any] = {}
+    async with anyio.create_task_group() as group:
+
+        async def beat() -> None:
+            ticks = 0
+            while True:
+                await anyio.sleep(HEARTBEAT_SECONDS)
+                ticks += 1
+                await ctx.session.report_progress(ticks, None, "working")
+
+        group.start_soon(beat)
+        result = await work()
+        group.cancel_scope.cancel()
+    await ctx.session.report_progress(1, 1, "done")
+    return result
+
+
+async def serve_stdio(settings: Settings | None = None) -> None:
+    from mcp.server.stdio import stdio_server
+
+    server = create_server(settings)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def serve_http(
+    settings: Settings | None = None, *, host: str = "127.0.0.1", port: int = 8765
+) -> None:
+    """Streamable HTTP on `host` (loopback by default; the SDK checks Host and Origin there)."""
+    import uvicorn
+
+    app = create_server(settings).streamable_http_app(host=host)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

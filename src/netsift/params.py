@@ -1,0 +1,101 @@
+"""What each operation accepts: one pydantic model per call, shared by every door.
+
+The CLI's JSON-lines mode, the HTTP API, MCP and the agent tools validate input with these
+models, so a bad argument gets the same clear message everywhere, and tool schemas are
+generated from them rather than written twice.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .models import ContentFormat, SafeSearch, TimeRange
+
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "BatchSearchParams",
+    "FetchParams",
+    "MetaParams",
+    "SearchParams",
+]
+
+MAX_QUERY_CHARS = 400  # Brave's and Tavily's limit: a longer query fails on the best engines
+MAX_URL_CHARS = 8192
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+Url = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_URL_CHARS, description="An http or https URL to read."),
+]
+
+
+class FetchParams(_Params):
+    """Fetch a web page and return its main content as Markdown, text or cleaned HTML."""
+
+    url: Url
+    format: ContentFormat = Field(
+        default="markdown", description="Output format: markdown, text or html."
+    )
+    max_length: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Return at most this many characters; the page says where to continue.",
+    )
+    start_index: int = Field(
+        default=0, ge=0, description="Start at this character (continue a truncated page)."
+    )
+    respect_robots: bool | None = Field(
+        default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
+
+
+class MetaParams(_Params):
+    """Fetch a page's link-preview card: title, description, image, site name, favicon."""
+
+    url: Url
+
+
+class _SearchOptions(_Params):
+    count: int = Field(default=10, ge=1, le=50, description="Number of results (1-50).")
+    providers: list[str] | None = Field(
+        default=None, description="Providers to use, in priority order (default: configured)."
+    )
+    merge: bool = Field(
+        default=False, description="Ask several providers at once and merge their results."
+    )
+    time_range: TimeRange | None = Field(
+        default=None, description="Only results from the last day, week, month or year."
+    )
+    region: str | None = Field(
+        default=None, max_length=16, description="Region or language code, e.g. us-en or de."
+    )
+    safesearch: SafeSearch = "moderate"
+    no_cache: bool = Field(default=False, description="Bypass the search cache.")
+
+    @field_validator("providers", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+
+class SearchParams(_SearchOptions):
+    """Search the web; results come with the attempts made on each provider."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to search for.")
+
+
+class BatchSearchParams(_SearchOptions):
+    """Run several searches in parallel; results come back in the same order."""
+
+    queries: list[Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]] = Field(
+        min_length=1, max_length=50, description="The queries to run."
+    )

@@ -1,0 +1,134 @@
+"""dispatch(): run an agent's tool call and return a JSON-serializable result or error object.
+
+It never raises: an unknown tool, bad arguments, a blocked URL or a crash all come back as
+`{"error": {code, message, retryable, details}}`, which an agent loop can show the model as is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..client import Client
+from ..config import Settings
+from ..errors import InvalidInput, NetsiftError
+from .schemas import (
+    BatchSearchArgs,
+    PageMetaArgs,
+    ToolFormat,
+    WebFetchArgs,
+    WebSearchArgs,
+    definitions,
+    enabled_tools,
+)
+
+__all__ = ["Toolbox", "dispatch"]
+
+log = logging.getLogger(__name__)
+
+
+def _error(exc: NetsiftError) -> dict[str, Any]:
+    return {"error": exc.to_dict()}
+
+
+def _validation(exc: ValidationError) -> InvalidInput:
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+        for err in exc.errors()
+    )
+    return InvalidInput(f"bad arguments: {problems}")
+
+
+def _dump(value: BaseModel | list[BaseModel]) -> Any:
+    if isinstance(value, list):
+        return [item.model_dump(mode="json") for item in value]
+    return value.model_dump(mode="json")
+
+
+class Toolbox:
+    """Tools bound to one Client, so calls share its connections, caches and limits."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def definitions(self, format: ToolFormat = "openai") -> list[dict[str, Any]]:
+        return definitions(format, settings=self.client.settings)
+
+    def names(self) -> list[str]:
+        return [tool.name for tool in enabled_tools(self.client.settings)]
+
+    async def dispatch(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+        """Run tool `name`; OpenAI's JSON-string arguments are accepted as they come."""
+        try:
+            return await self._run(name, _arguments(arguments))
+        except NetsiftError as exc:
+            return _error(exc)
+        except ValidationError as exc:
+            return _error(_validation(exc))
+        except Exception as exc:
+            log.exception("tool %s failed", name)
+            return _error(
+                NetsiftError(f"the {name} tool failed unexpectedly ({type(exc).__name__})")
+            )
+
+    async def _run(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        if name not in self.names():
+            raise InvalidInput(
+                f"unknown tool {name!r}; available: {', '.join(self.names())}",
+                details={"tool": name},
+            )
+        client = self.client
+        if name == "web_search":
+            search = WebSearchArgs.model_validate(arguments).to_params()
+            return _dump(await client.search(**search.model_dump()))
+        if name == "web_fetch":
+            fetch = WebFetchArgs.model_validate(arguments).to_params()
+            page = await client.fetch(**fetch.model_dump())
+            result: dict[str, Any] = _dump(page)
+            if page.truncated:
+                result["hint"] = (
+                    f"Content truncated at {page.next_start_index} of {page.total_length} "
+                    f"characters. Call web_fetch with start_index={page.next_start_index} "
+                    "to read more."
+                )
+            return result
+        if name == "page_meta":
+            meta = PageMetaArgs.model_validate(arguments)
+            return _dump(await client.meta(meta.url))
+        batch = BatchSearchArgs.model_validate(arguments).to_params()
+        items = await client.batch_search(**batch.model_dump())
+        return {"results": _dump(items)}
+
+
+def _arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments or "{}")
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"arguments are not valid JSON: {exc.msg}") from exc
+    if not isinstance(arguments, dict):
+        raise InvalidInput("arguments must be a JSON object")
+    return arguments
+
+
+async def dispatch(
+    name: str,
+    arguments: dict[str, Any] | str | None = None,
+    *,
+    client: Client | None = None,
+    settings: Settings | None = None,
+) -> dict[str, Any]:
+    """Run one tool call; opens (and closes) a Client when none is given. Never raises."""
+    if client is not None:
+        return await Toolbox(client).dispatch(name, arguments)
+    try:
+        own = Client(settings)
+    except Exception as exc:
+        return _error(NetsiftError(f"could not start netsift: {type(exc).__name__}"))
+    async with own:
+        return await Toolbox(own).dispatch(name, arguments)

@@ -1,0 +1,152 @@
+"""Agent tool definitions, generated from the pydantic argument models (never written twice).
+
+One list of tools serves OpenAI function calling, Anthropic tool use and MCP; the formats only
+differ in the envelope around the same JSON Schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..config import Settings
+from ..errors import InvalidInput
+from ..models import ContentFormat, TimeRange
+from ..params import MAX_QUERY_CHARS, BatchSearchParams, FetchParams, MetaParams, SearchParams
+
+__all__ = [
+    "TOOLS",
+    "BatchSearchArgs",
+    "PageMetaArgs",
+    "ToolFormat",
+    "ToolSpec",
+    "WebFetchArgs",
+    "WebSearchArgs",
+    "definitions",
+    "enabled_tools",
+    "input_schema",
+]
+
+ToolFormat = Literal["openai", "anthropic", "mcp"]
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class WebSearchArgs(_Args):
+    """Search the web. Returns ranked results (title, url, snippet) and which engines answered."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to search for.")
+    count: int = Field(default=10, ge=1, le=50, description="Number of results (1-50).")
+    providers: list[str] | None = Field(
+        default=None, description="Search engines to use in priority order (default: configured)."
+    )
+    time_range: TimeRange | None = Field(
+        default=None,
+        description="Only results from the last day (d), week (w), month (m), year (y).",
+    )
+
+    def to_params(self) -> SearchParams:
+        return SearchParams.model_validate(self.model_dump())
+
+
+class WebFetchArgs(_Args):
+    """Fetch a web page and read its main content as Markdown. Long pages come in parts:
+    call again with `start_index` to continue where the previous part stopped."""
+
+    url: str = Field(min_length=1, max_length=8192, description="The http(s) URL to read.")
+    max_length: int = Field(
+        default=5000, ge=1, le=1_000_000, description="Maximum number of characters to return."
+    )
+    start_index: int = Field(
+        default=0, ge=0, description="Start at this character, to continue a truncated page."
+    )
+    format: ContentFormat = Field(default="markdown", description="markdown, text or html.")
+
+    def to_params(self) -> FetchParams:
+        return FetchParams.model_validate(self.model_dump())
+
+
+class PageMetaArgs(MetaParams):
+    """Read a page's link-preview card: title, description, image, site name, favicon, date."""
+
+
+class BatchSearchArgs(_Args):
+    """Run several web searches at once; results come back in the same order as the queries."""
+
+    queries: list[str] = Field(min_length=1, max_length=20, description="The queries to run.")
+    count: int = Field(default=5, ge=1, le=50, description="Results per query (1-50).")
+
+    def to_params(self) -> BatchSearchParams:
+        return BatchSearchParams.model_validate(self.model_dump())
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    args: type[BaseModel]
+    capability: str
+
+    @property
+    def description(self) -> str:
+        return " ".join((self.args.__doc__ or "").split())
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec("web_search", WebSearchArgs, "search"),
+    ToolSpec("web_fetch", WebFetchArgs, "fetch"),
+    ToolSpec("page_meta", PageMetaArgs, "fetch"),
+    ToolSpec("batch_search", BatchSearchArgs, "search"),
+)
+
+
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON Schema without pydantic's titles (noise for a model reading it)."""
+    schema = model.model_json_schema()
+    schema.pop("description", None)
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "title"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    cleaned: dict[str, Any] = strip(schema)
+    cleaned.setdefault("additionalProperties", False)
+    return cleaned
+
+
+def enabled_tools(settings: Settings | None = None) -> list[ToolSpec]:
+    """Tools whose capability is on: a host that switched fetch off offers no fetch tool."""
+    return [t for t in TOOLS if settings is None or settings.enabled(t.capability)]
+
+
+def definitions(
+    format: ToolFormat = "openai", *, settings: Settings | None = None
+) -> list[dict[str, Any]]:
+    """Tool definitions in the envelope `format` expects."""
+    out: list[dict[str, Any]] = []
+    for tool in enabled_tools(settings):
+        schema = input_schema(tool.args)
+        if format == "openai":
+            out.append(
+                {
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": schema,
+                    },
+                }
+            )
+        elif format == "anthropic":
+            out.append({"name": tool.name, "description": tool.description, "input_schema": schema})
+        elif format == "mcp":
+            out.append({"name": tool.name, "description": tool.description, "inputSchema": schema})
+        else:
+            raise InvalidInput(f"format must be openai, anthropic or mcp, not {format!r}")
+    return out
