@@ -1,0 +1,1 @@
+"""Research: plan → search → read → synthesize → verify citations → find gaps → repeat."""

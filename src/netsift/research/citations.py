@@ -1,0 +1,72 @@
+"""Citation checks: a quote counts only if it really occurs in the source's fetched text.
+
+Normalisation is deliberately narrow (whitespace, quote and dash styles, case): enough that a
+faithful quote matches across Markdown/text renderings, not so loose that a paraphrase does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["normalize", "quote_occurs", "split_sentences"]
+
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u00a0": " ",
+    }
+)
+_MARKDOWN = re.compile(r"[*_`#>\[\]]|\]\([^)]*\)")
+_SPACE = re.compile(r"\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+MIN_QUOTE_CHARS = 12
+
+
+def normalize(text: str) -> str:
+    """Fold the renderings a faithful quote may differ in; keep the words."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = re.sub(r"\]\([^)]*\)", "", text)  # Markdown link targets
+    text = _MARKDOWN.sub("", text)
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def quote_occurs(quote: str, source_text: str) -> bool:
+    """True if `quote` (trimmed of ellipses) occurs in the source after normalisation."""
+    needle = normalize(quote).strip(" .…\"'")
+    if len(needle) < MIN_QUOTE_CHARS:
+        return False
+    haystack = normalize(source_text)
+    if needle in haystack:
+        return True
+    # A quote with an ellipsis: every part must occur, in order.
+    parts = [p.strip(" .\"'") for p in re.split(r"\s*(?:\.\.\.|…)\s*", needle) if p.strip(" .")]
+    if len(parts) < 2 or any(len(p) < MIN_QUOTE_CHARS for p in parts):
+        return False
+    position = 0
+    for part in parts:
+        found = haystack.find(part, position)
+        if found < 0:
+            return False
+        position = found + len(part)
+    return True
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of plain text, for extractive answers and quote candidates."""
+    flat = _SPACE.sub(" ", text).strip()
+    return [s.strip() for s in _SENTENCE.split(flat) if s.strip()]

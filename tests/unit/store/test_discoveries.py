@@ -1,0 +1,54 @@
+import json
+import multiprocessing
+
+import pytest
+
+from netsift.errors import InvalidInput
+from netsift.store.discoveries import DiscoveryLog
+
+
+def test_flag_and_read_back(tmp_path):
+    log = DiscoveryLog(tmp_path / "d" / "discoveries.jsonl")
+    first = log.flag("Zero-day in parser", "CVE text says the parser overflows.", "https://example.org/cve")
+    log.flag("Second", "Another finding.", job_id="job1")
+    read = log.read()
+    assert [d.title for d in read.discoveries] == ["Zero-day in parser", "Second"]
+    assert read.discoveries[0].id == first.id
+    assert [d.title for d in log.read(job_id="job1").discoveries] == ["Second"]
+    assert read.corrupt_lines == []
+
+
+def test_corrupt_line_is_skipped_and_reported(tmp_path):
+    path = tmp_path / "discoveries.jsonl"
+    log = DiscoveryLog(path)
+    log.flag("one", "first")
+    with path.open("a") as handle:
+        handle.write('{"title": "half a line\n')
+        handle.write(json.dumps({"no": "fields"}) + "\n")
+    log.flag("two", "second")
+    read = log.read()
+    assert [d.title for d in read.discoveries] == ["one", "two"]
+    assert read.corrupt_lines == [2, 3]
+
+
+def test_bad_input_is_refused(tmp_path):
+    with pytest.raises(InvalidInput):
+        DiscoveryLog(tmp_path / "x.jsonl").flag("", "desc")
+
+
+def _writer(path, n):
+    log = DiscoveryLog(path)
+    for i in range(n):
+        log.flag(f"t{i}", "x" * 2000)
+
+
+def test_concurrent_processes_keep_lines_whole(tmp_path):
+    path = tmp_path / "discoveries.jsonl"
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(path, 50)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+    read = DiscoveryLog(path).read()
+    assert len(read.discoveries) == 150 and read.corrupt_lines == []
