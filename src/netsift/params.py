@@ -7,7 +7,7 @@ generated from them rather than written twice.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -18,6 +18,7 @@ __all__ = [
     "BatchSearchParams",
     "FetchParams",
     "MetaParams",
+    "ResearchParams",
     "SearchParams",
 ]
 
@@ -99,3 +100,30 @@ class BatchSearchParams(_SearchOptions):
     queries: list[Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]] = Field(
         min_length=1, max_length=50, description="The queries to run."
     )
+
+
+DEPTH_ITERATIONS = {"quick": 1, "standard": 3, "deep": 5}
+
+
+class ResearchParams(_Params):
+    """Research a question: plan searches, read sources, answer with verified citations."""
+
+    question: str = Field(min_length=3, max_length=2000, description="The question to research.")
+    depth: Literal["quick", "standard", "deep"] = Field(
+        default="standard", description="quick: one round; standard: up to 3; deep: up to 5."
+    )
+    breadth: int = Field(default=4, ge=1, le=6, description="Queries per round (1-6).")
+    max_iterations: int | None = Field(
+        default=None, ge=1, le=5, description="Rounds at most (default from depth)."
+    )
+    max_searches: int = Field(default=30, ge=1, le=100, description="Searches at most.")
+    max_pages: int = Field(default=12, ge=1, le=60, description="Pages read at most.")
+    max_tokens: int = Field(
+        default=60_000, ge=1000, le=2_000_000, description="LLM tokens at most."
+    )
+    deadline: float = Field(
+        default=180.0, gt=0, le=3600, description="Seconds before the run stops and answers."
+    )
+
+    def iterations(self) -> int:
+        return self.max_iterations or DEPTH_ITERATIONS[self.depth]
