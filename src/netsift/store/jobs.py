@@ -1,0 +1,322 @@
+"""Durable jobs: every research run has an id, a status, numbered events and its report.
+
+Events are persisted with sequence numbers so a client that reconnects resumes from the last
+one it saw; jobs that were running when their process died are marked `interrupted` at the
+next start, their events (and so their partial sources) kept. "Died" is told by heartbeat:
+a running job's runner touches it every few seconds, so two server workers sharing one store
+never mark each other's live jobs interrupted. SQLite by default (embedded,
+survives restarts, shared by processes on one machine), memory for tests, Redis when scaled out.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import anyio
+from pydantic import BaseModel, Field
+
+from ..errors import InvalidInput, NotFound
+from ..models import Event, EventType
+
+__all__ = ["Job", "JobStatus", "JobStore", "MemoryJobStore", "SQLiteJobStore", "open_job_store"]
+
+JobStatus = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
+FINISHED: frozenset[str] = frozenset({"done", "failed", "cancelled", "interrupted"})
+STALE_AFTER = 30.0  # seconds without a heartbeat before a running job counts as dead
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Job(BaseModel):
+    id: str
+    kind: str = "research"
+    status: JobStatus = "queued"
+    params: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=_now)
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    last_seq: int = 0
+    heartbeat_at: datetime = Field(default_factory=_now)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+
+class JobStore(Protocol):
+    async def create(self, kind: str, params: dict[str, Any]) -> Job: ...
+    async def get(self, job_id: str) -> Job: ...
+    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]: ...
+    async def update(
+        self,
+        job_id: str,
+        *,
+        status: JobStatus,
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+    ) -> Job: ...
+    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event: ...
+    async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...
+    async def heartbeat(self, job_id: str) -> None: ...
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int: ...
+    async def aclose(self) -> None: ...
+
+
+def new_job_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+class MemoryJobStore:
+    """In-process jobs: for tests and one-shot CLI runs."""
+
+    def __init__(self) -> None:
+        self._jobs: dict[str, Job] = {}
+        self._events: dict[str, list[Event]] = {}
+
+    async def create(self, kind: str, params: dict[str, Any]) -> Job:
+        job = Job(id=new_job_id(), kind=kind, params=params)
+        self._jobs[job.id] = job
+        self._events[job.id] = []
+        return job
+
+    async def get(self, job_id: str) -> Job:
+        try:
+            return self._jobs[job_id]
+        except KeyError:
+            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id}) from None
+
+    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
+        jobs = [j for j in self._jobs.values() if status is None or j.status == status]
+        return sorted(jobs, key=lambda j: j.created_at, reverse=True)[:limit]
+
+    async def update(
+        self,
+        job_id: str,
+        *,
+        status: JobStatus,
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+    ) -> Job:
+        job = await self.get(job_id)
+        changes: dict[str, Any] = {"status": status, "updated_at": _now(), "heartbeat_at": _now()}
+        if result is not None:
+            changes["result"] = result
+        if error is not None:
+            changes["error"] = error
+        self._jobs[job_id] = job.model_copy(update=changes)
+        return self._jobs[job_id]
+
+    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event:
+        job = await self.get(job_id)
+        event = Event(type=type, job_id=job_id, seq=job.last_seq + 1, at=_now(), data=data)
+        self._events[job_id].append(event)
+        self._jobs[job_id] = job.model_copy(update={"last_seq": event.seq})
+        return event
+
+    async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
+        await self.get(job_id)
+        return [e for e in self._events[job_id] if e.seq > since]
+
+    async def heartbeat(self, job_id: str) -> None:
+        job = await self.get(job_id)
+        self._jobs[job_id] = job.model_copy(update={"heartbeat_at": _now()})
+
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int:
+        count = 0
+        for job in list(self._jobs.values()):
+            if not job.finished and (_now() - job.heartbeat_at).total_seconds() >= stale_after:
+                await self.update(job.id, status="interrupted")
+                count += 1
+        return count
+
+    async def aclose(self) -> None:
+        return None
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL, params TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, result TEXT, error TEXT,
+    last_seq INTEGER NOT NULL DEFAULT 0, heartbeat_at REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS job_events (
+    job_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL,
+    data TEXT NOT NULL, PRIMARY KEY (job_id, seq)
+);
+CREATE INDEX IF NOT EXISTS jobs_created ON jobs (created_at);
+"""
+
+
+class SQLiteJobStore:
+    """Jobs in one SQLite file (WAL), shared safely by the processes of one machine."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=10000")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    async def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        def work() -> list[tuple[Any, ...]]:
+            with self._lock:
+                return self._db.execute(sql, args).fetchall()
+
+        return await anyio.to_thread.run_sync(work)
+
+    @staticmethod
+    def _job(row: tuple[Any, ...]) -> Job:
+        return Job(
+            id=row[0],
+            kind=row[1],
+            status=row[2],
+            params=json.loads(row[3]),
+            created_at=datetime.fromisoformat(row[4]),
+            updated_at=datetime.fromisoformat(row[5]),
+            result=json.loads(row[6]) if row[6] else None,
+            error=json.loads(row[7]) if row[7] else None,
+            last_seq=row[8],
+            heartbeat_at=datetime.fromtimestamp(row[9], UTC),
+        )
+
+    async def create(self, kind: str, params: dict[str, Any]) -> Job:
+        job = Job(id=new_job_id(), kind=kind, params=params)
+        await self._run(
+            "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, ?)",
+            (
+                job.id,
+                kind,
+                job.status,
+                json.dumps(params),
+                job.created_at.isoformat(),
+                job.updated_at.isoformat(),
+                job.heartbeat_at.timestamp(),
+            ),
+        )
+        return job
+
+    async def get(self, job_id: str) -> Job:
+        rows = await self._run("SELECT * FROM jobs WHERE id = ?", (job_id,))
+        if not rows:
+            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+        return self._job(rows[0])
+
+    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
+        if status is None:
+            rows = await self._run("SELECT * FROM jobs ORDER BY created_at DESC LIMIT ?", (limit,))
+        else:
+            rows = await self._run(
+                "SELECT * FROM jobs WHERE status = ? ORDER BY created_at DESC LIMIT ?",
+                (status, limit),
+            )
+        return [self._job(row) for row in rows]
+
+    async def update(
+        self,
+        job_id: str,
+        *,
+        status: JobStatus,
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+    ) -> Job:
+        await self.get(job_id)
+        await self._run(
+            "UPDATE jobs SET status = ?, updated_at = ?, heartbeat_at = ?, "
+            "result = COALESCE(?, result), error = COALESCE(?, error) WHERE id = ?",
+            (
+                status,
+                _now().isoformat(),
+                _now().timestamp(),
+                json.dumps(result) if result is not None else None,
+                json.dumps(error) if error is not None else None,
+                job_id,
+            ),
+        )
+        return await self.get(job_id)
+
+    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event:
+        at = _now()
+
+        def work() -> int:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    row = self._db.execute(
+                        "SELECT last_seq FROM jobs WHERE id = ?", (job_id,)
+                    ).fetchone()
+                    if row is None:
+                        raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+                    seq = int(row[0]) + 1
+                    self._db.execute(
+                        "INSERT INTO job_events VALUES (?, ?, ?, ?, ?)",
+                        (job_id, seq, type, at.isoformat(), json.dumps(data, default=str)),
+                    )
+                    self._db.execute(
+                        "UPDATE jobs SET last_seq = ?, heartbeat_at = ? WHERE id = ?",
+                        (seq, at.timestamp(), job_id),
+                    )
+                    self._db.execute("COMMIT")
+                    return seq
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+
+        seq = await anyio.to_thread.run_sync(work)
+        return Event(type=type, job_id=job_id, seq=seq, at=at, data=data)
+
+    async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
+        await self.get(job_id)
+        rows = await self._run(
+            "SELECT seq, type, at, data FROM job_events WHERE job_id = ? AND seq > ? ORDER BY seq",
+            (job_id, since),
+        )
+        return [
+            Event(
+                type=row[1],
+                job_id=job_id,
+                seq=row[0],
+                at=datetime.fromisoformat(row[2]),
+                data=json.loads(row[3]),
+            )
+            for row in rows
+        ]
+
+    async def heartbeat(self, job_id: str) -> None:
+        await self._run(
+            "UPDATE jobs SET heartbeat_at = ? WHERE id = ?", (_now().timestamp(), job_id)
+        )
+
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int:
+        rows = await self._run(
+            "UPDATE jobs SET status = 'interrupted', updated_at = ? "
+            "WHERE status IN ('queued', 'running') AND heartbeat_at <= ? RETURNING id",
+            (_now().isoformat(), _now().timestamp() - stale_after),
+        )
+        return len(rows)
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_job_store(url: str) -> JobStore:
+    """`memory://`, `sqlite:///path` or `redis://…` (the Redis store lives in redis_jobs)."""
+    if url.startswith("memory://"):
+        return MemoryJobStore()
+    if url.startswith("sqlite:///"):
+        return SQLiteJobStore(Path(url.removeprefix("sqlite:///")))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_jobs import RedisJobStore
+
+        return RedisJobStore(url)
+    raise InvalidInput(f"job store URL must be memory://, sqlite:///path or redis://, not {url!r}")
