@@ -14,13 +14,29 @@ from .config import Settings
 from .errors import Disabled
 from .fetch.extract import extract
 from .fetch.fetcher import Fetcher
-from .models import ContentFormat, Metadata, Page, SafeSearch, SearchResponse, TimeRange
+from .models import (
+    ContentFormat,
+    Metadata,
+    Page,
+    ResearchReport,
+    SafeSearch,
+    SearchResponse,
+    TimeRange,
+)
 from .net.audit import AuditLog
 from .net.http import HttpClient
 from .net.resolver import Resolver
 from .net.robots import RobotsCache
+from .params import ResearchParams
+from .research.agent import ResearchAgent
+from .research.llm import LLM, llm_configured
+from .research.runner import ResearchRunner
+from .research.sleep import Sleeper
 from .search.batch import BatchItem
 from .search.service import SearchService
+from .store.discoveries import DiscoveryLog
+from .store.jobs import Job, JobStore, open_job_store
+from .store.sleeps import open_sleep_store
 
 __all__ = ["Client"]
 
@@ -44,7 +60,12 @@ class Client:
             timeout=self.settings.robots_timeout,
         )
         self.fetcher = Fetcher(self.settings, self.http, self.robots)
+        self.discoveries = DiscoveryLog(self.settings.effective_discoveries_path())
         self._search: SearchService | None = None
+        self._llm: LLM | None = None
+        self._jobs: JobStore | None = None
+        self._runner: ResearchRunner | None = None
+        self._sleeper: Sleeper | None = None
 
     @property
     def search_service(self) -> SearchService:
@@ -53,7 +74,46 @@ class Client:
             self._search = SearchService(self.settings, self.http)
         return self._search
 
+    @property
+    def llm(self) -> LLM | None:
+        """The configured model, or None: research then runs in extractive mode."""
+        if self._llm is None and llm_configured(self.settings):
+            self._llm = LLM(self.settings)
+        return self._llm
+
+    @property
+    def jobs(self) -> JobStore:
+        if self._jobs is None:
+            self._jobs = open_job_store(self.settings.effective_jobs_url())
+        return self._jobs
+
+    @property
+    def runner(self) -> ResearchRunner:
+        """Research jobs; background jobs need the Client entered (`async with`)."""
+        if self._runner is None:
+            self._runner = ResearchRunner(self._research_agent, self.jobs)
+        return self._runner
+
+    @property
+    def sleeper(self) -> Sleeper:
+        if self._sleeper is None:
+            url = self.settings.effective_jobs_url()
+            if not url.startswith(("memory://", "sqlite:///")):
+                url = f"sqlite:///{self.settings.data_path() / 'sleeps.sqlite3'}"
+            self._sleeper = Sleeper(
+                open_sleep_store(url), self.jobs, max_seconds=self.settings.max_sleep
+            )
+        return self._sleeper
+
+    def _research_agent(self) -> ResearchAgent:
+        return ResearchAgent(
+            self.search_service, self.fetcher, llm=self.llm, discoveries=self.discoveries
+        )
+
     async def __aenter__(self) -> Self:
+        if self.settings.enabled("research"):
+            await self.runner.__aenter__()
+            self._entered = True
         return self
 
     async def __aexit__(
@@ -65,6 +125,13 @@ class Client:
         await self.aclose()
 
     async def aclose(self) -> None:
+        if getattr(self, "_entered", False) and self._runner is not None:
+            self._entered = False
+            await self._runner.__aexit__(None, None, None)
+        if self._llm is not None:
+            await self._llm.aclose()
+        if self._jobs is not None:
+            await self._jobs.aclose()
         if self._search is not None:
             await self._search.aclose()
         await self.http.aclose()
@@ -162,3 +229,25 @@ class Client:
             safesearch=safesearch,
             no_cache=no_cache,
         )
+
+    async def research(self, question: str, **options: Any) -> ResearchReport:
+        """Research `question` to the end and return the cited report (runs as a job)."""
+        self._require("research")
+        params = ResearchParams(question=question, **options)
+        job, report = await self.runner.run(params)
+        if report is None:
+            raise _job_error(job)
+        return report
+
+    async def start_research(self, params: ResearchParams) -> Job:
+        """Start a research job in the background; follow it with `runner.follow(job.id)`."""
+        self._require("research")
+        return await self.runner.start(params)
+
+
+def _job_error(job: Job) -> Exception:
+    from .errors import NetsiftError, error_from_dict
+
+    if job.error:
+        return error_from_dict(job.error)
+    return NetsiftError(f"research job {job.id} ended {job.status}")

@@ -106,6 +106,8 @@ class Settings(BaseSettings):
     cache_max_entries: int = Field(default=10_000, gt=0)
     max_searches_per_request: int = Field(default=20, gt=0)
     max_searches_per_session: int = Field(default=200, gt=0)
+    search_rate_limit: str = "100/second"  # all providers together (`limits` notation)
+    provider_rate_limits: CommaList = Field(default_factory=list)  # name=1/second;1000/day
     redis_url: str | None = _alias("NETSIFT_REDIS_URL", "REDIS_URL")
 
     brave_api_key: SecretStr | None = _alias(
@@ -140,9 +142,18 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = _alias("NETSIFT_OPENAI_API_KEY", "OPENAI_API_KEY")
     openai_base_url: str | None = _alias("NETSIFT_OPENAI_BASE_URL", "OPENAI_BASE_URL")
     llm_timeout: float = Field(default=60.0, gt=0)
+    jobs_url: str | None = None
+    discoveries_path: Path | None = None
+    max_sleep: float = Field(default=3600.0, gt=0)
 
     @field_validator(
-        "capabilities", "api_keys", "allow_networks", "resolve", "providers", mode="before"
+        "capabilities",
+        "api_keys",
+        "allow_networks",
+        "resolve",
+        "providers",
+        "provider_rate_limits",
+        mode="before",
     )
     @classmethod
     def _comma_lists(cls, value: Any) -> Any:
@@ -212,6 +223,17 @@ class Settings(BaseSettings):
         if self.cache_url:
             return self.cache_url
         return f"sqlite:///{self.data_path() / 'cache.sqlite3'}"
+
+    def effective_jobs_url(self) -> str:
+        """Where jobs and sleeps live: Redis when scaled out, else SQLite in the data dir."""
+        if self.jobs_url:
+            return self.jobs_url
+        if self.redis_url:
+            return self.redis_url
+        return f"sqlite:///{self.data_path() / 'jobs.sqlite3'}"
+
+    def effective_discoveries_path(self) -> Path:
+        return self.discoveries_path or self.data_path() / "discoveries.jsonl"
 
     def enabled(self, capability: str) -> bool:
         return capability in self.capabilities

@@ -33,9 +33,16 @@ class ResearchRunner:
         self._group: TaskGroup | None = None
         self._scopes: dict[str, anyio.CancelScope] = {}
         self._changed = anyio.Event()
+        self._recovered = False
+
+    async def _recover(self) -> None:
+        """Once per runner, before its first job: jobs left running by a dead process
+        are marked interrupted (done lazily so hosts that never research never open the store)."""
+        if not self._recovered:
+            self._recovered = True
+            await self.store.mark_interrupted()
 
     async def __aenter__(self) -> Self:
-        await self.store.mark_interrupted()
         self._group = anyio.create_task_group()
         await self._group.__aenter__()
         return self
@@ -59,12 +66,14 @@ class ResearchRunner:
         """Create the job and run it in the background; returns at once."""
         if self._group is None:
             raise RuntimeError("use the runner as an async context manager")
+        await self._recover()
         job = await self.store.create("research", params.model_dump())
         self._group.start_soon(self._execute, job.id, params)
         return job
 
     async def run(self, params: ResearchParams) -> tuple[Job, ResearchReport | None]:
         """Run a job to its end in the caller's task (the CLI's way)."""
+        await self._recover()
         job = await self.store.create("research", params.model_dump())
         report = await self._execute(job.id, params)
         return await self.store.get(job.id), report
