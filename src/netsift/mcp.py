@@ -16,19 +16,27 @@ import anyio
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from pydantic import ValidationError
 
 from ._version import __version__
 from .client import Client
 from .config import Settings
+from .errors import InvalidInput, NetsiftError
+from .models import Event
 from .tools.dispatch import Toolbox
+from .tools.schemas import ResearchArgs
 
 __all__ = ["create_server", "serve_http", "serve_stdio"]
 
 HEARTBEAT_SECONDS = 2.0
+# MCP clients know the research tool as deep_research (the name used across MCP servers).
+MCP_NAMES = {"research": "deep_research"}
+TOOL_NAMES = {mcp_name: name for name, mcp_name in MCP_NAMES.items()}
 INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
-    "page_meta for a link preview, batch_search for several queries at once."
+    "page_meta for a link preview, batch_search for several queries at once, "
+    "deep_research for a cited answer to a question (progress is reported as it runs)."
 )
 
 
@@ -52,12 +60,36 @@ def create_server(
             tools=[types.Tool(**_tool_fields(d)) for d in ctx.lifespan_context.definitions("mcp")]
         )
 
+    async def research(
+        ctx: ServerRequestContext[Toolbox], arguments: dict[str, Any]
+    ) -> dict[str, Any]:
+        """deep_research: run as a job, each event a progress notification, the report last."""
+        toolbox = ctx.lifespan_context
+        try:
+            params = ResearchArgs.model_validate(arguments).to_params()
+            job = await toolbox.client.start_research(params)
+        except ValidationError as exc:
+            return {"error": InvalidInput(f"bad arguments: {exc.errors()[0]['msg']}").to_dict()}
+        except NetsiftError as exc:
+            return {"error": exc.to_dict()}
+        async for event in toolbox.client.runner.follow(job.id):
+            await ctx.session.report_progress(event.seq, None, _describe(event))
+        done = await toolbox.client.jobs.get(job.id)
+        if done.result is not None:
+            return {"job_id": job.id, **done.result}
+        return {"error": done.error or {"code": "internal", "message": f"job {done.status}"}}
+
     async def call_tool(
         ctx: ServerRequestContext[Toolbox], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        result = await _with_heartbeat(
-            ctx, lambda: ctx.lifespan_context.dispatch(params.name, params.arguments or {})
-        )
+        name = TOOL_NAMES.get(params.name, params.name)
+        arguments = params.arguments or {}
+        if name == "research" and "research" in ctx.lifespan_context.names():
+            result = await research(ctx, arguments)
+        else:
+            result = await _with_heartbeat(
+                ctx, lambda: ctx.lifespan_context.dispatch(name, arguments)
+            )
         text = json.dumps(result, ensure_ascii=False)
         if hint := result.get("hint"):
             text = f"{text}\n\n{hint}"
@@ -77,9 +109,15 @@ def create_server(
     )
 
 
+def _describe(event: Event) -> str:
+    data = event.data
+    detail = data.get("query") or data.get("url") or data.get("stopped_because") or ""
+    return f"{event.type} {detail}".strip()
+
+
 def _tool_fields(definition: dict[str, Any]) -> dict[str, Any]:
     return {
-        "name": definition["name"],
+        "name": MCP_NAMES.get(definition["name"], definition["name"]),
         "description": definition["description"],
         "input_schema": definition["inputSchema"],
     }

@@ -17,7 +17,11 @@ from ..config import Settings
 from ..errors import InvalidInput, NetsiftError
 from .schemas import (
     BatchSearchArgs,
+    FlagDiscoveryArgs,
     PageMetaArgs,
+    ResearchArgs,
+    ResearchStatusArgs,
+    SleepArgs,
     ToolFormat,
     WebFetchArgs,
     WebSearchArgs,
@@ -98,9 +102,29 @@ class Toolbox:
         if name == "page_meta":
             meta = PageMetaArgs.model_validate(arguments)
             return _dump(await client.meta(meta.url))
-        batch = BatchSearchArgs.model_validate(arguments).to_params()
-        items = await client.batch_search(**batch.model_dump())
-        return {"results": _dump(items)}
+        if name == "batch_search":
+            batch = BatchSearchArgs.model_validate(arguments).to_params()
+            items = await client.batch_search(**batch.model_dump())
+            return {"results": _dump(items)}
+        if name == "research":
+            research = ResearchArgs.model_validate(arguments).to_params()
+            report = await client.research(**research.model_dump())
+            return _dump(report)
+        if name == "research_status":
+            status = ResearchStatusArgs.model_validate(arguments)
+            job = await client.jobs.get(status.job_id)
+            events = await client.jobs.events(status.job_id, since=status.since)
+            return {
+                "job": job.model_dump(mode="json"),
+                "events": [e.model_dump(mode="json") for e in events],
+            }
+        if name == "flag_discovery":
+            flag = FlagDiscoveryArgs.model_validate(arguments)
+            return _dump(client.discoveries.flag(flag.title, flag.description, flag.url))
+        nap = SleepArgs.model_validate(arguments)
+        return await client.sleeper.sleep(
+            nap.mode, seconds=nap.seconds, job_id=nap.job_id, reason=nap.reason
+        )
 
 
 def _arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:

@@ -14,12 +14,23 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..config import Settings
 from ..errors import InvalidInput
 from ..models import ContentFormat, TimeRange
-from ..params import MAX_QUERY_CHARS, BatchSearchParams, FetchParams, MetaParams, SearchParams
+from ..params import (
+    MAX_QUERY_CHARS,
+    BatchSearchParams,
+    FetchParams,
+    MetaParams,
+    ResearchParams,
+    SearchParams,
+)
 
 __all__ = [
     "TOOLS",
     "BatchSearchArgs",
+    "FlagDiscoveryArgs",
     "PageMetaArgs",
+    "ResearchArgs",
+    "ResearchStatusArgs",
+    "SleepArgs",
     "ToolFormat",
     "ToolSpec",
     "WebFetchArgs",
@@ -84,6 +95,48 @@ class BatchSearchArgs(_Args):
         return BatchSearchParams.model_validate(self.model_dump())
 
 
+class ResearchArgs(_Args):
+    """Research a question on the web: plans searches, reads sources and writes an answer
+    whose every [n] citation quotes a source that was read. Takes from seconds to minutes."""
+
+    question: str = Field(min_length=3, max_length=2000, description="The question to research.")
+    depth: Literal["quick", "standard", "deep"] = Field(
+        default="standard", description="quick: one round; standard: up to 3; deep: up to 5."
+    )
+
+    def to_params(self) -> ResearchParams:
+        return ResearchParams.model_validate(self.model_dump())
+
+
+class ResearchStatusArgs(_Args):
+    """The status, progress events and (when done) report of a research job."""
+
+    job_id: str = Field(min_length=1, max_length=64, description="The research job's id.")
+    since: int = Field(default=0, ge=0, description="Only events after this sequence number.")
+
+
+class FlagDiscoveryArgs(_Args):
+    """Flag a notable finding for a human to look at later (kept in the discoveries log)."""
+
+    title: str = Field(min_length=1, max_length=300, description="A short headline.")
+    description: str = Field(
+        min_length=1, max_length=10_000, description="What was found and why it matters."
+    )
+    url: str | None = Field(default=None, max_length=8192, description="Where it was found.")
+
+
+class SleepArgs(_Args):
+    """Pause yourself: for some seconds (timer), until a research job finishes (event), or
+    until a person wakes you (manual). Every sleep is capped. Nothing runs while you sleep."""
+
+    mode: Literal["timer", "event", "manual"] = Field(description="timer, event or manual.")
+    seconds: float | None = Field(
+        default=None, gt=0, description="How long (timer), or the longest to wait (others)."
+    )
+    job_id: str | None = Field(default=None, description="The research job to wait for (event).")
+    reason: str = Field(default="", max_length=500, description="Why you are sleeping.")
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
@@ -100,6 +153,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("web_fetch", WebFetchArgs, "fetch"),
     ToolSpec("page_meta", PageMetaArgs, "fetch"),
     ToolSpec("batch_search", BatchSearchArgs, "search"),
+    ToolSpec("research", ResearchArgs, "research"),
+    ToolSpec("research_status", ResearchStatusArgs, "research"),
+    ToolSpec("flag_discovery", FlagDiscoveryArgs, "research"),
+    ToolSpec("sleep", SleepArgs, "research"),
 )
 
 
