@@ -6,6 +6,7 @@ import typer
 
 from .agents import mcp, tools
 from .fetch import extract, fetch, meta
+from .research import discoveries, jobs, research, wake
 from .search import providers, search
 
 __all__ = ["app", "main"]
@@ -22,6 +23,10 @@ app.command()(meta)
 app.command()(extract)
 app.command()(search)
 app.command()(providers)
+app.command()(research)
+app.command()(discoveries)
+app.command()(jobs)
+app.command()(wake)
 app.command()(tools)
 app.command()(mcp)
 
