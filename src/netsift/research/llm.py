@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +133,43 @@ class LLM:
         )
         self.tokens_used += completion.tokens
         return completion
+
+    async def forward(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Send an OpenAI chat request body as it is (the chat proxy); returns the response."""
+        import openai
+
+        request = {**body, "model": body.get("model") or self.model, "stream": False}
+        try:
+            response = await self._client.chat.completions.create(**request)
+        except openai.APIStatusError as exc:
+            raise LLMError(
+                f"the language model endpoint answered HTTP {exc.status_code}",
+                details={"status": exc.status_code},
+                retryable=exc.status_code >= 500 or exc.status_code == 429,
+            ) from exc
+        except openai.APIError as exc:
+            raise LLMError(f"the language model endpoint failed: {type(exc).__name__}") from exc
+        if response.usage:
+            self.tokens_used += response.usage.total_tokens
+        dumped: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
+        return dumped
+
+    async def forward_stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        """The streaming form of `forward`: each chunk as a dict, in order."""
+        import openai
+
+        request = {**body, "model": body.get("model") or self.model, "stream": True}
+        try:
+            stream = await self._client.chat.completions.create(**request)
+            async for chunk in stream:
+                yield chunk.model_dump(mode="json", exclude_none=True)
+        except openai.APIStatusError as exc:
+            raise LLMError(
+                f"the language model endpoint answered HTTP {exc.status_code}",
+                details={"status": exc.status_code},
+            ) from exc
+        except openai.APIError as exc:
+            raise LLMError(f"the language model endpoint failed: {type(exc).__name__}") from exc
 
     async def json(
         self,

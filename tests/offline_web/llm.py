@@ -1,0 +1,194 @@
+"""A scripted OpenAI-compatible chat server for tests: deterministic answers chosen by the request.
+
+It recognises netsift's own prompts (planning, gap review, cited synthesis) and answers them
+the way a well-behaved model would — quotes copied from the sources it was given — unless a
+mode says to misbehave: malformed JSON, 429, slowness, hallucinated quotes, no json_schema
+support. Anything else gets a plain answer that echoes what it saw, so chat tests can check
+what reached the model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+MODEL = "scripted-test-model"
+_SOURCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=^\[\d+\] |\Z)", re.DOTALL | re.MULTILINE)
+_SENTENCE = re.compile(r"[^.!?]{30,300}[.!?]")
+
+
+@dataclass
+class LLMState:
+    """Modes, each used once unless `sticky`: the first request misbehaves, the retry works."""
+
+    modes: list[str] = field(default_factory=list)
+    sticky: set[str] = field(default_factory=set)
+    latency: float = 0.0
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def take(self) -> str:
+        if self.sticky:
+            return next(iter(self.sticky))
+        return self.modes.pop(0) if self.modes else "ok"
+
+    def reset(self) -> None:
+        self.modes.clear()
+        self.sticky.clear()
+        self.latency = 0.0
+        self.requests.clear()
+
+
+def _user_text(messages: list[dict[str, Any]]) -> str:
+    return "\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "user")
+
+
+def _system_text(messages: list[dict[str, Any]]) -> str:
+    return "\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+
+
+def _question(text: str) -> str:
+    match = re.search(r"Question: (.+)", text)
+    return match.group(1).strip() if match else text.strip()[:200]
+
+
+def _plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    user = _user_text(messages)
+    question = _question(user)
+    wanted = int(m.group(1)) if (m := re.search(r"Write (\d+) queries", user)) else 3
+    words = [w for w in re.findall(r"[A-Za-z0-9]+", question) if len(w) > 3]
+    queries = [question, " ".join(words), f"{' '.join(words[:3])} overview"]
+    queries += [f"{w} details" for w in words]
+    return {"queries": queries[:wanted]}
+
+
+def _answer(messages: list[dict[str, Any]], *, hallucinate: bool) -> dict[str, Any]:
+    user = _user_text(messages)
+    sources = {int(n): body for n, body in _SOURCE.findall(user.split("\n\nQuestion:")[0])}
+    lines: list[str] = []
+    citations: list[dict[str, Any]] = []
+    for n, body in sorted(sources.items())[:4]:
+        sentence = next((s.strip() for s in _SENTENCE.findall(body)), "")
+        if not sentence:
+            continue
+        quote = (
+            "This sentence appears in no source at all, invented by the model."
+            if hallucinate
+            else sentence
+        )
+        lines.append(f"{sentence} [{n}]")
+        citations.append({"n": n, "quote": quote})
+    discoveries = []
+    if sources:
+        first = min(sources)
+        discoveries.append({"title": "Notable source", "description": "Worth a look.", "n": first})
+    answer = " ".join(lines) or "The sources do not answer the question."
+    return {"answer": answer, "citations": citations, "discoveries": discoveries}
+
+
+def _reply(body: dict[str, Any], mode: str) -> str:
+    messages = body.get("messages") or []
+    system = _system_text(messages)
+    every = json.dumps(messages)
+    if "plan web searches" in system:
+        return json.dumps(_plan(messages))
+    if "review a research answer" in system:
+        return json.dumps({"gaps": [], "queries": []})
+    if "using only the numbered sources" in system:
+        retry = "do not occur word for word" in every
+        hallucinate = mode == "hallucinate_always" or (mode == "hallucinate" and not retry)
+        return json.dumps(_answer(messages, hallucinate=hallucinate))
+    return f"Scripted answer. I saw: {_user_text(messages)[-2000:]}"
+
+
+def _completion(content: str, body: dict[str, Any]) -> dict[str, Any]:
+    prompt_chars = len(json.dumps(body.get("messages") or []))
+    return {
+        "id": f"chatcmpl-{int(time.time() * 1000)}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model") or MODEL,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_chars // 4,
+            "completion_tokens": len(content) // 4,
+            "total_tokens": prompt_chars // 4 + len(content) // 4,
+        },
+    }
+
+
+def _stream(content: str, body: dict[str, Any]) -> StreamingResponse:
+    async def chunks() -> Any:
+        base = {"id": "chatcmpl-stream", "object": "chat.completion.chunk", "created": 0}
+        base["model"] = body.get("model") or MODEL
+        for start in range(0, len(content), 40):
+            piece = content[start : start + 40]
+            delta = {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+            yield f"data: {json.dumps({**base, 'choices': [delta]})}\n\n"
+        end = {"index": 0, "delta": {}, "finish_reason": "stop"}
+        yield f"data: {json.dumps({**base, 'choices': [end]})}\n\n"
+        yield "data: [DONE]\n\n"
+
+    return StreamingResponse(chunks(), media_type="text/event-stream")
+
+
+def create_app(state: LLMState) -> Starlette:
+    async def completions(request: Request) -> Response:
+        body = await request.json()
+        state.requests.append(body)
+        mode = state.take()
+        if state.latency:
+            await anyio.sleep(state.latency)
+        if mode == "rate_limit":
+            return JSONResponse(
+                {"error": {"message": "Rate limit reached", "type": "requests"}},
+                status_code=429,
+                headers={"retry-after": "0"},
+            )
+        if mode == "server_error":
+            return JSONResponse({"error": {"message": "boom", "type": "server"}}, status_code=500)
+        if mode == "slow":
+            await anyio.sleep(30)
+        fmt = body.get("response_format") or {}
+        if mode == "no_schema" and fmt.get("type") == "json_schema":
+            state.sticky.add("no_schema")
+            return JSONResponse(
+                {"error": {"message": "response_format json_schema unsupported"}}, status_code=400
+            )
+        content = "{not json at all" if mode == "malformed" else _reply(body, mode)
+        if body.get("stream"):
+            return _stream(content, body)
+        return JSONResponse(_completion(content, body))
+
+    async def models(_: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": MODEL, "object": "model"}]})
+
+    async def control(request: Request) -> Response:
+        data = await request.json()
+        state.reset()
+        state.modes.extend(data.get("modes", []))
+        state.sticky.update(data.get("sticky", []))
+        state.latency = float(data.get("latency", 0))
+        return JSONResponse({"ok": True})
+
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/v1/models", models),
+            Route("/__llm/mode", control, methods=["POST"]),
+        ]
+    )
