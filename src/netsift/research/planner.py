@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..search.rank import query_terms
+from ..search.rank import query_terms, tokenize
 from .llm import LLM
 
 __all__ = ["derive_queries", "find_gaps", "plan_queries", "uncovered_terms"]
@@ -52,11 +52,18 @@ def _clean(queries: list[Any], *, limit: int, exclude: set[str] | None = None) -
     return out
 
 
+def _strip_question_words(text: str) -> str:
+    while (shorter := _QUESTION_WORDS.sub("", text, count=1)) != text:
+        text = shorter
+    return text
+
+
 def derive_queries(question: str, *, limit: int) -> list[str]:
     """Extractive planning: the question, its sub-questions and its keywords."""
     parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and len(p.strip(" ,.")) > 3]
-    subs = [_QUESTION_WORDS.sub("", p) for p in parts] if len(parts) > 1 else []
-    keywords = " ".join(query_terms(question))
+    subs = [_strip_question_words(p) for p in parts] if len(parts) > 1 else []
+    words = [w for w in tokenize(question) if not _QUESTION_WORDS.fullmatch(w)]
+    keywords = " ".join(dict.fromkeys(words))
     return _clean([question.strip(), *subs, keywords], limit=limit)
 
 

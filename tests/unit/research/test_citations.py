@@ -12,7 +12,10 @@ def test_faithful_quotes_match_across_renderings():
     assert quote_occurs("launched on 25 December 2021 on an Ariane 5 rocket", SOURCE)
     assert quote_occurs('made of 18 hexagonal segments of "gold-plated beryllium"', SOURCE)
     assert quote_occurs("The James  Webb space telescope was LAUNCHED", SOURCE)
-    assert quote_occurs("was launched on 25 December 2021 ... segments of gold-plated", SOURCE.replace("“", "").replace("”", ""))
+    assert quote_occurs(
+        "was launched on 25 December 2021 ... segments of gold-plated",
+        SOURCE.replace("“", "").replace("”", ""),
+    )
 
 
 def test_paraphrases_and_inventions_do_not_match():
