@@ -1,0 +1,65 @@
+"""Run ASGI apps on 127.0.0.1:0 in a thread (httpx's `serve_in_thread` habit).
+
+    with serve(app) as server:
+        server.port, server.url("/path")
+
+A port is never hard-coded: the socket is bound first and the port read from it, so test runs
+on one machine never collide.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+__all__ = ["LiveServer", "serve"]
+
+
+class _ThreadServer(uvicorn.Server):
+    """uvicorn without signal handlers (they belong to the main thread)."""
+
+    def install_signal_handlers(self) -> None:  # older uvicorn; newer skips off the main thread
+        pass
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    host: str
+    port: int
+
+    def url(self, path: str = "/", *, host: str | None = None, scheme: str = "http") -> str:
+        """A URL on this server; `host` puts a test hostname (pinned to 127.0.0.1) in front."""
+        return f"{scheme}://{host or self.host}:{self.port}{path}"
+
+
+@contextmanager
+def serve(app: Any, *, host: str = "127.0.0.1", **config: Any) -> Iterator[LiveServer]:
+    """Serve `app` until the block ends; waits until it accepts connections."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    port = sock.getsockname()[1]
+    options: dict[str, Any] = {"log_level": "warning", "lifespan": "off", "access_log": False}
+    options.update(config)
+    server = _ThreadServer(uvicorn.Config(app, **options))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("test server did not start")
+        time.sleep(0.01)
+    try:
+        yield LiveServer(host=host, port=port)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
