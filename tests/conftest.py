@@ -17,6 +17,9 @@ import pytest
 
 from netsift.config import Settings
 
+# Fixture modules, one per owner: the offline web (pages, provider simulators) and Redis.
+pytest_plugins = ["tests.offline_web.fixtures", "tests.redis_fixtures"]
+
 _FOREIGN = {
     "BRAVE_API_KEY",
     "BRAVE_SEARCH_API_KEY",
