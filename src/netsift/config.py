@@ -146,6 +146,12 @@ class Settings(BaseSettings):
     discoveries_path: Path | None = None
     max_sleep: float = Field(default=3600.0, gt=0)
 
+    # -- HTTP server (`netsift serve`): per-client limits, CORS, request size
+    cors_origins: CommaList = Field(default_factory=list)  # CORS stays off unless listed
+    server_rate_limit: str = "600/minute"  # API requests per client (`limits` notation)
+    server_search_quota: str | None = None  # searches per client, e.g. 1000/day; off by default
+    server_max_body: int = Field(default=1024 * 1024, gt=0)  # request body cap in bytes
+
     @field_validator(
         "capabilities",
         "api_keys",
@@ -153,6 +159,7 @@ class Settings(BaseSettings):
         "resolve",
         "providers",
         "provider_rate_limits",
+        "cors_origins",
         mode="before",
     )
     @classmethod
