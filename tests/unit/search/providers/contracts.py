@@ -29,7 +29,7 @@ def body_of(provider: str, scenario: str) -> bytes:
     if "body_same_as" in response:
         return body_of(provider, str(response["body_same_as"]))
     if "body_file" in response:
-        return (PROVIDERS / response["body_file"]).read_bytes()
+        return (PROVIDERS / str(response["body_file"])).read_bytes()
     if "body_text" in response:
         return str(response["body_text"]).encode("utf-8")
     return json.dumps(response["body"]).encode("utf-8")
