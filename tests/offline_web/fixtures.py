@@ -54,8 +54,11 @@ class OfflineWeb:
 def offline_web() -> Iterator[OfflineWeb]:
     """The offline web, served once per session on 127.0.0.1:<random port>."""
     state = SiteState()
-    with serve(build_app(state)) as server:
-        yield OfflineWeb(port=server.port, hosts=HOSTS, state=state)
+    with serve(build_app(state), timeout_graceful_shutdown=2) as server:
+        try:
+            yield OfflineWeb(port=server.port, hosts=HOSTS, state=state)
+        finally:
+            state.stopping.set()
 
 
 @pytest.fixture(autouse=True)

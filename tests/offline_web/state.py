@@ -2,7 +2,7 @@
 
 The site counts every request by (host, path) so a test can prove what the server saw (one
 robots.txt per origin, no request when the guard refuses, retries of a 503). `reset()` runs
-before each test.
+before each test. `stopping` is set at shutdown so that slow responses end with the server.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ class SiteState:
         self._lock = threading.Lock()
         self._hits: Counter[str] = Counter()
         self.knobs: dict[str, object] = {}
+        # Set when the server shuts down: slow and endless responses end at once.
+        self.stopping = threading.Event()
 
     def record(self, host: str, path: str) -> int:
         """Count one request; returns the count including this one."""
