@@ -2,8 +2,8 @@
 verify → find gaps → repeat, under budgets that always stop it.
 
 Every step is announced as an Event through `emit`, so the CLI, SSE, WebSocket and MCP all show
-the same progress. Failures of single searches or pages degrade the answer (fewer sources,
-said in the report); they never hang or sink the run.
+the same progress. Failures of single searches, pages or model calls degrade the answer (fewer
+sources, an extractive fallback — said in the report); they never hang or sink the run.
 """
 
 from __future__ import annotations
@@ -16,29 +16,39 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from ..errors import NetsiftError
+from ..errors import LLMError, NetsiftError
 from ..fetch.fetcher import Fetcher
-from ..models import EventType, ResearchReport, SearchResult
+from ..models import EventType, Page, ResearchReport, SearchResult
 from ..params import ResearchParams
 from ..search.rank import canonical_url, dedupe_near
 from ..search.service import SearchService
 from ..store.discoveries import DiscoveryLog
 from .llm import LLM
 from .passages import Passage, rank_passages, split_passages
-from .planner import find_gaps, plan_queries
+from .planner import derive_queries, find_gaps, plan_queries
 from .synthesis import Source, Synthesis, synthesize, synthesize_extractive
 
-__all__ = ["Emit", "ResearchAgent"]
+__all__ = ["Emit", "ResearchAgent", "choose_results"]
 
 Emit = Callable[[EventType, dict[str, Any]], Awaitable[None]]
 FETCH_CONCURRENCY = 4
 SEARCH_CONCURRENCY = 6
 RESULTS_PER_QUERY = 8
 PAGE_CHARS = 60_000
+PER_SITE_PER_ROUND = 2
 
 
 async def _quiet(_: EventType, __: dict[str, Any]) -> None:
     return None
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A search result waiting to be read, with where it came from (for ordering)."""
+
+    result: SearchResult
+    round: int
+    query_index: int
 
 
 @dataclass
@@ -49,7 +59,7 @@ class _State:
     searches: int = 0
     failed_searches: int = 0
     seen_urls: set[str] = field(default_factory=set)
-    candidates: list[SearchResult] = field(default_factory=list)
+    candidates: list[_Candidate] = field(default_factory=list)
     sources: dict[int, Source] = field(default_factory=dict)
     results: dict[int, SearchResult] = field(default_factory=dict)
     passages: list[Passage] = field(default_factory=list)
@@ -57,6 +67,31 @@ class _State:
     tokens: int = 0
     synthesis: Synthesis | None = None
     notes: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+def choose_results(
+    candidates: list[SearchResult], seen: set[str], room: int, *, per_site: int
+) -> list[SearchResult]:
+    """Which results to read: best first, each canonical URL once, near-duplicate snippets
+    folded, at most `per_site` from one site (source diversity). Pure: `seen` is not changed."""
+    chosen: list[SearchResult] = []
+    taken: set[str] = set()
+    sites: dict[str, int] = {}
+    for result in dedupe_near(candidates):
+        key = canonical_url(result.url)
+        site = urlsplit(key).netloc
+        if key in seen or key in taken or sites.get(site, 0) >= per_site:
+            continue
+        sites[site] = sites.get(site, 0) + 1
+        taken.add(key)
+        chosen.append(result)
+        if len(chosen) >= room:
+            break
+    return chosen
 
 
 class ResearchAgent:
@@ -81,74 +116,106 @@ class ResearchAgent:
         self, params: ResearchParams, *, emit: Emit = _quiet, job_id: str | None = None
     ) -> ResearchReport:
         started = self.clock()
-        deadline = started + params.deadline
         state = _State()
         await emit("started", {"question": params.question, "mode": self._mode()})
-        stopped = "max_iterations"
         iteration = 0
-        queries, tokens = await plan_queries(params.question, self.llm, breadth=params.breadth)
-        state.tokens += tokens
-        with anyio.move_on_after(max(0.0, deadline - self.clock())) as scope:
-            while iteration < params.iterations():
-                iteration += 1
-                queries = queries[: max(0, params.max_searches - state.searches)]
-                if not queries:
-                    stopped = "max_searches"
-                    break
-                await emit("planned", {"iteration": iteration, "queries": queries})
-                await self._search_all(queries, state, emit)
-                new_sources = await self._read(params, state, emit)
-                if not new_sources and iteration > 1:
-                    stopped = "no_new_information"
-                    break
-                await emit("synthesizing", {"iteration": iteration, "sources": len(state.sources)})
-                await self._synthesize(params.question, state)
-                await self._flag(state, emit, job_id)
-                if state.tokens >= params.max_tokens:
-                    stopped = "max_tokens"
-                    break
-                if len(state.sources) >= params.max_pages:
-                    stopped = "max_pages"
-                    break
-                if state.searches >= params.max_searches:
-                    stopped = "max_searches"
-                    break
-                if iteration >= params.iterations():
-                    break
-                answer = state.synthesis.answer if state.synthesis else ""
-                gaps, queries, tokens = await find_gaps(
-                    params.question,
-                    answer,
-                    [p.text for p in state.passages],
-                    self.llm,
-                    done=set(state.queries),
-                    limit=params.breadth,
-                )
-                state.tokens += tokens
-                if not gaps or not queries:
-                    stopped = "answered"
-                    break
-                await emit("gap_found", {"iteration": iteration, "gaps": gaps, "queries": queries})
+        stopped = "max_iterations"
+        with anyio.move_on_after(params.deadline) as scope:
+            iteration, stopped = await self._loop(params, state, emit, job_id)
         if scope.cancelled_caught:
             stopped = "deadline"
-            state.notes.append("The deadline ended the run; the answer uses what was read by then.")
+            state.note("The deadline ended the run; the answer uses what was read by then.")
         if state.synthesis is None:
-            with anyio.move_on_after(min(30.0, params.deadline / 4)):
-                await self._synthesize(params.question, state)
+            # Stopped before any answer was written (deadline, budget): answer from what was
+            # read without the model — instant, so the deadline is not overrun.
+            ranked = rank_passages(params.question, state.passages)
+            state.synthesis = synthesize_extractive(params.question, ranked, state.sources)
+            if self.llm is not None and state.sources:
+                state.note("The answer is extractive: the model had no time to write it.")
         report = self._report(params, state, iteration, stopped, started)
-        await emit("done", {"stopped_because": stopped, "citations": len(report.citations)})
+        await emit(
+            "done",
+            {
+                "stopped_because": stopped,
+                "citations": len(report.citations),
+                "sources": len(report.sources),
+            },
+        )
         return report
+
+    async def _loop(
+        self, params: ResearchParams, state: _State, emit: Emit, job_id: str | None
+    ) -> tuple[int, str]:
+        """Rounds until a budget or the answer stops them; returns (rounds, why it stopped)."""
+        queries = await self._plan(params, state)
+        iteration = 0
+        while True:
+            room = params.max_searches - state.searches
+            if room <= 0:
+                return iteration, "max_searches"
+            iteration += 1
+            queries = queries[:room]
+            await emit("planned", {"iteration": iteration, "queries": queries})
+            await self._search_all(queries, iteration, state, emit)
+            added = await self._read(params, state, emit)
+            if not added and iteration > 1:
+                return iteration, "no_new_information"
+            await emit("synthesizing", {"iteration": iteration, "sources": len(state.sources)})
+            await self._synthesize(params.question, state)
+            await self._flag(state, emit, job_id)
+            if state.tokens >= params.max_tokens:
+                return iteration, "max_tokens"
+            if len(state.sources) >= params.max_pages:
+                return iteration, "max_pages"
+            if state.searches >= params.max_searches:
+                return iteration, "max_searches"
+            if iteration >= params.iterations():
+                return iteration, "max_iterations"
+            gaps, queries = await self._gaps(params, state)
+            if not gaps:
+                return iteration, "answered"
+            if not queries:
+                return iteration, "no_new_information"
+            await emit("gap_found", {"iteration": iteration, "gaps": gaps, "queries": queries})
 
     def _mode(self) -> str:
         return "llm" if self.llm is not None else "extractive"
 
-    async def _search_all(self, queries: list[str], state: _State, emit: Emit) -> None:
+    async def _plan(self, params: ResearchParams, state: _State) -> list[str]:
+        try:
+            queries, tokens = await plan_queries(params.question, self.llm, breadth=params.breadth)
+        except LLMError as exc:
+            state.tokens += int(exc.details.get("tokens", 0))
+            state.note(
+                f"The model could not plan the searches ({exc.code}); "
+                "they were derived from the question."
+            )
+            return derive_queries(params.question, limit=params.breadth)
+        state.tokens += tokens
+        return queries
+
+    async def _gaps(self, params: ResearchParams, state: _State) -> tuple[list[str], list[str]]:
+        answer = state.synthesis.answer if state.synthesis else ""
+        texts = [p.text for p in state.passages]
+        done = set(state.queries)
+        try:
+            gaps, queries, tokens = await find_gaps(
+                params.question, answer, texts, self.llm, done=done, limit=params.breadth
+            )
+        except LLMError as exc:
+            state.tokens += int(exc.details.get("tokens", 0))
+            state.note(f"The model could not review the answer for gaps ({exc.code}).")
+            gaps, queries, tokens = await find_gaps(
+                params.question, answer, texts, None, done=done, limit=params.breadth
+            )
+        state.tokens += tokens
+        return gaps, queries
+
+    async def _search_all(self, queries: list[str], round: int, state: _State, emit: Emit) -> None:
         limiter = anyio.Semaphore(SEARCH_CONCURRENCY)
 
-        async def one(query: str) -> None:
+        async def one(index: int, query: str) -> None:
             async with limiter:
-                state.searches += 1
-                state.queries.append(query)
                 await emit("search_started", {"query": query})
                 try:
                     response = await self.search.search(query, count=RESULTS_PER_QUERY)
@@ -157,7 +224,7 @@ class ResearchAgent:
                     await emit("search_done", {"query": query, "ok": False, "error": exc.to_dict()})
                     return
                 fresh = [r for r in response.results if canonical_url(r.url) not in state.seen_urls]
-                state.candidates.extend(fresh)
+                state.candidates.extend(_Candidate(r, round, index) for r in fresh)
                 await emit(
                     "search_done",
                     {
@@ -169,69 +236,77 @@ class ResearchAgent:
                     },
                 )
 
+        state.searches += len(queries)
+        state.queries.extend(queries)
         async with anyio.create_task_group() as group:
-            for query in queries:
-                group.start_soon(one, query)
-
-    def _choose(self, state: _State, room: int) -> list[SearchResult]:
-        """Best new URLs first, one canonical URL once, at most two per site a round."""
-        chosen: list[SearchResult] = []
-        per_site: dict[str, int] = {}
-        for result in dedupe_near(state.candidates):
-            key = canonical_url(result.url)
-            site = urlsplit(key).netloc
-            if key in state.seen_urls or per_site.get(site, 0) >= 2:
-                continue
-            per_site[site] = per_site.get(site, 0) + 1
-            state.seen_urls.add(key)
-            chosen.append(result)
-            if len(chosen) >= room:
-                break
-        state.candidates = [
-            r for r in state.candidates if canonical_url(r.url) not in state.seen_urls
-        ]
-        return chosen
+            for index, query in enumerate(queries):
+                group.start_soon(one, index, query)
 
     async def _read(self, params: ResearchParams, state: _State, emit: Emit) -> int:
         room = min(params.max_pages - len(state.sources), max(2, params.breadth * 2))
-        chosen = self._choose(state, room) if room > 0 else []
+        # Newest round first, then each query's best results before anyone's second best.
+        ordered = sorted(
+            state.candidates, key=lambda c: (-c.round, c.result.rank or 99, c.query_index)
+        )
+        chosen = (
+            choose_results(
+                [c.result for c in ordered], state.seen_urls, room, per_site=PER_SITE_PER_ROUND
+            )
+            if room > 0
+            else []
+        )
+        state.seen_urls.update(canonical_url(r.url) for r in chosen)
+        state.candidates = [
+            c for c in state.candidates if canonical_url(c.result.url) not in state.seen_urls
+        ]
+        pages: list[Page | None] = [None] * len(chosen)
         limiter = anyio.Semaphore(FETCH_CONCURRENCY)
-        added = 0
 
-        async def one(result: SearchResult) -> None:
-            nonlocal added
+        async def one(index: int, result: SearchResult) -> None:
             async with limiter:
                 await emit("fetch_started", {"url": result.url})
                 try:
-                    page = await self.fetcher.fetch(result.url, format="text")
+                    pages[index] = await self.fetcher.fetch(result.url, format="text")
                 except NetsiftError as exc:
                     state.failed_pages += 1
                     await emit(
                         "fetch_done", {"url": result.url, "ok": False, "error": exc.to_dict()}
                     )
-                    return
-                text = page.content[:PAGE_CHARS]
-                n = len(state.sources) + 1
-                state.sources[n] = Source(n, page.final_url, page.title or result.title, text)
-                state.results[n] = result
-                pieces = [Passage(n, piece) for piece in split_passages(text)]
-                state.passages.extend(pieces)
-                added += 1
-                await emit(
-                    "fetch_done",
-                    {
-                        "url": result.url,
-                        "ok": True,
-                        "n": n,
-                        "title": page.title,
-                        "passages": len(pieces),
-                    },
-                )
 
         async with anyio.create_task_group() as group:
-            for result in chosen:
-                group.start_soon(one, result)
+            for index, result in enumerate(chosen):
+                group.start_soon(one, index, result)
+        # Numbers follow the choice order, so a run's numbering does not depend on timing.
+        added = 0
+        for result, page in zip(chosen, pages, strict=True):
+            if page is None:
+                continue
+            added += await self._add_source(result, page, state, emit)
         return added
+
+    async def _add_source(self, result: SearchResult, page: Page, state: _State, emit: Emit) -> int:
+        key = canonical_url(page.final_url)
+        if key != canonical_url(result.url) and key in state.seen_urls:
+            return 0  # a redirect to a page already read
+        state.seen_urls.add(key)
+        text = page.content[:PAGE_CHARS]
+        n = len(state.sources) + 1
+        state.sources[n] = Source(n, page.final_url, page.title or result.title, text)
+        state.results[n] = result
+        pieces = [Passage(n, piece) for piece in split_passages(text)]
+        state.passages.extend(pieces)
+        await emit(
+            "fetch_done",
+            {
+                "url": result.url,
+                "final_url": page.final_url,
+                "ok": True,
+                "n": n,
+                "title": page.title or result.title,
+                "passages": len(pieces),
+            },
+        )
+        return 1
 
     async def _synthesize(self, question: str, state: _State) -> None:
         ranked = rank_passages(question, state.passages)
@@ -241,9 +316,11 @@ class ResearchAgent:
         try:
             synthesis = await synthesize(question, ranked, state.sources, self.llm)
         except NetsiftError as exc:
-            state.notes.append(f"The model failed while writing the answer ({exc.code}).")
-            if state.synthesis is None:
+            state.tokens += int(exc.details.get("tokens", 0))
+            state.note(f"The model failed while writing the answer ({exc.code}).")
+            if state.synthesis is None or not state.synthesis.citations:
                 state.synthesis = synthesize_extractive(question, ranked, state.sources)
+                state.note("The answer is extractive: the model could not write it.")
             return
         state.tokens += synthesis.tokens
         state.synthesis = synthesis
@@ -257,14 +334,14 @@ class ResearchAgent:
             title, description = str(item.get("title", "")), str(item.get("description", ""))
             if not title or not description:
                 continue
-            data: dict[str, Any] = {"title": title, "description": description}
+            data: dict[str, Any] = {"title": title[:300], "description": description[:10_000]}
             data["url"] = source.url if source else None
             if self.discoveries is not None:
                 try:
                     data["id"] = self.discoveries.flag(
-                        title[:300], description[:10_000], data["url"], job_id=job_id
+                        data["title"], data["description"], data["url"], job_id=job_id
                     ).id
-                except NetsiftError:
+                except (NetsiftError, OSError):
                     continue
             await emit("discovery", data)
         state.synthesis.discoveries = []
@@ -275,17 +352,27 @@ class ResearchAgent:
         synthesis = state.synthesis or Synthesis(answer="Nothing could be read.", citations=[])
         notes = list(state.notes)
         if state.failed_searches:
-            notes.append(f"{state.failed_searches} of {state.searches} searches failed.")
+            notes.append(
+                f"{state.failed_searches} of {state.searches} searches failed; "
+                "the answer rests on fewer sources."
+            )
         if state.failed_pages:
             notes.append(f"{state.failed_pages} pages could not be read.")
         if synthesis.unverified:
             notes.append(
-                f"{synthesis.unverified} citations could not be verified and were dropped."
+                f"{synthesis.unverified} citations could not be verified against their "
+                "sources and were dropped; their markers read [unverified]."
             )
         if self.llm is None:
             notes.append("Extractive mode: no language model is configured (NETSIFT_LLM_MODEL).")
         sources = [
-            state.results[n].model_copy(update={"url": state.sources[n].url, "rank": n})
+            state.results[n].model_copy(
+                update={
+                    "url": state.sources[n].url,
+                    "title": state.sources[n].title or "",
+                    "rank": n,
+                }
+            )
             for n in sorted(state.sources)
         ]
         return ResearchReport(

@@ -8,9 +8,11 @@ guard (it is usually on localhost).
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +22,14 @@ from ..errors import LLMError
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-__all__ = ["LLM", "Completion", "llm_configured", "parse_json_object"]
+__all__ = [
+    "JSON_MODES",
+    "LLM",
+    "Completion",
+    "build_response_format",
+    "llm_configured",
+    "parse_json_object",
+]
 
 Message = dict[str, str]
 
@@ -36,11 +45,56 @@ class Completion:
         return self.prompt_tokens + self.completion_tokens
 
 
+def build_request_options(body: dict[str, Any]) -> dict[str, Any]:
+    """A chat body as `create()` keyword arguments: fields the SDK does not know (a server's own
+    extensions) travel in `extra_body`, so the proxy forwards the body untouched."""
+    from openai.resources.chat.completions import AsyncCompletions
+
+    known = set(inspect.signature(AsyncCompletions.create).parameters) - {"self", "stream"}
+    options = {key: value for key, value in body.items() if key in known}
+    extra = {key: value for key, value in body.items() if key not in known and key != "stream"}
+    if extra:
+        options["extra_body"] = {**(options.get("extra_body") or {}), **extra}
+    return options
+
+
+@contextmanager
+def _mapped_errors() -> Iterator[None]:
+    """The openai SDK's exceptions as LLMError; the SDK has already retried 429/5xx/timeouts
+    (`max_retries`), so what arrives here is final. Messages never hold the endpoint's URL
+    (it may carry credentials)."""
+    import openai
+
+    try:
+        yield
+    except openai.APITimeoutError as exc:
+        raise LLMError("the language model did not answer in time", retryable=True) from exc
+    except openai.APIStatusError as exc:
+        status = exc.status_code
+        details: dict[str, Any] = {"status": status}
+        if retry_after := exc.response.headers.get("retry-after"):
+            details["retry_after"] = retry_after
+        what = "is rate limiting us" if status == 429 else f"answered HTTP {status}"
+        raise LLMError(
+            f"the language model endpoint {what}",
+            details=details,
+            retryable=status == 429 or status >= 500,
+        ) from exc
+    except openai.APIConnectionError as exc:
+        raise LLMError("could not reach the language model endpoint", retryable=True) from exc
+    except openai.APIError as exc:
+        raise LLMError(f"the language model endpoint failed: {type(exc).__name__}") from exc
+
+
 def llm_configured(settings: Settings) -> bool:
     """A model name and somewhere to send it: otherwise research runs in extractive mode."""
     return bool(settings.llm_model and (settings.openai_base_url or settings.openai_api_key))
 
 
+LLM_RETRIES = 2  # the SDK retries 429 (honouring Retry-After), 5xx, timeouts and resets
+JSON_MODES = ("json_schema", "json_object", "text")
+# Statuses with which servers refuse an output mode they lack (400/422 most, 500 llama-cpp-python).
+FORMAT_REFUSALS = frozenset({400, 404, 415, 422, 500, 501})
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
@@ -69,7 +123,7 @@ class LLM:
             raise LLMError("no model configured (set NETSIFT_LLM_MODEL)", retryable=False)
         self.model = settings.llm_model
         self.tokens_used = 0
-        self._schema_supported: bool | None = None
+        self._format_index = 0  # into JSON_MODES: the strongest mode not refused yet
         if client is None:
             try:
                 from openai import AsyncOpenAI
@@ -82,7 +136,7 @@ class LLM:
                 api_key=key or "not-needed",
                 base_url=settings.openai_base_url,
                 timeout=settings.llm_timeout,
-                max_retries=2,
+                max_retries=LLM_RETRIES,
             )
         self._client = client
 
@@ -97,31 +151,17 @@ class LLM:
         response_format: dict[str, Any] | None = None,
         temperature: float = 0.0,
     ) -> Completion:
-        import openai
-
         options: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             options["max_tokens"] = max_tokens
         if response_format is not None:
             options["response_format"] = response_format
-        try:
+        with _mapped_errors():
             response = await self._client.chat.completions.create(
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 **options,
             )
-        except openai.APITimeoutError as exc:
-            raise LLMError("the language model did not answer in time") from exc
-        except openai.RateLimitError as exc:
-            raise LLMError("the language model endpoint is rate limiting us") from exc
-        except openai.APIStatusError as exc:
-            raise LLMError(
-                f"the language model endpoint answered HTTP {exc.status_code}",
-                details={"status": exc.status_code},
-                retryable=exc.status_code >= 500,
-            ) from exc
-        except openai.APIError as exc:
-            raise LLMError(f"the language model endpoint failed: {type(exc).__name__}") from exc
         if not response.choices:
             raise LLMError("the language model returned no choices")
         text = response.choices[0].message.content or ""
@@ -136,19 +176,9 @@ class LLM:
 
     async def forward(self, body: dict[str, Any]) -> dict[str, Any]:
         """Send an OpenAI chat request body as it is (the chat proxy); returns the response."""
-        import openai
-
-        request = {**body, "model": body.get("model") or self.model, "stream": False}
-        try:
-            response = await self._client.chat.completions.create(**request)
-        except openai.APIStatusError as exc:
-            raise LLMError(
-                f"the language model endpoint answered HTTP {exc.status_code}",
-                details={"status": exc.status_code},
-                retryable=exc.status_code >= 500 or exc.status_code == 429,
-            ) from exc
-        except openai.APIError as exc:
-            raise LLMError(f"the language model endpoint failed: {type(exc).__name__}") from exc
+        request = build_request_options({**body, "model": body.get("model") or self.model})
+        with _mapped_errors():
+            response = await self._client.chat.completions.create(**request, stream=False)
         if response.usage:
             self.tokens_used += response.usage.total_tokens
         dumped: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
@@ -156,20 +186,11 @@ class LLM:
 
     async def forward_stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
         """The streaming form of `forward`: each chunk as a dict, in order."""
-        import openai
-
-        request = {**body, "model": body.get("model") or self.model, "stream": True}
-        try:
-            stream = await self._client.chat.completions.create(**request)
+        request = build_request_options({**body, "model": body.get("model") or self.model})
+        with _mapped_errors():
+            stream = await self._client.chat.completions.create(**request, stream=True)
             async for chunk in stream:
                 yield chunk.model_dump(mode="json", exclude_none=True)
-        except openai.APIStatusError as exc:
-            raise LLMError(
-                f"the language model endpoint answered HTTP {exc.status_code}",
-                details={"status": exc.status_code},
-            ) from exc
-        except openai.APIError as exc:
-            raise LLMError(f"the language model endpoint failed: {type(exc).__name__}") from exc
 
     async def json(
         self,
@@ -199,28 +220,44 @@ class LLM:
                         f"object matching this schema: {json.dumps(schema)}",
                     },
                 ]
-        raise LLMError(f"the language model did not return a valid {name} JSON object")
+        raise LLMError(
+            f"the language model did not return a valid {name} JSON object",
+            details={"tokens": spent},
+        )
 
     async def _complete_json(
         self, messages: list[Message], schema: dict[str, Any], name: str, max_tokens: int | None
     ) -> Completion:
-        if self._schema_supported is not False:
-            fmt = {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+        """Ask in the strongest output mode the server takes, stepping down once per mode.
+
+        OpenAI, vLLM, llama.cpp's server and Ollama take `json_schema`; llama-cpp-python
+        refuses it (HTTP 500) but takes `json_object` with a `schema`; some take neither. A
+        refusal is remembered, so later calls go straight to the mode that works.
+        """
+        while self._format_index < len(JSON_MODES):
+            mode = JSON_MODES[self._format_index]
+            fmt = build_response_format(mode, schema, name)
+            asked = messages if fmt is not None else [*messages, _schema_instruction(schema)]
             try:
-                completion = await self.complete(
-                    messages, max_tokens=max_tokens, response_format=fmt
-                )
-                self._schema_supported = True
-                return completion
+                return await self.complete(asked, max_tokens=max_tokens, response_format=fmt)
             except LLMError as exc:
-                # Servers without json_schema answer 400/422 (or 500, llama-cpp-python); remember
-                # and fall back to plain completion with the schema in the prompt.
-                if exc.details.get("status") not in (400, 404, 415, 422, 500, 501):
+                if fmt is None or exc.details.get("status") not in FORMAT_REFUSALS:
                     raise
-                self._schema_supported = False
-        instruction = {
-            "role": "system",
-            "content": "Reply with a single JSON object matching this schema: "
-            + json.dumps(schema),
-        }
-        return await self.complete([*messages, instruction], max_tokens=max_tokens)
+                self._format_index += 1
+        raise AssertionError("the plain-text mode never steps down")  # pragma: no cover
+
+
+def _schema_instruction(schema: dict[str, Any]) -> Message:
+    return {
+        "role": "system",
+        "content": "Reply with a single JSON object matching this schema: " + json.dumps(schema),
+    }
+
+
+def build_response_format(mode: str, schema: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The `response_format` of one output mode (None: plain text, schema in the prompt)."""
+    if mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+    if mode == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return None

@@ -14,17 +14,20 @@ from .llm import LLM
 
 __all__ = ["derive_queries", "find_gaps", "plan_queries", "uncovered_terms"]
 
+# Strings get a maxLength: small models under constrained decoding otherwise can run into an
+# endless string until max_tokens (local-llm.md).
+_QUERY = {"type": "string", "maxLength": 200}
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"queries": {"type": "array", "items": {"type": "string"}}},
+    "properties": {"queries": {"type": "array", "items": _QUERY, "minItems": 1, "maxItems": 6}},
     "required": ["queries"],
     "additionalProperties": False,
 }
 GAPS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "gaps": {"type": "array", "items": {"type": "string"}},
-        "queries": {"type": "array", "items": {"type": "string"}},
+        "gaps": {"type": "array", "items": {"type": "string", "maxLength": 300}, "maxItems": 6},
+        "queries": {"type": "array", "items": _QUERY, "maxItems": 6},
     },
     "required": ["gaps", "queries"],
     "additionalProperties": False,

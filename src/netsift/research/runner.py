@@ -7,6 +7,8 @@ store can follow the job, and a reader that drops resumes from the last sequence
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
 from typing import Any, Self
@@ -17,13 +19,27 @@ from anyio.abc import TaskGroup
 from ..errors import InvalidInput, NetsiftError
 from ..models import Event, EventType, ResearchReport
 from ..params import ResearchParams
-from ..store.jobs import Job, JobStore
+from ..store.jobs import Job, JobStatus, JobStore, this_host
 from .agent import ResearchAgent
 
-__all__ = ["ResearchRunner"]
+__all__ = ["ResearchRunner", "build_partial"]
 
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 5.0
+
+
+def build_partial(events: list[Event]) -> dict[str, Any]:
+    """What a job that did not finish had found, from its events: the queries it ran and the
+    sources it read (numbered as they were), so an interrupted run is not lost."""
+    queries: list[str] = []
+    sources: list[dict[str, Any]] = []
+    for event in events:
+        if event.type == "planned":
+            queries.extend(str(q) for q in event.data.get("queries", []))
+        elif event.type == "fetch_done" and event.data.get("ok"):
+            url = event.data.get("final_url") or event.data.get("url")
+            sources.append({"n": event.data.get("n"), "url": url, "title": event.data.get("title")})
+    return {"partial": True, "queries": queries, "sources": sources}
 
 
 class ResearchRunner:
@@ -34,13 +50,20 @@ class ResearchRunner:
         self._scopes: dict[str, anyio.CancelScope] = {}
         self._changed = anyio.Event()
         self._recovered = False
+        self.owner = f"{this_host()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     async def _recover(self) -> None:
-        """Once per runner, before its first job: jobs left running by a dead process
-        are marked interrupted (done lazily so hosts that never research never open the store)."""
+        """Once per runner, before its first job: jobs left running by a dead process are
+        marked interrupted, keeping what they had found (done lazily so hosts that never
+        research never open the store)."""
         if not self._recovered:
             self._recovered = True
-            await self.store.mark_interrupted()
+            for job_id in await self.store.mark_interrupted():
+                await self._keep_partial(job_id, status="interrupted")
+
+    async def _keep_partial(self, job_id: str, *, status: JobStatus) -> None:
+        events = await self.store.events(job_id)
+        await self.store.update(job_id, status=status, result=build_partial(events))
 
     async def __aenter__(self) -> Self:
         self._group = anyio.create_task_group()
@@ -88,7 +111,7 @@ class ResearchRunner:
 
         report: ResearchReport | None = None
         try:
-            await self.store.update(job_id, status="running")
+            await self.store.update(job_id, status="running", owner=self.owner)
             with scope:
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._heartbeat, job_id, scope)
@@ -97,11 +120,17 @@ class ResearchRunner:
             if scope.cancelled_caught:
                 with anyio.CancelScope(shield=True):
                     await self.store.append_event(job_id, "error", {"code": "cancelled"})
-                    await self.store.update(job_id, status="cancelled")
+                    await self._keep_partial(job_id, status="cancelled")
             elif report is not None:
                 await self.store.update(
                     job_id, status="done", result=report.model_dump(mode="json")
                 )
+        except anyio.get_cancelled_exc_class():
+            # Not this job's own cancel: its host is shutting down. Say so, keep what it found.
+            with anyio.CancelScope(shield=True):
+                await self.store.append_event(job_id, "error", {"code": "interrupted"})
+                await self._keep_partial(job_id, status="interrupted")
+            raise
         except NetsiftError as exc:
             await emit("error", exc.to_dict())
             await self.store.update(job_id, status="failed", error=exc.to_dict())
@@ -146,16 +175,33 @@ class ResearchRunner:
 
     async def follow(self, job_id: str, *, since: int = 0) -> AsyncIterator[Event]:
         """Every event after `since`, live, until the job ends (resume with the last seq)."""
+        async for event in self.follow_idle(job_id, since=since, idle=None):
+            if event is not None:
+                yield event
+
+    async def follow_idle(
+        self, job_id: str, *, since: int = 0, idle: float | None
+    ) -> AsyncIterator[Event | None]:
+        """`follow`, plus a None after every `idle` seconds without an event (keep-alives).
+
+        It polls the store rather than running a task, so a consumer may stop iterating at
+        any point (a dropped connection) without leaving anything behind."""
         seen = since
+        quiet_since = anyio.current_time()
         while True:
             job = await self.store.get(job_id)
-            for event in await self.store.events(job_id, since=seen):
+            events = await self.store.events(job_id, since=seen)
+            for event in events:
                 seen = event.seq
+                quiet_since = anyio.current_time()
                 yield event
             if job.finished:
                 for event in await self.store.events(job_id, since=seen):
                     seen = event.seq
                     yield event
                 return
+            if idle is not None and anyio.current_time() - quiet_since >= idle:
+                quiet_since = anyio.current_time()
+                yield None
             with anyio.move_on_after(POLL_SECONDS):
                 await self._changed.wait()

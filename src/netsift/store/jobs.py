@@ -11,6 +11,8 @@ survives restarts, shared by processes on one machine), memory for tests, Redis 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import threading
 import uuid
@@ -24,7 +26,16 @@ from pydantic import BaseModel, Field
 from ..errors import InvalidInput, NotFound
 from ..models import Event, EventType
 
-__all__ = ["Job", "JobStatus", "JobStore", "MemoryJobStore", "SQLiteJobStore", "open_job_store"]
+__all__ = [
+    "Job",
+    "JobStatus",
+    "JobStore",
+    "MemoryJobStore",
+    "SQLiteJobStore",
+    "is_abandoned",
+    "open_job_store",
+    "owner_is_dead",
+]
 
 JobStatus = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
 FINISHED: frozenset[str] = frozenset({"done", "failed", "cancelled", "interrupted"})
@@ -46,10 +57,44 @@ class Job(BaseModel):
     error: dict[str, Any] | None = None
     last_seq: int = 0
     heartbeat_at: datetime = Field(default_factory=_now)
+    owner: str | None = None  # host:pid:runner of the process running it
 
     @property
     def finished(self) -> bool:
         return self.status in FINISHED
+
+
+def this_host() -> str:
+    return socket.gethostname()
+
+
+def owner_is_dead(owner: str | None) -> bool:
+    """True when the job's owner was a process on this machine that no longer exists: a job
+    left by a killed process need not wait for its heartbeat to go stale."""
+    if not owner:
+        return False
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != this_host() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False  # this process: another runner of ours, alive or not, is not ours to judge
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def is_abandoned(job: Job, *, stale_after: float, now: datetime | None = None) -> bool:
+    """A job that is not finished but whose runner is gone (dead owner or stale heartbeat)."""
+    if job.finished:
+        return False
+    stale = ((now or _now()) - job.heartbeat_at).total_seconds() >= stale_after
+    return stale or owner_is_dead(job.owner)
 
 
 class JobStore(Protocol):
@@ -63,11 +108,12 @@ class JobStore(Protocol):
         status: JobStatus,
         result: dict[str, Any] | None = None,
         error: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> Job: ...
     async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event: ...
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...
     async def heartbeat(self, job_id: str) -> None: ...
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int: ...
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]: ...
     async def aclose(self) -> None: ...
 
 
@@ -105,6 +151,7 @@ class MemoryJobStore:
         status: JobStatus,
         result: dict[str, Any] | None = None,
         error: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> Job:
         job = await self.get(job_id)
         changes: dict[str, Any] = {"status": status, "updated_at": _now(), "heartbeat_at": _now()}
@@ -112,6 +159,8 @@ class MemoryJobStore:
             changes["result"] = result
         if error is not None:
             changes["error"] = error
+        if owner is not None:
+            changes["owner"] = owner
         self._jobs[job_id] = job.model_copy(update=changes)
         return self._jobs[job_id]
 
@@ -130,13 +179,13 @@ class MemoryJobStore:
         job = await self.get(job_id)
         self._jobs[job_id] = job.model_copy(update={"heartbeat_at": _now()})
 
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int:
-        count = 0
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]:
+        marked: list[str] = []
         for job in list(self._jobs.values()):
-            if not job.finished and (_now() - job.heartbeat_at).total_seconds() >= stale_after:
+            if is_abandoned(job, stale_after=stale_after):
                 await self.update(job.id, status="interrupted")
-                count += 1
-        return count
+                marked.append(job.id)
+        return marked
 
     async def aclose(self) -> None:
         return None
@@ -146,7 +195,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL, params TEXT NOT NULL,
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, result TEXT, error TEXT,
-    last_seq INTEGER NOT NULL DEFAULT 0, heartbeat_at REAL NOT NULL DEFAULT 0
+    last_seq INTEGER NOT NULL DEFAULT 0, heartbeat_at REAL NOT NULL DEFAULT 0, owner TEXT
 );
 CREATE TABLE IF NOT EXISTS job_events (
     job_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL,
@@ -165,6 +214,9 @@ class SQLiteJobStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA busy_timeout=10000")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
+        if "owner" not in columns:  # a store written before jobs had owners
+            self._db.execute("ALTER TABLE jobs ADD COLUMN owner TEXT")
         self._lock = threading.Lock()
 
     async def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -187,12 +239,13 @@ class SQLiteJobStore:
             error=json.loads(row[7]) if row[7] else None,
             last_seq=row[8],
             heartbeat_at=datetime.fromtimestamp(row[9], UTC),
+            owner=row[10],
         )
 
     async def create(self, kind: str, params: dict[str, Any]) -> Job:
         job = Job(id=new_job_id(), kind=kind, params=params)
         await self._run(
-            "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, ?)",
+            "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, ?, NULL)",
             (
                 job.id,
                 kind,
@@ -228,17 +281,20 @@ class SQLiteJobStore:
         status: JobStatus,
         result: dict[str, Any] | None = None,
         error: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> Job:
         await self.get(job_id)
         await self._run(
             "UPDATE jobs SET status = ?, updated_at = ?, heartbeat_at = ?, "
-            "result = COALESCE(?, result), error = COALESCE(?, error) WHERE id = ?",
+            "result = COALESCE(?, result), error = COALESCE(?, error), "
+            "owner = COALESCE(?, owner) WHERE id = ?",
             (
                 status,
                 _now().isoformat(),
                 _now().timestamp(),
                 json.dumps(result) if result is not None else None,
                 json.dumps(error) if error is not None else None,
+                owner,
                 job_id,
             ),
         )
@@ -296,13 +352,20 @@ class SQLiteJobStore:
             "UPDATE jobs SET heartbeat_at = ? WHERE id = ?", (_now().timestamp(), job_id)
         )
 
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int:
-        rows = await self._run(
-            "UPDATE jobs SET status = 'interrupted', updated_at = ? "
-            "WHERE status IN ('queued', 'running') AND heartbeat_at <= ? RETURNING id",
-            (_now().isoformat(), _now().timestamp() - stale_after),
-        )
-        return len(rows)
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]:
+        rows = await self._run("SELECT * FROM jobs WHERE status IN ('queued', 'running')")
+        marked: list[str] = []
+        for job in map(self._job, rows):
+            if not is_abandoned(job, stale_after=stale_after):
+                continue
+            # Only if still unfinished: the owner may have just finished it.
+            done = await self._run(
+                "UPDATE jobs SET status = 'interrupted', updated_at = ? "
+                "WHERE id = ? AND status IN ('queued', 'running') RETURNING id",
+                (_now().isoformat(), job.id),
+            )
+            marked.extend(str(row[0]) for row in done)
+        return marked
 
     async def aclose(self) -> None:
         with self._lock:

@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 
 from ..errors import NotFound
 from ..models import Event, EventType
-from .jobs import STALE_AFTER, Job, JobStatus, new_job_id
+from .jobs import STALE_AFTER, Job, JobStatus, is_abandoned, new_job_id
 
 __all__ = ["RedisJobStore"]
 
@@ -72,6 +72,7 @@ class RedisJobStore:
         status: JobStatus,
         result: dict[str, Any] | None = None,
         error: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> Job:
         job = await self.get(job_id)
         changes: dict[str, Any] = {"status": status, "updated_at": _now(), "heartbeat_at": _now()}
@@ -79,6 +80,8 @@ class RedisJobStore:
             changes["result"] = result
         if error is not None:
             changes["error"] = error
+        if owner is not None:
+            changes["owner"] = owner
         job = job.model_copy(update=changes)
         await self._save(job)
         if job.finished:
@@ -114,18 +117,17 @@ class RedisJobStore:
         job = await self.get(job_id)
         await self._save(job.model_copy(update={"heartbeat_at": _now()}))
 
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> int:
-        count = 0
+    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]:
+        marked: list[str] = []
         for job_id in map(str, await self._redis.zrange(INDEX, 0, -1)):
             try:
                 job = await self.get(job_id)
             except NotFound:
                 continue
-            stale = (_now() - job.heartbeat_at).total_seconds() >= stale_after
-            if not job.finished and stale:
+            if is_abandoned(job, stale_after=stale_after):
                 await self.update(job_id, status="interrupted")
-                count += 1
-        return count
+                marked.append(job_id)
+        return marked
 
     async def aclose(self) -> None:
         await self._redis.aclose()

@@ -1,0 +1,59 @@
+"""Discoveries over HTTP: the findings agents flagged for a human, and flagging one.
+
+    GET  /v1/discoveries     {discoveries, corrupt_lines} (`?job_id=`, `?limit=`)
+    POST /v1/discoveries     {title, description, url?} → the stored discovery (201)
+
+The log is append-only JSON lines; a corrupt line is skipped and named in `corrupt_lines`
+rather than hiding everything after it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, Query
+
+from ...errors import Disabled
+from ...tools.schemas import FlagDiscoveryArgs
+from ..deps import CallerDep, ServerState, StateDep
+from ..responses import errors_for
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/discoveries", tags=["discoveries"])
+
+
+class DiscoveryRequest(FlagDiscoveryArgs):
+    """Flag a notable finding for a human to look at later."""
+
+
+def _require(state: ServerState) -> None:
+    if not state.settings.enabled("research"):
+        raise Disabled(
+            "discoveries are part of the research capability, switched off on this host",
+            details={"capability": "research"},
+        )
+
+
+@router.get("", summary="Flagged discoveries, oldest first")
+async def list_discoveries(
+    state: StateDep,
+    _: CallerDep,
+    job_id: Annotated[str | None, Query(max_length=64, description="Only this job's.")] = None,
+    limit: Annotated[int | None, Query(ge=1, le=10_000, description="The most recent N.")] = None,
+) -> dict[str, Any]:
+    _require(state)
+    log = state.require_client().discoveries
+    read = await anyio.to_thread.run_sync(lambda: log.read(job_id=job_id, limit=limit))
+    return {
+        "discoveries": [d.model_dump(mode="json") for d in read.discoveries],
+        "corrupt_lines": read.corrupt_lines,
+    }
+
+
+@router.post("", status_code=201, summary="Flag a discovery", responses=errors_for(400, 422, 503))
+async def flag_discovery(body: DiscoveryRequest, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    _require(state)
+    found = state.require_client().discoveries.flag(body.title, body.description, body.url)
+    return found.model_dump(mode="json")

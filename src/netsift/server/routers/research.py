@@ -1,0 +1,166 @@
+"""Research jobs over HTTP: start, wait, stream, resume, list, cancel.
+
+    POST   /v1/research                 a job (202); `?wait=true` answers with the report;
+                                        `Accept: text/event-stream` streams its events
+    GET    /v1/research                 recent jobs
+    GET    /v1/research/{id}            the job, with its report once done
+    GET    /v1/research/{id}/events     its events: JSON, or SSE live; a reconnecting client
+                                        resumes after `Last-Event-ID` (or `?since=`)
+    DELETE /v1/research/{id}            cancel it
+
+Events are the job store's, numbered by `seq`, so the SSE `id:` of each is its seq and any
+replica sharing the store can serve the rest of a stream another one started.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.sse import KEEPALIVE_COMMENT
+
+from ...errors import InvalidInput, error_from_dict
+from ...models import Event, ResearchReport
+from ...params import ResearchParams
+from ...research.runner import ResearchRunner
+from ...store.jobs import Job, JobStatus
+from ..deps import CallerDep, StateDep
+from ..events import encode_sse
+from ..responses import errors_for
+
+__all__ = ["router", "sse_events"]
+
+router = APIRouter(prefix="/v1/research", tags=["research"])
+KEEPALIVE_SECONDS = 15.0
+MAX_WAIT_SECONDS = 3600.0
+
+
+class ResearchRequest(ResearchParams):
+    """Research a question: plans searches, reads sources, answers with verified citations."""
+
+
+def _wants_sse(request: Request) -> bool:
+    return "text/event-stream" in request.headers.get("accept", "")
+
+
+def _since(last_event_id: str | None, since: int | None) -> int:
+    """Where a stream resumes: `Last-Event-ID` (what EventSource sends) wins over `?since=`."""
+    if last_event_id is not None and last_event_id.strip():
+        value = last_event_id.strip()
+        if not value.isdigit():
+            raise InvalidInput("Last-Event-ID must be the seq number of an event")
+        return int(value)
+    return since or 0
+
+
+async def sse_events(
+    runner: ResearchRunner, job_id: str, *, since: int, keepalive: float = KEEPALIVE_SECONDS
+) -> AsyncIterator[bytes]:
+    """The job's events after `since` as SSE, with keep-alive comments while it thinks."""
+    async for event in runner.follow_idle(job_id, since=since, idle=keepalive):
+        yield KEEPALIVE_COMMENT if event is None else encode_sse(event)
+
+
+def _stream(runner: ResearchRunner, job: Job, since: int) -> StreamingResponse:
+    return StreamingResponse(
+        sse_events(runner, job.id, since=since),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Job-Id": job.id},
+    )
+
+
+def _job_body(job: Job) -> dict[str, Any]:
+    return job.model_dump(mode="json", exclude={"owner", "heartbeat_at"})
+
+
+@router.post(
+    "",
+    status_code=202,
+    summary="Start a research job",
+    responses={
+        200: {
+            "description": "With `wait=true`: the finished job's report",
+            "model": ResearchReport,
+        },
+        **errors_for(400, 422, 429, 503, 504),
+    },
+)
+async def start_research(
+    body: ResearchRequest,
+    request: Request,
+    state: StateDep,
+    _: CallerDep,
+    wait: Annotated[bool, Query(description="Answer with the report when the job ends.")] = False,
+) -> Response:
+    client = state.require_client()
+    params = ResearchParams.model_validate(body.model_dump())
+    job = await client.start_research(params)
+    location = {"Location": f"/v1/research/{job.id}"}
+    if _wants_sse(request):
+        response = _stream(client.runner, job, 0)
+        response.headers.update(location)
+        return response
+    if not wait:
+        return JSONResponse(_job_body(job), status_code=202, headers=location)
+    done = await client.runner.wait(job.id, timeout=params.deadline + 60)
+    if done.status == "done" and done.result is not None:
+        return JSONResponse({"job_id": job.id, **done.result}, headers=location)
+    if done.error:
+        raise error_from_dict(done.error)
+    return JSONResponse(_job_body(done), status_code=202, headers=location)
+
+
+@router.get("", summary="Recent research jobs")
+async def list_research(
+    state: StateDep,
+    _: CallerDep,
+    status: Annotated[JobStatus | None, Query(description="Only jobs in this status.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> dict[str, Any]:
+    client = state.require_client()
+    jobs = await client.jobs.list_jobs(limit=limit, status=status)
+    return {"jobs": [j.model_dump(mode="json", exclude={"result", "owner"}) for j in jobs]}
+
+
+@router.get(
+    "/{job_id}", summary="A research job and, once done, its report", responses=errors_for(404)
+)
+async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    job = await state.require_client().jobs.get(job_id)
+    return _job_body(job)
+
+
+@router.get(
+    "/{job_id}/events",
+    summary="A research job's events (JSON, or SSE that resumes after Last-Event-ID)",
+    responses=errors_for(400, 404),
+)
+async def research_events(
+    job_id: str,
+    request: Request,
+    state: StateDep,
+    _: CallerDep,
+    since: Annotated[int | None, Query(ge=0, description="Only events after this seq.")] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> Response:
+    client = state.require_client()
+    job = await client.jobs.get(job_id)
+    start = _since(last_event_id, since)
+    if _wants_sse(request):
+        return _stream(client.runner, job, start)
+    events: list[Event] = await client.jobs.events(job_id, since=start)
+    return JSONResponse(
+        {
+            "job_id": job_id,
+            "status": job.status,
+            "events": [e.model_dump(mode="json") for e in events],
+        }
+    )
+
+
+@router.delete("/{job_id}", summary="Cancel a research job", responses=errors_for(400, 404))
+async def cancel_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    job = await state.require_client().runner.cancel(job_id)
+    return _job_body(job)

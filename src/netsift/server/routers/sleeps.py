@@ -1,0 +1,67 @@
+"""Agent sleeps over HTTP: sleep (the request lasts as long as the sleep), list, wake.
+
+    POST /v1/sleeps                {mode, seconds?, job_id?, reason} → {id, woke_because, slept_s}
+    GET  /v1/sleeps                the sleeps in progress (what a person may want to wake)
+    GET  /v1/sleeps/{id}           one sleep
+    POST /v1/sleeps/{id}/wake      wake it (a manual sleep waits for exactly this)
+
+The wake is a row in the shared store, so it works from any process: this server, another
+replica, or `netsift wake ID` on the same machine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from ...errors import Disabled
+from ...tools.schemas import SleepArgs
+from ..deps import CallerDep, ServerState, StateDep
+from ..responses import errors_for
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/sleeps", tags=["sleep"])
+
+
+class SleepRequest(SleepArgs):
+    """Pause until a timer, a research job's end, or a person's wake; every sleep is capped."""
+
+
+def _require(state: ServerState) -> None:
+    if not state.settings.enabled("research"):
+        raise Disabled(
+            "sleep is part of the research capability, switched off on this host",
+            details={"capability": "research"},
+        )
+
+
+@router.post("", summary="Sleep (answers when it wakes)", responses=errors_for(400, 404, 422, 503))
+async def sleep(body: SleepRequest, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    _require(state)
+    sleeper = state.require_client().sleeper
+    return await sleeper.sleep(
+        body.mode, seconds=body.seconds, job_id=body.job_id, reason=body.reason
+    )
+
+
+@router.get("", summary="Sleeps in progress")
+async def list_sleeps(state: StateDep, _: CallerDep) -> dict[str, Any]:
+    _require(state)
+    active = await state.require_client().sleeper.store.active()
+    return {"sleeps": [record.model_dump(mode="json") for record in active]}
+
+
+@router.get("/{sleep_id}", summary="One sleep", responses=errors_for(404))
+async def get_sleep(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    _require(state)
+    record = await state.require_client().sleeper.store.get(sleep_id)
+    return record.model_dump(mode="json")
+
+
+@router.post("/{sleep_id}/wake", summary="Wake a sleep", responses=errors_for(400, 404))
+async def wake(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    _require(state)
+    record = await state.require_client().sleeper.store.wake(sleep_id)
+    return record.model_dump(mode="json")
