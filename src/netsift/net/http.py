@@ -1,0 +1,451 @@
+"""HttpClient: the one way netsift sends HTTP — guarded, capped, timed, retried, audited.
+
+Every request goes through `HttpClient.send`. It validates the URL (`check_url`), follows
+redirects itself so every hop is re-checked (URL, connect-time address guard, `on_hop` for
+robots.txt), caps the body while it streams (raw and decompressed, so compression bombs stop
+early with flat memory), enforces a total deadline around the whole exchange (redirects and
+body included, so a slow-drip server cannot hold a fetch), retries idempotent requests on
+connect errors, 5xx and 429-with-Retry-After with jittered exponential backoff, and writes
+one audit line per request actually sent. `map_httpx_errors()` is the one place httpx and
+httpcore exceptions become NetsiftErrors. 4xx/5xx responses are returned, not raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import random
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import anyio
+import httpcore
+import httpx
+
+from .. import errors
+from ..config import Settings
+from ..errors import InvalidURL, NetsiftError, TooLarge, TooManyRedirects, UnsupportedScheme
+from .audit import AuditLog
+from .guard import AddressPolicy, check_url, safe_url
+from .resolver import Resolver, StaticResolver, SystemResolver
+from .transport import GuardedTransport
+
+__all__ = [
+    "HttpClient",
+    "map_httpx_errors",
+    "parse_retry_after",
+]
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_SENSITIVE_HEADERS = ("authorization", "cookie", "proxy-authorization")
+_RAW_SLICE = 1024  # compressed bytes fed to a decoder at once: bounds one inflate step
+_QUERY = re.compile(r"\?[^\s'\"<>]*")
+
+OnHop = Callable[[httpx.URL], Awaitable[None]]
+
+
+def _scrub(text: str) -> str:
+    """Drop query strings from a message that may quote a URL (keys live there)."""
+    return _QUERY.sub("", text)
+
+
+@contextlib.contextmanager
+def map_httpx_errors(url: httpx.URL | str | None = None) -> Iterator[None]:
+    """Turn httpx/httpcore exceptions into NetsiftErrors, most specific first, `from exc`."""
+    where = f" ({safe_url(url)})" if url is not None else ""
+    try:
+        yield
+    except (httpx.TimeoutException, httpcore.TimeoutException) as exc:
+        phase = {
+            "ConnectTimeout": "connecting",
+            "ReadTimeout": "waiting for data",
+            "WriteTimeout": "sending the request",
+            "PoolTimeout": "waiting for a free connection",
+        }.get(type(exc).__name__, "waiting")
+        raise errors.Timeout(
+            f"timed out {phase}{where}", details={"stage": phase, **_where(url)}
+        ) from exc
+    except (httpx.ConnectError, httpcore.ConnectError) as exc:
+        raise errors.HTTPError(
+            f"could not connect{where}: {_scrub(str(exc)) or type(exc).__name__}",
+            status_code=None,
+            details={"stage": "connect", **_where(url)},
+        ) from exc
+    except (httpx.ProxyError, httpcore.ProxyError) as exc:
+        raise errors.HTTPError(
+            f"the proxy failed{where}: {_scrub(str(exc))}", status_code=None, details=_where(url)
+        ) from exc
+    except (
+        httpx.NetworkError,
+        httpx.ProtocolError,
+        httpcore.NetworkError,
+        httpcore.ProtocolError,
+    ) as exc:
+        raise errors.HTTPError(
+            f"the connection failed{where}: {_scrub(str(exc)) or type(exc).__name__}",
+            status_code=None,
+            details={"stage": "read", **_where(url)},
+        ) from exc
+    except httpx.DecodingError as exc:
+        raise errors.DecodeError(
+            f"the response body could not be decoded{where}: {_scrub(str(exc))}",
+            details=_where(url),
+        ) from exc
+    except (httpx.UnsupportedProtocol, httpcore.UnsupportedProtocol) as exc:
+        raise UnsupportedScheme(
+            f"unsupported scheme{where}; netsift fetches http and https only"
+        ) from exc
+    except httpx.InvalidURL as exc:
+        raise InvalidURL(f"not a valid URL: {_scrub(str(exc))}") from exc
+
+
+def _where(url: httpx.URL | str | None) -> dict[str, Any]:
+    return {"url": safe_url(url)} if url is not None else {}
+
+
+def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    if seconds != seconds or seconds == float("inf"):  # NaN / inf
+        return None
+    return max(0.0, seconds)
+
+
+def backoff_delay(attempt: int, *, base: float = 0.5, cap: float = 8.0) -> float:
+    """Exponential backoff with jitter: attempt 0 waits 0.25-0.5 s, then doubling."""
+    ceiling = min(cap, base * 2**attempt)
+    return random.uniform(ceiling / 2, ceiling)
+
+
+class _CappedRaw(httpx.AsyncByteStream):
+    """Counts raw (wire) bytes, stops past the cap, and slices compressed input small."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, limit: int, slice_size: int | None) -> None:
+        self._inner = inner
+        self._limit = limit
+        self._slice = slice_size
+        self.count = 0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            self.count += len(chunk)
+            if self.count > self._limit:
+                raise _OverCap("raw")
+            if self._slice is None or len(chunk) <= self._slice:
+                yield chunk
+                continue
+            for start in range(0, len(chunk), self._slice):
+                yield chunk[start : start + self._slice]
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _OverCap(Exception):
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+
+class _Exchange:
+    """What one attempt produced, for the audit line."""
+
+    resolved_ip: str | None = None
+    status: int | None = None
+    size: int = 0
+
+
+class HttpClient:
+    """The only HTTP client in netsift. See the module docstring for what `send` guarantees."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        resolver: Resolver | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        audit: AuditLog | None = None,
+    ) -> None:
+        self.settings = settings
+        self.policy = AddressPolicy.from_cidrs(settings.allow_networks)
+        self.resolver: Resolver = resolver or StaticResolver(
+            settings.resolve_map(), fallback=SystemResolver()
+        )
+        self.transport: httpx.AsyncBaseTransport = transport or GuardedTransport(
+            self.resolver,
+            self.policy,
+            http_proxy=settings.http_proxy,
+            https_proxy=settings.https_proxy,
+        )
+        self.audit = audit
+        self._timeouts = {
+            "connect": settings.connect_timeout,
+            "read": settings.read_timeout,
+            "write": settings.read_timeout,
+            "pool": settings.connect_timeout,
+        }
+
+    async def __aenter__(self) -> HttpClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+    async def send(
+        self,
+        request: httpx.Request,
+        *,
+        kind: str,
+        retries: int | None = None,
+        deadline: float | None = None,
+        max_bytes: int | None = None,
+        on_hop: OnHop | None = None,
+        follow_redirects: bool = True,
+    ) -> httpx.Response:
+        """Send `request` (following redirects); the response's body is already read."""
+        total = self.settings.timeout if deadline is None else deadline
+        cap = self.settings.max_bytes if max_bytes is None else max_bytes
+        tries = self.settings.retries if retries is None else retries
+        try:
+            with anyio.fail_after(total) as scope:
+                return await self._follow(
+                    request,
+                    kind=kind,
+                    retries=tries,
+                    cap=cap,
+                    on_hop=on_hop,
+                    follow=follow_redirects,
+                    scope=scope,
+                )
+        except TimeoutError as exc:
+            raise errors.Timeout(
+                f"{safe_url(request.url)} took longer than the {total:g}s deadline",
+                details={"url": safe_url(request.url), "deadline": total},
+            ) from exc
+
+    async def _follow(
+        self,
+        request: httpx.Request,
+        *,
+        kind: str,
+        retries: int,
+        cap: int,
+        on_hop: OnHop | None,
+        follow: bool,
+        scope: anyio.CancelScope,
+    ) -> httpx.Response:
+        current = self._prepare(request, check_url(request.url))
+        history: list[httpx.Response] = []
+        seen = {(current.method, str(current.url))}
+        while True:
+            if on_hop is not None:
+                await on_hop(current.url)
+            response = await self._send_retrying(
+                current, kind=kind, retries=retries, cap=cap, scope=scope
+            )
+            location = response.headers.get("location")
+            if not follow or response.status_code not in REDIRECT_STATUSES or location is None:
+                response.history = history
+                return response
+            if len(history) >= self.settings.max_redirects:
+                raise TooManyRedirects(
+                    f"{safe_url(request.url)} redirected more than "
+                    f"{self.settings.max_redirects} times",
+                    details={"url": safe_url(request.url), "max": self.settings.max_redirects},
+                )
+            try:
+                target = current.url.join(location)
+            except httpx.InvalidURL as exc:
+                raise InvalidURL(f"a redirect pointed to an invalid URL: {exc}") from exc
+            target = check_url(target)
+            following = self._redirect_request(current, response, target)
+            key = (following.method, str(following.url))
+            if key in seen:
+                raise TooManyRedirects(
+                    f"{safe_url(request.url)} redirects in a loop (back to {safe_url(target)})",
+                    details={"url": safe_url(request.url), "loop": True},
+                )
+            seen.add(key)
+            history.append(response)
+            current = following
+
+    def _prepare(self, request: httpx.Request, url: httpx.URL) -> httpx.Request:
+        """The request as sent: checked URL, our User-Agent unless the caller set one."""
+        if url != request.url:
+            request.url = url
+            request.headers["Host"] = url.netloc.decode("ascii")
+        request.headers.setdefault("User-Agent", self.settings.user_agent)
+        request.headers.setdefault("Accept", "*/*")
+        request.headers.setdefault("Accept-Encoding", "gzip, deflate, br, zstd")
+        request.extensions = {**request.extensions, "timeout": dict(self._timeouts)}
+        return request
+
+    def _redirect_request(
+        self, request: httpx.Request, response: httpx.Response, url: httpx.URL
+    ) -> httpx.Request:
+        """The next hop: method rules of 301/302/303 vs 307/308, secrets kept same-origin."""
+        method = request.method
+        status = response.status_code
+        if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
+            method = "GET"
+        headers = httpx.Headers(request.headers)
+        del headers["Host"]
+        if _origin(url) != _origin(request.url):
+            for name in _SENSITIVE_HEADERS:
+                headers.pop(name, None)
+        content: bytes | None = None
+        if method == request.method and status in (307, 308):
+            content = request.content
+        else:
+            for name in ("content-length", "content-type", "transfer-encoding"):
+                headers.pop(name, None)
+        following = httpx.Request(method, url, headers=headers, content=content)
+        return self._prepare(following, url)
+
+    async def _send_retrying(
+        self,
+        request: httpx.Request,
+        *,
+        kind: str,
+        retries: int,
+        cap: int,
+        scope: anyio.CancelScope,
+    ) -> httpx.Response:
+        retryable_method = request.method in IDEMPOTENT_METHODS
+        attempt = 0
+        while True:
+            can_retry = retryable_method and attempt < retries
+            try:
+                response = await self._send_once(request, kind=kind, cap=cap, scope=scope)
+            except errors.HTTPError as exc:
+                if not (can_retry and exc.details.get("stage") == "connect"):
+                    raise
+                wait = backoff_delay(attempt)
+                if not self._fits(wait, scope):
+                    raise
+            else:
+                if not can_retry or response.status_code not in RETRY_STATUSES:
+                    return response
+                retry_after = parse_retry_after(response.headers.get("retry-after"))
+                if response.status_code == 429 and retry_after is None:
+                    return response
+                if retry_after is not None and retry_after > self.settings.retry_max_wait:
+                    return response
+                wait = retry_after if retry_after is not None else backoff_delay(attempt)
+                if not self._fits(wait, scope):
+                    return response
+            attempt += 1
+            await anyio.sleep(wait)
+
+    @staticmethod
+    def _fits(wait: float, scope: anyio.CancelScope) -> bool:
+        """A retry is only worth it if the wait leaves time before the deadline."""
+        return scope.deadline - anyio.current_time() > wait + 0.05
+
+    async def _send_once(
+        self, request: httpx.Request, *, kind: str, cap: int, scope: anyio.CancelScope
+    ) -> httpx.Response:
+        started = time.perf_counter()
+        seen = _Exchange()
+        outcome = "ok"
+        try:
+            with map_httpx_errors(request.url):
+                response = await self.transport.handle_async_request(request)
+            response.request = request
+            seen.status = response.status_code
+            seen.resolved_ip = _server_ip(response)
+            await self._read(response, cap, seen)
+            response.elapsed = timedelta(seconds=time.perf_counter() - started)
+            return response
+        except NetsiftError as exc:
+            outcome = exc.code
+            raise
+        except anyio.get_cancelled_exc_class():
+            outcome = "timeout" if scope.cancel_called else "cancelled"
+            raise
+        except Exception:
+            outcome = "internal"
+            raise
+        finally:
+            if self.audit is not None:
+                self.audit.record(
+                    kind=kind,
+                    method=request.method,
+                    url=str(request.url),
+                    resolved_ip=seen.resolved_ip,
+                    status=seen.status,
+                    size=seen.size,
+                    elapsed_ms=(time.perf_counter() - started) * 1000,
+                    outcome=outcome,
+                )
+
+    async def _read(self, response: httpx.Response, cap: int, seen: _Exchange) -> None:
+        """Read the body under the cap, raw and decoded, chunk by chunk."""
+        where = safe_url(response.request.url)
+        declared = response.headers.get("content-length", "")
+        if declared.strip().isdigit() and int(declared) > cap:
+            await response.aclose()
+            raise TooLarge(
+                f"{where} declares {int(declared)} bytes, over the {cap}-byte cap",
+                details={"url": where, "max_bytes": cap, "declared": int(declared)},
+            )
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        encoded = response.headers.get("content-encoding", "identity").strip().lower()
+        raw = _CappedRaw(response.stream, cap, None if encoded in ("", "identity") else _RAW_SLICE)
+        response.stream = raw
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with map_httpx_errors(response.request.url):
+                async for chunk in response.aiter_bytes():
+                    size += len(chunk)
+                    if size > cap:
+                        raise _OverCap("decoded")
+                    chunks.append(chunk)
+        except _OverCap as over:
+            seen.size = raw.count
+            await response.aclose()
+            what = "decompressed body" if over.what == "decoded" else "body"
+            raise TooLarge(
+                f"the {what} of {where} is larger than the {cap}-byte cap",
+                details={"url": where, "max_bytes": cap},
+            ) from None
+        finally:
+            seen.size = raw.count
+        response._content = b"".join(chunks)
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return (url.scheme, url.host, url.port)
+
+
+def _server_ip(response: httpx.Response) -> str | None:
+    stream = response.extensions.get("network_stream")
+    if stream is None:
+        return None
+    try:
+        address = stream.get_extra_info("server_addr")
+    except Exception:  # some backends cannot say; the audit line then has no address
+        return None
+    if isinstance(address, tuple) and address:
+        return str(address[0])
+    return None

@@ -1,0 +1,158 @@
+"""robots.txt, RFC 9309: one cached verdict per origin, fetched through the guarded client.
+
+What the fetch of `/robots.txt` means (RFC 9309 §2.3.1):
+- 2xx: parse it with protego (only the first 500 KiB count);
+- 4xx ("unavailable"): everything is allowed — except 429, which, like Google, is treated
+  as a server error;
+- 5xx, or unreachable (connection failure, timeout, redirect trouble, oversized): everything
+  is disallowed until the next try. Failures are cached for a shorter time than answers.
+Redirects are followed by HttpClient (settings.max_redirects, default 5) with every hop
+guarded. If the page's own host is refused by the address guard, that refusal is raised as
+it is (`blocked_address`), not disguised as a robots verdict.
+
+Entries live `ttl` seconds (1 h), at most `max_entries` origins (least recently used go
+first), and concurrent checks for one origin share one fetch.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import anyio
+import httpx
+from protego import Protego
+
+from ..errors import BlockedAddress, BlockedByRobots, NetsiftError
+from .guard import check_url, safe_url
+from .http import HttpClient
+
+__all__ = ["ROBOTS_MAX_BYTES", "RobotsCache", "RobotsRules", "build_rules"]
+
+ROBOTS_MAX_BYTES = 500 * 1024
+
+
+@dataclass(frozen=True)
+class RobotsRules:
+    """The verdict for one origin: parsed rules, or allow-all / disallow-all."""
+
+    parser: Protego | None = None
+    allow_all: bool = False
+    reason: str = ""
+
+    def allows(self, url: str, user_agent: str) -> bool:
+        if self.parser is not None:
+            return bool(self.parser.can_fetch(url, user_agent))
+        return self.allow_all
+
+
+def build_rules(status: int, body: bytes) -> RobotsRules:
+    """RFC 9309 semantics for one robots.txt response (pure)."""
+    if 200 <= status < 300:
+        text = body[:ROBOTS_MAX_BYTES].decode("utf-8", errors="replace")
+        return RobotsRules(parser=Protego.parse(text), reason="robots.txt")
+    if status == 429 or status >= 500:
+        return RobotsRules(allow_all=False, reason=f"robots.txt answered HTTP {status}")
+    if 400 <= status < 500:
+        return RobotsRules(allow_all=True, reason=f"robots.txt answered HTTP {status}")
+    return RobotsRules(allow_all=False, reason=f"robots.txt answered HTTP {status}")
+
+
+def _origin(url: httpx.URL) -> str:
+    port = f":{url.port}" if url.port else ""
+    host = f"[{url.host}]" if ":" in url.host else url.host
+    return f"{url.scheme}://{host}{port}"
+
+
+class RobotsCache:
+    """Answers "may netsift fetch this URL?" per origin, caching each robots.txt."""
+
+    def __init__(
+        self,
+        http: HttpClient,
+        *,
+        user_agent: str,
+        timeout: float = 5.0,
+        ttl: float = 3600.0,
+        failure_ttl: float = 300.0,
+        max_entries: int = 1024,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._http = http
+        self._user_agent = user_agent
+        self._timeout = timeout
+        self._ttl = ttl
+        self._failure_ttl = min(failure_ttl, ttl)
+        self._max = max_entries
+        self._clock = clock
+        self._entries: OrderedDict[str, tuple[float, RobotsRules]] = OrderedDict()
+        self._pending: dict[str, anyio.Event] = {}
+
+    async def check(self, url: str) -> None:
+        """Raise BlockedByRobots when the origin's robots.txt disallows `url`."""
+        target = check_url(url)
+        rules = await self.rules_for(target)
+        if not rules.allows(str(target), self._user_agent):
+            shown = safe_url(target)
+            raise BlockedByRobots(
+                f"{shown} is disallowed for netsift by {_origin(target)}/robots.txt "
+                f"({rules.reason}); pass --no-robots (respect_robots=false) to fetch it anyway",
+                details={"url": shown, "reason": rules.reason},
+            )
+
+    async def rules_for(self, url: httpx.URL) -> RobotsRules:
+        origin = _origin(url)
+        while True:
+            cached = self._cached(origin)
+            if cached is not None:
+                return cached
+            pending = self._pending.get(origin)
+            if pending is None:
+                break
+            await pending.wait()  # another task is fetching this origin's robots.txt
+        event = self._pending[origin] = anyio.Event()
+        try:
+            rules = await self._fetch(origin, url.host)
+            ttl = self._ttl if rules.parser is not None or rules.allow_all else self._failure_ttl
+            self._store(origin, rules, ttl)
+            return rules
+        finally:
+            del self._pending[origin]
+            event.set()
+
+    def _cached(self, origin: str) -> RobotsRules | None:
+        entry = self._entries.get(origin)
+        if entry is None:
+            return None
+        expires, rules = entry
+        if self._clock() >= expires:
+            del self._entries[origin]
+            return None
+        self._entries.move_to_end(origin)
+        return rules
+
+    def _store(self, origin: str, rules: RobotsRules, ttl: float) -> None:
+        self._entries[origin] = (self._clock() + ttl, rules)
+        self._entries.move_to_end(origin)
+        while len(self._entries) > self._max:
+            self._entries.popitem(last=False)
+
+    async def _fetch(self, origin: str, host: str) -> RobotsRules:
+        request = httpx.Request("GET", f"{origin}/robots.txt", headers={"Accept": "text/plain"})
+        try:
+            response = await self._http.send(
+                request,
+                kind="robots",
+                retries=0,
+                deadline=self._timeout,
+                max_bytes=2 * ROBOTS_MAX_BYTES,
+            )
+        except BlockedAddress as exc:
+            if str(exc.details.get("host", "")).lower().rstrip(".") == host.lower().rstrip("."):
+                raise  # the page's own host is refused: say so, not "robots"
+            return RobotsRules(allow_all=False, reason=f"robots.txt unreachable ({exc.code})")
+        except NetsiftError as exc:
+            return RobotsRules(allow_all=False, reason=f"robots.txt unreachable ({exc.code})")
+        return build_rules(response.status_code, response.content)

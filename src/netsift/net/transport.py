@@ -1,0 +1,201 @@
+"""Connect only to addresses the guard accepted: the check runs at connect time.
+
+`GuardedBackend` is an httpcore network backend: for each new connection it resolves the
+host once, checks every address (one refused address refuses the connection: a name that
+mixes public and private answers is hostile), then connects to that exact address through
+httpcore's own anyio backend. TLS still verifies the host name, because httpcore passes
+the URL's host as SNI. There is no second lookup for a rebinding DNS server to win, and
+every connection is checked, so redirects, robots.txt, providers and LLM calls are covered.
+
+`GuardedTransport` is an `httpx.AsyncBaseTransport` over an httpcore connection pool using
+that backend, mapping requests, streams and exceptions exactly as httpx's own transport does.
+
+Proxies (`http_proxy`/`https_proxy`): the connection goes to the proxy, which the operator
+configured and which may sit on a private network, so the proxy itself is not checked. The
+target's addresses are resolved and checked before the request is sent. Residual risk: the
+proxy resolves the name again and a rebinding DNS server could answer it differently, and
+the proxy may follow its own view of the network; pair a proxy with egress rules of its own
+(e.g. Smokescreen) if the target list is hostile.
+"""
+
+from __future__ import annotations
+
+import ssl
+import typing
+from collections.abc import Iterable
+from types import TracebackType
+
+import anyio
+import httpcore
+import httpx
+from httpcore._backends.anyio import AnyIOBackend
+from httpx._transports.default import AsyncResponseStream, map_httpcore_exceptions
+
+from ..errors import BlockedAddress
+from .guard import AddressPolicy
+from .resolver import Resolver
+
+__all__ = ["GuardedBackend", "GuardedTransport"]
+
+
+class GuardedBackend(httpcore.AsyncNetworkBackend):
+    """resolve → check every address → connect to a checked address."""
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        policy: AddressPolicy,
+        *,
+        inner: httpcore.AsyncNetworkBackend | None = None,
+        trusted_hosts: Iterable[str] = (),
+    ) -> None:
+        self._resolver = resolver
+        self._policy = policy
+        self._inner = inner or AnyIOBackend()
+        self._trusted = frozenset(h.lower().rstrip(".") for h in trusted_hosts)
+
+    async def check_host(self, host: str, port: int, timeout: float | None = None) -> list[str]:
+        """The addresses `host` may be reached at; raises BlockedAddress or ConnectError."""
+        try:
+            with anyio.fail_after(timeout):
+                addresses = await self._resolver.resolve(host, port)
+        except TimeoutError as exc:
+            raise httpcore.ConnectTimeout(f"resolving {host} timed out") from exc
+        except OSError as exc:
+            raise httpcore.ConnectError(f"could not resolve {host}: {exc}") from exc
+        if not addresses:
+            raise httpcore.ConnectError(f"could not resolve {host}: no addresses")
+        if host.lower().rstrip(".") not in self._trusted:
+            for address in addresses:
+                self._policy.check(address, host=host)
+        return [str(a) for a in addresses]
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        addresses = await self.check_host(host, port, timeout)
+        failure: Exception | None = None
+        for address in addresses:
+            try:
+                return await self._inner.connect_tcp(
+                    address,
+                    port,
+                    timeout=timeout,
+                    local_address=local_address,
+                    socket_options=socket_options,
+                )
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                failure = exc
+        assert failure is not None
+        raise failure
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        raise BlockedAddress(
+            "unix sockets are never connected to", details={"reason": "unix socket"}
+        )
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+def _core_url(url: httpx.URL) -> httpcore.URL:
+    return httpcore.URL(
+        scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path
+    )
+
+
+class GuardedTransport(httpx.AsyncBaseTransport):
+    """httpx transport whose every connection passes the guard (see module docstring)."""
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        policy: AddressPolicy,
+        *,
+        http_proxy: str | None = None,
+        https_proxy: str | None = None,
+        trusted_hosts: Iterable[str] = (),
+        verify: ssl.SSLContext | bool = True,
+        max_connections: int = 100,
+        max_keepalive_connections: int = 20,
+        keepalive_expiry: float = 5.0,
+    ) -> None:
+        self.backend = GuardedBackend(resolver, policy, trusted_hosts=trusted_hosts)
+        ssl_context = httpx.create_ssl_context(verify=verify)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=ssl_context,
+            network_backend=self.backend,
+            max_connections=max_connections,
+            max_keepalive_connections=max_keepalive_connections,
+            keepalive_expiry=keepalive_expiry,
+        )
+        self._proxies: dict[str, httpcore.AsyncHTTPProxy] = {}
+        for scheme, proxy in (("http", http_proxy), ("https", https_proxy)):
+            if proxy:
+                proxy_url = httpx.URL(proxy)
+                self._proxies[scheme] = httpcore.AsyncHTTPProxy(
+                    proxy_url=_core_url(proxy_url),
+                    proxy_auth=(
+                        (proxy_url.username.encode(), proxy_url.password.encode())
+                        if proxy_url.username
+                        else None
+                    ),
+                    ssl_context=ssl_context,
+                    max_connections=max_connections,
+                    max_keepalive_connections=max_keepalive_connections,
+                    keepalive_expiry=keepalive_expiry,
+                )
+
+    async def __aenter__(self) -> GuardedTransport:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None = None,
+        exc_value: BaseException | None = None,
+        traceback: TracebackType | None = None,
+    ) -> None:
+        await self.aclose()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        assert isinstance(request.stream, httpx.AsyncByteStream)
+        pool: httpcore.AsyncConnectionPool = self._pool
+        proxy = self._proxies.get(request.url.scheme)
+        if proxy is not None:
+            timeouts = request.extensions.get("timeout", {})
+            with map_httpcore_exceptions():
+                await self.backend.check_host(
+                    request.url.host, request.url.port or 0, timeouts.get("connect")
+                )
+            pool = proxy
+        core_request = httpcore.Request(
+            method=request.method,
+            url=_core_url(request.url),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with map_httpcore_exceptions():
+            response = await pool.handle_async_request(core_request)
+        assert isinstance(response.stream, typing.AsyncIterable)
+        return httpx.Response(
+            status_code=response.status,
+            headers=response.headers,
+            stream=AsyncResponseStream(response.stream),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+        for proxy in self._proxies.values():
+            await proxy.aclose()
