@@ -124,7 +124,7 @@ async def test_drip_paces_its_bytes(raw: httpx.AsyncClient) -> None:
     started = time.monotonic()
     arrivals = []
     async with raw.stream("GET", "/drip", headers={"host": "slow.test"}) as response:
-        async for chunk in response.aiter_raw():
+        async for _chunk in response.aiter_raw():
             arrivals.append(time.monotonic() - started)
             if len(arrivals) == 4:
                 break
