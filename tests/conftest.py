@@ -18,7 +18,11 @@ import pytest
 from netsift.config import Settings
 
 # Fixture modules, one per owner: the offline web (pages, provider simulators) and Redis.
-pytest_plugins = ["tests.offline_web.fixtures", "tests.redis_fixtures"]
+pytest_plugins = [
+    "tests.offline_web.fixtures",
+    "tests.offline_web.providers.fixtures",
+    "tests.redis_fixtures",
+]
 
 _FOREIGN = {
     "BRAVE_API_KEY",
