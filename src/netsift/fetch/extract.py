@@ -18,12 +18,21 @@ def extract(
     format: ContentFormat = "markdown",
     max_length: int | None = None,
     start_index: int = 0,
+    page_type: str = "auto",
 ) -> Page:
-    """Extract main content and metadata from `html` exactly as `fetch` would; pure."""
+    """Extract main content and metadata from `html` exactly as `fetch` would; pure.
+
+    A `str` is taken as already decoded; `bytes` are decoded the way a fetched body is (BOM,
+    `<meta charset>`, then detection), since no Content-Type header came with them.
+    """
+    if not isinstance(html, str | bytes):
+        raise TypeError(f"extract() takes str or bytes, not {type(html).__name__}")
     started = time.perf_counter()
     body = html.encode("utf-8") if isinstance(html, str) else html
     content_type = "text/html; charset=utf-8" if isinstance(html, str) else "text/html"
-    content = extract_content(body, content_type=content_type, url=url or "", format=format)
+    content = extract_content(
+        body, content_type=content_type, url=url or "", format=format, page_type=page_type
+    )
     return build_page(
         content,
         url=url or "",

@@ -27,9 +27,9 @@ from .html import extract_html
 from .json import extract_json
 from .metadata import extract_metadata
 from .pdf import extract_pdf
-from .sniff import describe_binary, detect_kind
+from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
-__all__ = ["Fetcher", "build_page", "paginate"]
+__all__ = ["Content", "Fetcher", "build_page", "extract_content", "paginate"]
 
 ACCEPT = (
     "text/html,application/xhtml+xml,application/pdf,application/json,"
@@ -65,33 +65,60 @@ def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple
     return content[start_index:end], (end if end < total else None)
 
 
-def extract_content(body: bytes, *, content_type: str, url: str, format: ContentFormat) -> Content:
-    """Dispatch on the real kind of the body (declared type, sniffed when generic)."""
+def extract_content(
+    body: bytes,
+    *,
+    content_type: str,
+    url: str,
+    format: ContentFormat,
+    page_type: str = "auto",
+) -> Content:
+    """Dispatch on the real kind of the body (declared type, sniffed when generic); pure.
+
+    `page_type` ("auto" or a PageType) steers HTML extraction only; other kinds know their type.
+    """
     mime, _ = parse_content_type(content_type)
+    page_url = url or None
     kind = detect_kind(mime, body, url)
     if kind == "html":
         text = decode_body(body, content_type).text
-        extraction = extract_html(text, url=url, format=format)
-        metadata = extract_metadata(text, url)
-        return Content(extraction.title or metadata.title, extraction.content, metadata)
+        extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
+        metadata = extract_metadata(text, page_url)
+        return Content(
+            extraction.title or metadata.title,
+            extraction.content,
+            metadata,
+            page_type=extraction.page_type,
+        )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text
-        return Content(None, text, Metadata(url=url), page_type="text")
+        title = _markdown_title(text) if kind == "markdown" else None
+        return Content(title, text, Metadata(title=title, url=page_url), page_type="text")
     if kind == "json":
         text = decode_body(body, content_type).text
-        return Content(None, extract_json(text), Metadata(url=url), page_type="json")
+        return Content(None, extract_json(text), Metadata(url=page_url), page_type="json")
     if kind == "pdf":
         pdf = extract_pdf(body)
-        meta = Metadata(title=pdf.title, author=pdf.author, url=url, type="pdf")
+        meta = Metadata(title=pdf.title, author=pdf.author, url=page_url, type="pdf")
         return Content(pdf.title, pdf.text, meta, page_type="pdf", page_count=pdf.page_count)
     if kind == "feed":
         feed = extract_feed(body, url)
-        meta = Metadata(title=feed.title, description=feed.description, url=url, type="feed")
+        meta = Metadata(title=feed.title, description=feed.description, url=page_url, type="feed")
         return Content(feed.title, feed.markdown, meta, "feed", entries=tuple(feed.entries))
+    actual = (sniff_mime(body) or mime) if mime in GENERIC_TYPES else mime
     raise UnsupportedContentType(
-        f"{url} is {describe_binary(mime)}; netsift reads HTML, text, JSON, PDF and feeds",
-        details={"content_type": mime},
+        f"{url or 'the document'} is {describe_binary(actual)}; "
+        "netsift reads HTML, text, Markdown, JSON, PDF and feeds",
+        details={"content_type": actual},
     )
+
+
+def _markdown_title(text: str) -> str | None:
+    """The first level-one ATX heading in the opening lines of a Markdown document."""
+    for line in text.lstrip("\ufeff").splitlines()[:50]:
+        if line.startswith("# "):
+            return " ".join(line[2:].strip(" #").split())[:500] or None
+    return None
 
 
 def build_page(
@@ -149,15 +176,22 @@ class _Fetched:
     redirects: list[Redirect]
 
 
+_RecentKey = tuple[str, str, str, bool, int | None]
+
+
 class _RecentPages:
-    """A small LRU of extracted pages, so a continuation (start_index) is not re-downloaded."""
+    """A small LRU of extracted pages, so a continuation (start_index) is not re-downloaded.
+
+    Keyed by everything that changes what a download yields (URL, format, page type, robots,
+    byte cap), so a continuation never sees a page fetched under looser options.
+    """
 
     def __init__(self, *, ttl: float, max_entries: int = 64) -> None:
         self._ttl = ttl
         self._max = max_entries
-        self._items: OrderedDict[tuple[str, str], tuple[float, _Fetched]] = OrderedDict()
+        self._items: OrderedDict[_RecentKey, tuple[float, _Fetched]] = OrderedDict()
 
-    def get(self, key: tuple[str, str]) -> _Fetched | None:
+    def get(self, key: _RecentKey) -> _Fetched | None:
         item = self._items.get(key)
         if item is None or time.monotonic() - item[0] > self._ttl:
             self._items.pop(key, None)
@@ -165,7 +199,7 @@ class _RecentPages:
         self._items.move_to_end(key)
         return item[1]
 
-    def put(self, key: tuple[str, str], value: _Fetched) -> None:
+    def put(self, key: _RecentKey, value: _Fetched) -> None:
         self._items[key] = (time.monotonic(), value)
         self._items.move_to_end(key)
         while len(self._items) > self._max:
@@ -206,23 +240,25 @@ class Fetcher:
         max_bytes: int | None = None,
         timeout: float | None = None,
         no_cache: bool = False,
+        page_type: str = "auto",
     ) -> Page:
+        """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page."""
         if max_bytes is not None and max_bytes < 1:
             raise InvalidInput("max_bytes must be 1 or more")
         if timeout is not None and timeout <= 0:
             raise InvalidInput("timeout must be more than 0 seconds")
-        key = (url, format)
+        robots = self._settings.respect_robots if respect_robots is None else respect_robots
+        key: _RecentKey = (url, format, page_type, robots, max_bytes)
         fetched = None if no_cache else self._recent.get(key)
         cached = fetched is not None
         if fetched is None:
             fetched = await self._download(
                 url,
                 format=format,
-                respect_robots=self._settings.respect_robots
-                if respect_robots is None
-                else respect_robots,
+                respect_robots=robots,
                 max_bytes=max_bytes,
                 timeout=timeout,
+                page_type=page_type,
             )
             self._recent.put(key, fetched)
         return build_page(
@@ -249,6 +285,7 @@ class Fetcher:
         respect_robots: bool,
         max_bytes: int | None,
         timeout: float | None,
+        page_type: str,
     ) -> _Fetched:
         target = check_url(url)
         robots = self._robots if respect_robots else None
@@ -279,7 +316,11 @@ class Fetcher:
             )
         content_type = response.headers.get("content-type", "")
         content = extract_content(
-            response.content, content_type=content_type, url=final_url, format=format
+            response.content,
+            content_type=content_type,
+            url=final_url,
+            format=format,
+            page_type=page_type,
         )
         return _Fetched(
             content=content,
