@@ -1,0 +1,178 @@
+"""RateLimiter: netsift's own per-provider and global request limits (the `limits` library).
+
+Providers publish limits (Brave 1/s on the free plan, arXiv one request per 3 s); going over
+them earns a 429 or a block that the breaker then has to sit out. So netsift keeps under them
+itself with a moving window per provider plus one global window. Before a request, when the
+window is full, the caller either waits for the next slot (when it comes within a small
+bound and the request's remaining time) or gets `RateLimited` at once, with `retry_after`,
+so the service can fail over instead of stalling.
+
+Storage is in-process memory, or Redis when netsift is scaled out so replicas share one
+window per provider (`limits`' Lua scripts keep the moving window atomic there).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import anyio
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from ..config import Settings
+from ..errors import InvalidInput, RateLimited
+
+__all__ = ["DEFAULT_MAX_WAIT", "RateLimiter"]
+
+DEFAULT_MAX_WAIT = 1.5  # longer than this and failing over to the next provider is faster
+_NAMESPACE = "netsift"
+_GLOBAL = "*global*"
+
+
+class RateLimiter:
+    """Moving-window limits per provider name plus one global limit.
+
+    `limit` strings use the `limits` notation: `"1/second"`, `"10 per minute"`,
+    `"1/second;1000/day"`. `overrides` replace a provider's published limit by name.
+    """
+
+    def __init__(
+        self,
+        storage_url: str = "memory://",
+        *,
+        global_limit: str | None = "100/second",
+        overrides: Mapping[str, str] | None = None,
+        max_wait: float = DEFAULT_MAX_WAIT,
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+    ) -> None:
+        self._pool: Any = None
+        self._storage = self._open(storage_url)
+        self._strategy = MovingWindowRateLimiter(self._storage)
+        self._global = _parse(global_limit, "NETSIFT_SEARCH_RATE_LIMIT") if global_limit else []
+        self._override_text = dict(overrides or {})
+        self._overrides = {
+            name: _parse(value, f"the rate limit of {name}")
+            for name, value in self._override_text.items()
+        }
+        self._parsed: dict[str, list[RateLimitItem]] = {}
+        self.max_wait = max_wait
+        self._sleep = sleep
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RateLimiter:
+        """Share limits through Redis when netsift is scaled out (Redis cache or REDIS_URL)."""
+        cache_url = settings.effective_cache_url()
+        shared = cache_url if cache_url.startswith(("redis://", "rediss://")) else None
+        shared = shared or settings.redis_url
+        return cls(
+            shared or "memory://",
+            global_limit=settings.search_rate_limit or None,
+            overrides=dict(_pairs(settings.provider_rate_limits)),
+        )
+
+    def _open(self, url: str) -> Storage:
+        if url.startswith(("redis://", "rediss://")):
+            import redis.asyncio
+
+            # Our own pool, so aclose() can release the connections limits would keep open.
+            self._pool = redis.asyncio.ConnectionPool.from_url(url)
+            storage = storage_from_string(
+                f"async+{url}", implementation="redispy", connection_pool=self._pool
+            )
+        elif url.startswith("memory://"):
+            storage = storage_from_string("async+memory://")
+        else:
+            raise InvalidInput(f"rate limit storage must be memory:// or redis://, not {url!r}")
+        assert isinstance(storage, Storage)
+        return storage
+
+    def limit_for(self, name: str, published: str) -> str:
+        """The limit in force for a provider: the override if any, else its published one."""
+        return self._override_text.get(name, published)
+
+    def _items(self, name: str, published: str) -> list[RateLimitItem]:
+        if name in self._overrides:
+            return self._overrides[name]
+        if published not in self._parsed:
+            self._parsed[published] = parse_many(published)
+        return self._parsed[published]
+
+    async def acquire(self, name: str, published: str, *, max_wait: float | None = None) -> float:
+        """Take one slot for `name`, waiting up to `max_wait` seconds; returns the time waited.
+
+        Raises `RateLimited` (with `details.local = True`, so nobody mistakes it for the
+        provider's own 429) when the next slot is further away than the wait allowed.
+        """
+        bound = self.max_wait if max_wait is None else min(max_wait, self.max_wait)
+        checks = [(item, name) for item in self._items(name, published)]
+        checks += [(item, _GLOBAL) for item in self._global]
+        started = time.monotonic()
+        while True:
+            wait, full = await self._wait_needed(checks)
+            if wait <= 0:
+                if await self._hit_all(checks):
+                    return time.monotonic() - started
+                continue  # lost a race for the last slot: measure again
+            waited = time.monotonic() - started
+            if waited + wait > bound:
+                limit = self.limit_for(name, published)
+                who = "all providers together" if _GLOBAL in full else name
+                raise RateLimited(
+                    f"{who} reached netsift's rate limit ({limit}); next slot in {wait:.1f}s",
+                    retry_after=round(wait, 3),
+                    details={"local": True, "provider": name},
+                )
+            await self._sleep(wait)
+
+    async def _wait_needed(self, checks: list[tuple[RateLimitItem, str]]) -> tuple[float, set[str]]:
+        """Seconds until every window has a free slot (0 when all have one), and the full ones."""
+        wait = 0.0
+        full: set[str] = set()
+        for item, key in checks:
+            if not await self._strategy.test(item, _NAMESPACE, key):
+                stats = await self._strategy.get_window_stats(item, _NAMESPACE, key)
+                wait = max(wait, stats.reset_time - time.time(), 0.01)
+                full.add(key)
+        return wait, full
+
+    async def _hit_all(self, checks: list[tuple[RateLimitItem, str]]) -> bool:
+        for item, key in checks:
+            if not await self._strategy.hit(item, _NAMESPACE, key):
+                return False
+        return True
+
+    async def reset(self) -> None:
+        """Forget every window (tests, and an operator's "try again now")."""
+        await self._storage.reset()
+
+    async def aclose(self) -> None:
+        if self._pool is not None:
+            await self._pool.aclose()
+            self._pool = None
+
+
+def _parse(limit: str, what: str) -> list[RateLimitItem]:
+    try:
+        return parse_many(limit)
+    except ValueError as exc:
+        raise InvalidInput(
+            f"{what} must be in `limits` notation, e.g. 10/second or 1/second;1000/day,"
+            f" not {limit!r}"
+        ) from exc
+
+
+def _pairs(entries: list[str]) -> list[tuple[str, str]]:
+    """`name=limit` entries of a comma-list setting."""
+    pairs = []
+    for entry in entries:
+        name, sep, limit = entry.partition("=")
+        if not sep or not name.strip() or not limit.strip():
+            raise InvalidInput(
+                f"NETSIFT_PROVIDER_RATE_LIMITS entry {entry!r} must look like name=10/second"
+            )
+        pairs.append((name.strip().lower(), limit.strip()))
+    return pairs

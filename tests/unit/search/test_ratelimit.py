@@ -1,0 +1,119 @@
+"""ratelimit.py: moving windows per provider and global; wait briefly or fail fast."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from netsift.config import Settings
+from netsift.errors import InvalidInput, RateLimited
+from netsift.search.ratelimit import RateLimiter
+
+
+async def test_under_the_limit_there_is_no_wait() -> None:
+    limiter = RateLimiter(global_limit=None)
+    for _ in range(5):
+        assert await limiter.acquire("brave", "5/second") < 0.05
+
+
+async def test_a_short_wait_is_waited() -> None:
+    limiter = RateLimiter(global_limit=None, max_wait=1.5)
+    await limiter.acquire("brave", "1/second")
+    started = time.monotonic()
+    waited = await limiter.acquire("brave", "1/second")
+    elapsed = time.monotonic() - started
+    assert 0.5 < waited <= 1.5
+    assert elapsed == pytest.approx(waited, abs=0.05)
+
+
+async def test_a_long_wait_fails_fast_with_retry_after() -> None:
+    limiter = RateLimiter(global_limit=None)
+    await limiter.acquire("arxiv", "1/10 seconds")
+    started = time.monotonic()
+    with pytest.raises(RateLimited) as caught:
+        await limiter.acquire("arxiv", "1/10 seconds")
+    assert time.monotonic() - started < 0.1
+    assert caught.value.retry_after is not None
+    assert 9.0 < caught.value.retry_after <= 10.0
+    assert caught.value.details["local"] is True
+    assert "arxiv" in caught.value.message
+    assert "(1/10 seconds)" in caught.value.message
+
+
+async def test_the_request_budget_bounds_the_wait() -> None:
+    limiter = RateLimiter(global_limit=None, max_wait=1.5)
+    await limiter.acquire("brave", "1/second")
+    with pytest.raises(RateLimited):
+        await limiter.acquire("brave", "1/second", max_wait=0.2)
+
+
+async def test_providers_have_separate_windows() -> None:
+    limiter = RateLimiter(global_limit=None)
+    await limiter.acquire("arxiv", "1/minute")
+    assert await limiter.acquire("crossref", "1/minute") < 0.05
+
+
+async def test_the_global_limit_covers_all_providers() -> None:
+    limiter = RateLimiter(global_limit="2/minute")
+    await limiter.acquire("a", "10/second")
+    await limiter.acquire("b", "10/second")
+    with pytest.raises(RateLimited) as caught:
+        await limiter.acquire("c", "10/second")
+    assert "all providers together" in caught.value.message
+
+
+async def test_overrides_replace_the_published_limit() -> None:
+    limiter = RateLimiter(global_limit=None, overrides={"arxiv": "100/second"})
+    assert limiter.limit_for("arxiv", "1/3 seconds") == "100/second"
+    assert limiter.limit_for("brave", "1/second") == "1/second"
+    for _ in range(10):
+        await limiter.acquire("arxiv", "1/3 seconds")
+
+
+async def test_from_settings_reads_the_global_limit_and_overrides() -> None:
+    settings = Settings(
+        cache_url="memory://",
+        search_rate_limit="1/minute",
+        provider_rate_limits="arxiv=50/second, brave=2/second",
+    )
+    limiter = RateLimiter.from_settings(settings)
+    assert limiter.limit_for("brave", "1/second") == "2/second"
+    await limiter.acquire("arxiv", "1/3 seconds")
+    with pytest.raises(RateLimited):
+        await limiter.acquire("arxiv", "1/3 seconds")  # the global 1/minute
+
+
+def test_bad_override_says_the_expected_shape() -> None:
+    with pytest.raises(InvalidInput, match="name=10/second"):
+        RateLimiter.from_settings(Settings(provider_rate_limits="arxiv"))
+
+
+def test_bad_storage_url() -> None:
+    with pytest.raises(InvalidInput, match="memory:// or redis://"):
+        RateLimiter("sqlite:///x.db")
+
+
+def test_bad_limit_notation_is_invalid_input() -> None:
+    with pytest.raises(InvalidInput, match="limits` notation"):
+        RateLimiter(global_limit="lots")
+
+
+@pytest.mark.redis
+async def test_redis_windows_are_shared_between_replicas(redis_url: str) -> None:
+    one = RateLimiter(redis_url, global_limit=None)
+    two = RateLimiter(redis_url, global_limit=None)
+    await one.reset()
+    await one.acquire("brave", "2/minute")
+    await two.acquire("brave", "2/minute")
+    with pytest.raises(RateLimited):
+        await one.acquire("brave", "2/minute")
+    await one.reset()
+    await one.aclose()
+    await two.aclose()
+
+
+@pytest.mark.redis
+def test_from_settings_shares_through_redis(redis_url: str) -> None:
+    assert RateLimiter.from_settings(Settings(cache_url=redis_url))._pool is not None
+    assert RateLimiter.from_settings(Settings(cache_url="memory://"))._pool is None
