@@ -65,3 +65,11 @@ def reply(status: int, content: bytes | str = b"", **headers: str) -> httpx.Resp
 
 def query(text: str = "rust async runtime", **options: Any) -> Query:
     return Query(text=text, **options)
+
+
+def same_url(actual: httpx.URL | str, expected: str) -> bool:
+    """Same endpoint and the same query parameters, in any order."""
+    left, right = httpx.URL(str(actual)), httpx.URL(expected)
+    return left.copy_with(query=None) == right.copy_with(query=None) and sorted(
+        left.params.multi_items()
+    ) == sorted(right.params.multi_items())
