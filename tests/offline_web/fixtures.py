@@ -11,6 +11,7 @@ uses (`NETSIFT_RESOLVE`, `NETSIFT_ALLOW_NETWORKS`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -86,7 +87,29 @@ def web_settings(
 
 @pytest.fixture
 async def web_client(web_settings: WebSettingsFactory) -> AsyncIterator[Client]:
+    """An entered Client pinned to the offline web.
+
+    pytest-asyncio runs a fixture's setup and teardown in different tasks, but the Client's
+    task group must be entered and exited in one task: a helper task holds it open.
+    """
     from netsift.client import Client  # imported late: collecting tests must not need the net layer
 
-    async with Client(web_settings()) as client:
-        yield client
+    opened: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
+    release = asyncio.Event()
+
+    async def hold() -> None:
+        try:
+            async with Client(web_settings()) as client:
+                opened.set_result(client)
+                await release.wait()
+        except BaseException as exc:
+            if not opened.done():
+                opened.set_exception(exc)
+            raise
+
+    holder = asyncio.create_task(hold())
+    try:
+        yield await opened
+    finally:
+        release.set()
+        await holder
