@@ -1,0 +1,173 @@
+"""create_app(): the HTTP API over one Client — REST, SSE, WebSocket, OpenAPI and the web page.
+
+    app = create_app(settings)            # the lifespan opens (and closes) the Client
+    app = create_app(settings, client=c)  # tests: an already entered Client, no lifespan needed
+
+Errors are rendered in one place each: `NetsiftError` by its class, validation failures as
+400 (malformed JSON) or 422, unknown routes as 404, and anything else as `internal` (500)
+without a traceback — all as `{"error": {code, message, retryable, details}}`. A server is
+not one agent session, so the per-session search budget is lifted for the Client it builds;
+the per-client quota (`NETSIFT_SERVER_SEARCH_QUOTA`) is the budget here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+
+from .._version import __version__
+from ..client import Client
+from ..config import Settings
+from ..errors import InvalidInput, NetsiftError, NotFound
+from .auth import Authenticator
+from .deps import ServerState
+from .limits import ClientLimits
+from .metrics import Metrics
+from .middleware import RequestContext
+from .responses import describe_validation, error_response
+from .routers import chat, discoveries, fetch, info, page, research, search, sleeps, ws
+
+__all__ = ["create_app", "create_app_from_env", "server_settings"]
+
+log = logging.getLogger(__name__)
+
+# The routers, in the order their routes are matched. Research-side routers join this list.
+ROUTERS = (
+    search.router,
+    fetch.router,
+    info.router,
+    research.router,
+    chat.router,
+    sleeps.router,
+    discoveries.router,
+    ws.router,
+    page.router,
+)
+
+DESCRIPTION = """Web search and page reading for AI agents, self-hosted.
+
+Every failure is `{"error": {"code", "message", "retryable", "details"}}`; 429 answers carry
+`Retry-After`. Send `Accept: text/event-stream` to `/v1/search` or `/v1/search/batch` to
+follow the provider attempts live, or use the WebSocket at `/v1/ws`."""
+
+
+def server_settings(settings: Settings) -> Settings:
+    """The Client's settings for a server: no per-session search budget (quotas rule here)."""
+    return settings.model_copy(update={"max_searches_per_session": sys.maxsize})
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    client: Client | None = None,
+    multiprocess_dir: Path | None = None,
+) -> FastAPI:
+    """The ASGI app. Without `client`, its lifespan builds one from `settings` and closes it."""
+    if settings is None:
+        settings = client.settings if client is not None else Settings()
+    metrics = Metrics(multiprocess_dir=multiprocess_dir)
+    state = ServerState(
+        settings=settings,
+        metrics=metrics,
+        limits=ClientLimits.from_settings(settings),
+        auth=Authenticator(settings.api_keys),
+        client=client,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            if client is not None:
+                yield
+                return
+            async with Client(server_settings(settings)) as own:
+                state.client = own
+                try:
+                    yield
+                finally:
+                    state.client = None
+        finally:
+            await state.limits.aclose()
+
+    app = FastAPI(
+        title="netsift",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        redoc_url=None,
+    )
+    app.state.netsift = state
+    _add_error_handlers(app, metrics)
+    app.add_middleware(RequestContext, metrics=metrics, max_body=settings.server_max_body)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Retry-After"],
+        )
+    for router in ROUTERS:
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=page.STATIC), name="static")
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The factory `netsift serve` hands uvicorn: Settings from the environment, once."""
+    multiprocess = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    return create_app(Settings(), multiprocess_dir=Path(multiprocess) if multiprocess else None)
+
+
+def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
+    def render(
+        error: NetsiftError, *, status: int | None = None, headers: dict[str, str] | None = None
+    ) -> JSONResponse:
+        metrics.observe_error(error.code)
+        return error_response(error, status=status, headers=headers)
+
+    @app.exception_handler(NetsiftError)
+    async def netsift_error(_: Request, exc: NetsiftError) -> JSONResponse:
+        return render(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(err.get("type") == "json_invalid" for err in errors):
+            return render(InvalidInput("the request body is not valid JSON"))
+        if "json" not in request.headers.get("content-type", "") and any(
+            tuple(err.get("loc", ())) == ("body",) for err in errors
+        ):
+            return render(
+                InvalidInput("send the body as a JSON object with Content-Type: application/json")
+            )
+        return render(InvalidInput(describe_validation(exc)), status=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            return render(NotFound(f"no such route: {request.method} {request.url.path}"))
+        if exc.status_code == 405:
+            allow = (exc.headers or {}).get("Allow", "")
+            error = InvalidInput(
+                f"{request.method} is not allowed on {request.url.path}",
+                details={"allow": allow},
+            )
+            return render(error, status=405, headers={"Allow": allow} if allow else None)
+        return render(InvalidInput(str(exc.detail)), status=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected failure on %s %s", request.method, request.url.path, exc_info=exc)
+        return render(NetsiftError("internal error; the server log has the details"))

@@ -1,0 +1,123 @@
+"""Prometheus metrics of the HTTP server: the counts a host needs for billing and operations.
+
+Requests and latency per route, searches per client and per provider attempt, cache hits and
+misses, fetches with their bytes, blocked fetches, and errors by code. Each app has its own
+registry (two apps in one process never mix counts). With several uvicorn workers, set
+`PROMETHEUS_MULTIPROC_DIR` (`netsift serve --workers N` does) and every worker's counts are
+summed at `/metrics` by prometheus_client's multiprocess collector.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
+from prometheus_client.exposition import generate_latest
+
+from ..models import Page, SearchResponse
+
+__all__ = ["CONTENT_TYPE", "Metrics"]
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+BLOCKED = ("blocked_address", "blocked_by_robots")
+
+
+class Metrics:
+    """The server's counters and histograms, and their exposition."""
+
+    def __init__(self, *, multiprocess_dir: Path | None = None) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self._multiprocess_dir = multiprocess_dir
+        r = self.registry
+        self.requests = Counter(
+            "netsift_http_requests",
+            "HTTP requests answered, by route and status.",
+            ["method", "route", "status"],
+            registry=r,
+        )
+        self.latency = Histogram(
+            "netsift_http_request_duration_seconds",
+            "Time to answer an HTTP request (to the end of the body).",
+            ["method", "route"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.searches = Counter(
+            "netsift_searches",
+            "Searches answered, per client (a batch counts each query).",
+            ["client", "cached"],
+            registry=r,
+        )
+        self.provider_attempts = Counter(
+            "netsift_provider_searches",
+            "Searches sent to each provider, by outcome (ok or the error code).",
+            ["provider", "outcome"],
+            registry=r,
+        )
+        self.cache = Counter(
+            "netsift_search_cache", "Search cache lookups, hit or miss.", ["result"], registry=r
+        )
+        self.fetches = Counter(
+            "netsift_fetches",
+            "Fetch and meta requests, per client, by outcome (ok or the error code).",
+            ["client", "outcome"],
+            registry=r,
+        )
+        self.fetch_bytes = Counter(
+            "netsift_fetch_bytes", "Bytes downloaded by fetches (cache hits excluded).", registry=r
+        )
+        self.blocked = Counter(
+            "netsift_blocked_fetches",
+            "Fetches refused by the SSRF guard or robots.txt.",
+            ["reason"],
+            registry=r,
+        )
+        self.errors = Counter(
+            "netsift_errors", "Errors answered to clients, by error code.", ["code"], registry=r
+        )
+
+    def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(method, route).observe(seconds)
+
+    def observe_search(self, client: str, response: SearchResponse) -> None:
+        self.searches.labels(client, "true" if response.cached else "false").inc()
+        self.cache.labels("hit" if response.cached else "miss").inc()
+        if response.cached:
+            return
+        for attempt in response.attempts:
+            self.provider_attempts.labels(attempt.provider, attempt.error_code or "ok").inc()
+
+    def observe_failed_search(self, client: str, attempts: list[dict[str, object]]) -> None:
+        """A search no provider answered still cost the provider attempts it made."""
+        self.searches.labels(client, "false").inc()
+        self.cache.labels("miss").inc()
+        for attempt in attempts:
+            outcome = str(attempt.get("error_code") or "ok")
+            self.provider_attempts.labels(str(attempt.get("provider")), outcome).inc()
+
+    def observe_fetch(self, client: str, page: Page) -> None:
+        self.fetches.labels(client, "ok").inc()
+        if not page.cached:
+            self.fetch_bytes.inc(page.bytes)
+
+    def observe_failed_fetch(self, client: str, code: str) -> None:
+        self.fetches.labels(client, code).inc()
+        if code in BLOCKED:
+            self.blocked.labels(code).inc()
+
+    def observe_error(self, code: str) -> None:
+        self.errors.labels(code).inc()
+
+    def render(self) -> bytes:
+        """The Prometheus text exposition of every counter (all workers' in multiprocess mode)."""
+        if self._multiprocess_dir is None:
+            return generate_latest(self.registry)
+        from prometheus_client import multiprocess
+
+        merged = CollectorRegistry()
+        multiprocess.MultiProcessCollector(  # type: ignore[no-untyped-call]
+            merged, path=str(self._multiprocess_dir)
+        )
+        return generate_latest(merged)

@@ -1,0 +1,144 @@
+"""The ASGI layer around every request: its id, its body cap, and its line in the metrics.
+
+Plain ASGI (not BaseHTTPMiddleware) so streamed answers pass through untouched. The request
+id comes from `X-Request-ID` when the client sends a sane one, else is made up; it is set for
+the audit log (`request_id_var`) and echoed in the answer. A body over the cap is refused with
+413 in the error shape before any route sees it, whether it declares its length or not.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import InvalidInput, NetsiftError, TooLarge
+from ..net.audit import request_id_var
+from .metrics import Metrics
+from .responses import REQUEST_ID_PATTERN, status_of
+
+__all__ = ["RequestContext", "build_request_id"]
+
+REQUEST_ID_HEADER = "x-request-id"
+BODY_METHODS = {"POST", "PUT", "PATCH"}
+
+
+def build_request_id(header: str | None) -> str:
+    if header and re.fullmatch(REQUEST_ID_PATTERN, header):
+        return header
+    return uuid.uuid4().hex
+
+
+class RequestContext:
+    """Request id, body cap and request metrics for every HTTP request."""
+
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, max_body: int) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        request_id = build_request_id(headers.get(REQUEST_ID_HEADER))
+        token = request_id_var.set(request_id)
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [
+                    *message["headers"],
+                    (b"x-request-id", request_id.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                ]
+            await send(message)
+
+        try:
+            replay = await self._capped_body(scope, headers, receive)
+            if isinstance(replay, NetsiftError):
+                await self._refuse(replay, send_with_id)
+                return
+            await self.app(scope, replay or receive, send_with_id)
+        finally:
+            route = scope.get("route")
+            name = getattr(route, "path", None) or "unmatched"
+            self.metrics.observe_request(
+                scope["method"], name, status, time.perf_counter() - started
+            )
+            request_id_var.reset(token)
+
+    async def _capped_body(
+        self, scope: Scope, headers: Headers, receive: Receive
+    ) -> Receive | NetsiftError | None:
+        """None to pass `receive` on; a replaying receive for a buffered body; or the error."""
+        declared = headers.get("content-length")
+        if declared is not None:
+            if not declared.isdigit():
+                return InvalidInput("the Content-Length header is not a number")
+            if int(declared) > self.max_body:
+                return self._too_large(int(declared))
+            return None
+        if scope["method"] not in BODY_METHODS:
+            return None
+        # No declared length (chunked): read it here, up to the cap, then replay it.
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                return self._too_large(None)
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
+
+    def _too_large(self, declared: int | None) -> TooLarge:
+        details: dict[str, Any] = {"limit": self.max_body}
+        if declared is not None:
+            details["size"] = declared
+        return TooLarge(
+            f"the request body is larger than this server accepts ({self.max_body} bytes)",
+            details=details,
+            retryable=False,
+        )
+
+    async def _refuse(self, error: NetsiftError, send: Send) -> None:
+        self.metrics.observe_error(error.code)
+        body = json.dumps({"error": error.to_dict()}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status_of(error),
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,128 @@
+"""The API's operations, one place for REST, SSE and the WebSocket: quota, call, count, report.
+
+Each operation charges the caller's search quota, calls the Client (which validates, guards
+and does the work), and records what happened in the metrics, so the three transports cannot
+drift apart. `stream` runs one operation as events: `started`, the provider attempts as they
+happen, `result`, then `done`, or `error` with the error object; it never raises.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..client import Client
+from ..errors import AllProvidersFailed, Disabled, NetsiftError
+from ..models import Metadata, Page, SearchResponse
+from ..net.audit import request_id_var
+from .deps import Caller, ServerState
+from .events import EventChannel, watch_attempts
+from .responses import BatchRequest, BatchResponse, FetchRequest, MetaRequest, SearchRequest
+
+__all__ = ["Operations"]
+
+log = logging.getLogger(__name__)
+
+
+def _search_options(params: SearchRequest | BatchRequest) -> dict[str, Any]:
+    return params.model_dump(exclude={"query", "queries", "request_id"})
+
+
+class Operations:
+    """search, batch, fetch and meta for one caller, counted in the server's metrics."""
+
+    def __init__(self, state: ServerState, caller: Caller) -> None:
+        self.state = state
+        self.caller = caller
+
+    @property
+    def client(self) -> Client:
+        return self.state.require_client()
+
+    def require(self, capability: str) -> None:
+        """Fail before anything starts (and before a stream's 200) when switched off."""
+        settings = self.client.settings
+        if not settings.enabled(capability):
+            raise Disabled(
+                f"the {capability} capability is switched off on this host",
+                details={"capability": capability, "enabled": list(settings.capabilities)},
+            )
+
+    async def admit_searches(self, count: int) -> None:
+        """Capability and quota, checked before a search (or a stream of one) starts."""
+        self.require("search")
+        await self.state.limits.spend_searches(self.caller.key, count)
+
+    async def search(self, params: SearchRequest) -> SearchResponse:
+        await self.admit_searches(1)
+        return await self.run_search(params)
+
+    async def batch(self, params: BatchRequest) -> BatchResponse:
+        await self.admit_searches(len(params.queries))
+        return await self.run_batch(params)
+
+    async def run_search(self, params: SearchRequest) -> SearchResponse:
+        metrics = self.state.metrics
+        try:
+            response = await self.client.search(params.query, **_search_options(params))
+        except AllProvidersFailed as error:
+            metrics.observe_failed_search(self.caller.label, error.details.get("attempts", []))
+            raise
+        metrics.observe_search(self.caller.label, response)
+        return response
+
+    async def run_batch(self, params: BatchRequest) -> BatchResponse:
+        items = await self.client.batch_search(params.queries, **_search_options(params))
+        for item in items:
+            if item.response is not None:
+                self.state.metrics.observe_search(self.caller.label, item.response)
+            elif item.error and item.error.get("code") == AllProvidersFailed.code:
+                attempts = item.error.get("details", {}).get("attempts", [])
+                self.state.metrics.observe_failed_search(self.caller.label, attempts)
+        return BatchResponse(results=items, request_id=request_id_var.get())
+
+    async def fetch(self, params: FetchRequest) -> Page:
+        return await self._page(lambda: self.client.fetch(**params.model_dump()))
+
+    async def meta(self, params: MetaRequest) -> Metadata:
+        page = await self._page(lambda: self.client.fetch(params.url, max_length=1))
+        return page.metadata
+
+    async def _page(self, call: Callable[[], Awaitable[Page]]) -> Page:
+        self.require("fetch")
+        try:
+            page = await call()
+        except NetsiftError as error:
+            self.state.metrics.observe_failed_fetch(self.caller.label, error.code)
+            raise
+        self.state.metrics.observe_fetch(self.caller.label, page)
+        return page
+
+    async def stream(self, channel: EventChannel, call: Callable[[], Awaitable[BaseModel]]) -> None:
+        """Run `call` as events into `channel`, then close it. Never raises."""
+        token = request_id_var.set(channel.request_id)
+        try:
+            await channel.emit("started", {})
+            with watch_attempts(channel):
+                result = await call()
+            if isinstance(result, BatchResponse):
+                for index, item in enumerate(result.results):
+                    await channel.emit("result", {"index": index, **item.model_dump(mode="json")})
+                await channel.emit("done", {"count": len(result.results)})
+            else:
+                await channel.emit("result", result.model_dump(mode="json"))
+                await channel.emit("done", {})
+        except NetsiftError as error:
+            self.state.metrics.observe_error(error.code)
+            await channel.fail(error)
+        except Exception as exc:  # never a traceback to the client; the log keeps it
+            log.exception("streamed request %s failed", channel.request_id)
+            internal = NetsiftError(f"the request failed unexpectedly ({type(exc).__name__})")
+            self.state.metrics.observe_error(internal.code)
+            await channel.fail(internal)
+        finally:
+            request_id_var.reset(token)
+            await channel.close()

@@ -1,0 +1,137 @@
+"""What the API answers besides the library's models: the error body and the request bodies.
+
+Every failure is `{"error": {code, message, retryable, details}}` (design.md §4) with the
+status its class names; `error_response` is the one place that renders it, `Retry-After`
+included. The request models add only what HTTP needs (`request_id`) to the shared params.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import HTTPError, NetsiftError
+from ..params import BatchSearchParams, FetchParams, MetaParams, SearchParams
+from ..search.batch import BatchItem
+
+__all__ = [
+    "BatchRequest",
+    "BatchResponse",
+    "ErrorBody",
+    "ErrorObject",
+    "FetchRequest",
+    "MetaRequest",
+    "SearchRequest",
+    "describe_validation",
+    "error_response",
+    "errors_for",
+    "status_of",
+]
+
+REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
+
+
+class ErrorObject(BaseModel):
+    code: str = Field(description="Stable error code, e.g. invalid_input or blocked_address.")
+    message: str = Field(description="What went wrong, for the person or agent reading it.")
+    retryable: bool = Field(description="Whether the same request may succeed later.")
+    details: dict[str, Any] = Field(description="Machine-readable context (retry_after, ...).")
+
+
+class ErrorBody(BaseModel):
+    """The body of every error answer."""
+
+    error: ErrorObject
+
+
+class _RequestId(BaseModel):
+    request_id: str | None = Field(
+        default=None,
+        pattern=REQUEST_ID_PATTERN,
+        description="Your id for this request; echoed in the answer and the audit log.",
+    )
+
+
+class SearchRequest(SearchParams, _RequestId):
+    """Search the web; `Accept: text/event-stream` streams the attempts as they happen."""
+
+
+class BatchRequest(BatchSearchParams, _RequestId):
+    """Several searches at once; each query's answer or error, in order."""
+
+
+class FetchRequest(FetchParams):
+    """Fetch a page and read its main content."""
+
+
+class MetaRequest(MetaParams):
+    """Read a page's link-preview card."""
+
+
+class BatchResponse(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    results: list[BatchItem]
+    request_id: str | None = None
+
+
+def describe_validation(exc: ValidationError | RequestValidationError) -> str:
+    """`field: problem; ...` for a 422 message, without echoing the input back."""
+    problems = []
+    for err in exc.errors():
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        problems.append(f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}")
+    return "invalid request: " + "; ".join(problems[:10])
+
+
+def status_of(error: NetsiftError) -> int:
+    return error.http_status if isinstance(error, HTTPError) else error.status
+
+
+def retry_after_of(error: NetsiftError) -> int | None:
+    """Whole seconds for the `Retry-After` header, when the error knows when to retry."""
+    value = error.details.get("retry_after")
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return max(1, math.ceil(value))
+    return None
+
+
+def error_response(
+    error: NetsiftError, *, status: int | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The one rendering of an error: its status (or `status`), body and Retry-After."""
+    extra = dict(headers or {})
+    if (wait := retry_after_of(error)) is not None:
+        extra["Retry-After"] = str(wait)
+    if error.status == 401:
+        extra["WWW-Authenticate"] = "Bearer"
+    return JSONResponse(
+        {"error": error.to_dict()}, status_code=status or status_of(error), headers=extra
+    )
+
+
+_DESCRIPTIONS = {
+    400: "Invalid input (bad URL, unknown provider, malformed JSON)",
+    401: "Missing or unknown API key",
+    403: "Blocked: the SSRF guard or robots.txt refused the URL",
+    404: "Not found (the page answered 404 or 410)",
+    413: "Too large: the request body or the fetched page is over its cap",
+    415: "The page's content type is not readable",
+    422: "Validation failed (a field has the wrong type or is out of range)",
+    429: "Rate limited or quota used up; see Retry-After",
+    500: "Internal error",
+    502: "The upstream (page or provider) failed",
+    503: "The capability is disabled on this host",
+    504: "Timed out",
+}
+
+
+def errors_for(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses=` entries declaring the error body for each status."""
+    return {
+        status: {"model": ErrorBody, "description": _DESCRIPTIONS[status]} for status in statuses
+    }

@@ -1,0 +1,40 @@
+"""`POST /v1/fetch` (a page's readable content) and `POST /v1/meta` (its link-preview card).
+
+Every URL a client sends goes through the Client, so the SSRF guard, robots.txt, the size
+caps and the redirect checks apply exactly as they do in the library.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ...models import Metadata, Page
+from ..deps import CallerDep, StateDep
+from ..operations import Operations
+from ..responses import FetchRequest, MetaRequest, errors_for
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1", tags=["fetch"])
+
+FETCH_ERRORS = errors_for(400, 401, 403, 404, 413, 415, 422, 429, 500, 502, 503, 504)
+
+
+@router.post(
+    "/fetch",
+    response_model=Page,
+    responses=FETCH_ERRORS,
+    summary="Fetch a page and read its main content (Markdown, text or HTML), paginated",
+)
+async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Page:
+    return await Operations(state, caller).fetch(params)
+
+
+@router.post(
+    "/meta",
+    response_model=Metadata,
+    responses=FETCH_ERRORS,
+    summary="A page's link-preview card: title, description, image, site name, favicon",
+)
+async def meta(params: MetaRequest, state: StateDep, caller: CallerDep) -> Metadata:
+    return await Operations(state, caller).meta(params)

@@ -1,0 +1,125 @@
+"""What the host is and how it is doing: `/v1/info`, `/healthz`, `/readyz` and `/metrics`.
+
+`/v1/info` tells a client what it may ask (capabilities on and off, providers with their
+configuration, breaker state and limits, the cache and its counts); `/metrics` is the
+Prometheus exposition. The probes need no key: they reveal nothing but liveness.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
+
+from ..._version import __version__
+from ...config import CAPABILITIES
+from ..deps import CallerDep, StateDep
+from ..metrics import CONTENT_TYPE
+from ..responses import errors_for
+
+__all__ = ["router"]
+
+log = logging.getLogger(__name__)
+router = APIRouter(tags=["info"])
+
+
+class Limits(BaseModel):
+    rate_limit: str | None
+    search_quota: str | None
+    max_body: int
+    max_searches_per_request: int
+    max_bytes: int
+    timeout: float
+
+
+class Info(BaseModel):
+    version: str
+    capabilities: dict[str, bool]
+    auth_required: bool
+    providers: list[dict[str, Any]]
+    limits: Limits
+    cache: dict[str, Any] | None
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class Readiness(BaseModel):
+    status: Literal["ready", "not_ready"]
+    checks: dict[str, str]
+
+
+@router.get(
+    "/v1/info",
+    response_model=Info,
+    responses=errors_for(401, 429, 500),
+    summary="Version, capabilities, providers (configured, breaker, limits), cache stats",
+)
+async def info(state: StateDep, caller: CallerDep) -> Info:
+    client = state.require_client()
+    settings = client.settings
+    providers: list[dict[str, Any]] = []
+    cache: dict[str, Any] | None = None
+    if settings.enabled("search"):
+        service = client.search_service
+        providers = service.provider_status()
+        cache = await service.cache_stats()
+    return Info(
+        version=__version__,
+        capabilities={name: settings.enabled(name) for name in CAPABILITIES},
+        auth_required=state.auth.required,
+        providers=providers,
+        limits=Limits(
+            rate_limit=state.limits.rate_limit,
+            search_quota=state.limits.search_quota,
+            max_body=state.settings.server_max_body,
+            max_searches_per_request=settings.max_searches_per_request,
+            max_bytes=settings.max_bytes,
+            timeout=settings.timeout,
+        ),
+        cache=cache,
+    )
+
+
+@router.get("/healthz", response_model=Health, summary="Liveness: the process answers")
+async def healthz() -> Health:
+    return Health(status="ok")
+
+
+@router.get(
+    "/readyz",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "Not ready (starting, or cache down)"}},
+    summary="Readiness: the Client is up and the search cache answers",
+)
+async def readyz(state: StateDep) -> Response:
+    checks: dict[str, str] = {}
+    client = state.client
+    checks["client"] = "ok" if client is not None else "starting"
+    if client is not None and client.settings.enabled("search"):
+        try:
+            await client.search_service.cache_stats()
+            checks["cache"] = "ok"
+        except Exception as exc:  # a probe reports, it does not fail
+            log.warning("readiness: the search cache does not answer", exc_info=True)
+            checks["cache"] = f"failing ({type(exc).__name__})"
+    ready = all(value == "ok" for value in checks.values())
+    body = Readiness(status="ready" if ready else "not_ready", checks=checks)
+    return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+        **errors_for(401, 429),
+    },
+    summary="Prometheus metrics: requests, latency, searches, cache, fetches, errors",
+)
+async def metrics(state: StateDep, caller: CallerDep) -> Response:
+    return Response(state.metrics.render(), media_type=CONTENT_TYPE)

@@ -1,0 +1,82 @@
+"""`POST /v1/search` and `POST /v1/search/batch`: JSON, or a live event stream on request.
+
+With `Accept: text/event-stream` the same call streams `started`, each provider attempt
+(`search_started`, `search_done`), `result` and `done` (or `error`) as they happen.
+Capability, quota and limits are checked before the stream opens, so those still get their
+proper status code rather than an `error` event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ...models import SearchResponse
+from ...net.audit import request_id_var
+from ..deps import CallerDep, StateDep
+from ..events import EventChannel, EventStreamResponse
+from ..operations import Operations
+from ..responses import BatchRequest, BatchResponse, SearchRequest, errors_for
+
+__all__ = ["router", "wants_events"]
+
+router = APIRouter(prefix="/v1", tags=["search"])
+
+SSE_DOC: dict[str, Any] = {
+    "text/event-stream": {
+        "schema": {"type": "string"},
+        "example": 'event: search_done\nid: 2\ndata: {"type": "search_done", ...}\n\n',
+    }
+}
+SEARCH_ERRORS = errors_for(400, 401, 413, 422, 429, 500, 502, 503, 504)
+
+
+def wants_events(request: Request) -> bool:
+    return "text/event-stream" in request.headers.get("accept", "")
+
+
+def _use_request_id(request_id: str | None) -> str | None:
+    """The body's request_id, when given, names this call everywhere (audit log included)."""
+    if request_id:
+        request_id_var.set(request_id)
+    return request_id_var.get()
+
+
+@router.post(
+    "/search",
+    response_model=SearchResponse,
+    responses={200: {"content": SSE_DOC}, **SEARCH_ERRORS},
+    summary="Search the web with failover; attempts say what each provider did",
+)
+async def search(
+    params: SearchRequest, request: Request, state: StateDep, caller: CallerDep
+) -> Response | SearchResponse:
+    ops = Operations(state, caller)
+    request_id = _use_request_id(params.request_id)
+    if not wants_events(request):
+        return await ops.search(params)
+    await ops.admit_searches(1)
+    return EventStreamResponse(
+        EventChannel(request_id), lambda ch: ops.stream(ch, lambda: ops.run_search(params))
+    )
+
+
+@router.post(
+    "/search/batch",
+    response_model=BatchResponse,
+    responses={200: {"content": SSE_DOC}, **SEARCH_ERRORS},
+    summary="Run several searches at once; each query's response or error, in order",
+)
+async def batch(
+    params: BatchRequest, request: Request, state: StateDep, caller: CallerDep
+) -> Response | BatchResponse:
+    ops = Operations(state, caller)
+    request_id = _use_request_id(params.request_id)
+    if not wants_events(request):
+        return await ops.batch(params)
+    await ops.admit_searches(len(params.queries))
+    return EventStreamResponse(
+        EventChannel(request_id), lambda ch: ops.stream(ch, lambda: ops.run_batch(params))
+    )

@@ -1,0 +1,178 @@
+"""`/v1/ws`: one WebSocket, many requests in flight, each answered with events by request_id.
+
+A client sends `{"type": "search" | "batch" | "fetch" | "meta", "request_id": "...", ...}`
+(the rest are the same fields as the REST body) and receives `started`, the provider attempts,
+`result` and `done`, or `error`, each carrying its `request_id`. Requests run concurrently and
+their events interleave. A bad message gets an `error` for its request_id and the socket stays
+open. The handshake needs the same bearer key as REST (a browser cannot send one: use SSE).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ValidationError
+
+from ...errors import InvalidInput, NetsiftError, RateLimited
+from ..auth import Unauthorized
+from ..deps import ServerState, authenticate, get_state
+from ..events import EventChannel, encode_ws
+from ..operations import Operations
+from ..responses import (
+    REQUEST_ID_PATTERN,
+    BatchRequest,
+    FetchRequest,
+    MetaRequest,
+    SearchRequest,
+    describe_validation,
+)
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["stream"])
+
+MAX_IN_FLIGHT = 16
+POLICY_VIOLATION = 1008
+MODELS: dict[str, type[BaseModel]] = {
+    "search": SearchRequest,
+    "batch": BatchRequest,
+    "fetch": FetchRequest,
+    "meta": MetaRequest,
+}
+
+
+class _Socket:
+    """Serializes sends: many requests' events share one connection."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self._lock = anyio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._lock:
+            await self.websocket.send_json(message)
+
+    async def fail(self, request_id: str | None, error: NetsiftError) -> None:
+        await self.send(
+            {
+                "type": "error",
+                "request_id": request_id,
+                "seq": 0,
+                "data": {"error": error.to_dict()},
+            }
+        )
+
+
+def parse_message(text: str, max_bytes: int) -> dict[str, Any]:
+    """The JSON object of one message; raises InvalidInput."""
+    if len(text.encode()) > max_bytes:
+        raise InvalidInput(f"a message may be at most {max_bytes} bytes")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"the message is not valid JSON: {exc.msg}") from exc
+    if not isinstance(message, dict):
+        raise InvalidInput("a message must be a JSON object with a type and a request_id")
+    return message
+
+
+def check_type(message: dict[str, Any]) -> str:
+    kind = message.pop("type", None)
+    if kind not in MODELS:
+        raise InvalidInput(f"unknown message type {kind!r}; expected one of {', '.join(MODELS)}")
+    return str(kind)
+
+
+def build_request_id(value: Any, fallback: str) -> str:
+    """The client's request_id when it is a usable one, else a generated one."""
+    if isinstance(value, str) and re.fullmatch(REQUEST_ID_PATTERN, value):
+        return value
+    return fallback
+
+
+def _call(ops: Operations, kind: str, params: BaseModel) -> Callable[[], Awaitable[BaseModel]]:
+    if kind == "search":
+        assert isinstance(params, SearchRequest)
+        return lambda: ops.run_search(params)
+    if kind == "batch":
+        assert isinstance(params, BatchRequest)
+        return lambda: ops.run_batch(params)
+    if kind == "fetch":
+        assert isinstance(params, FetchRequest)
+        return lambda: ops.fetch(params)
+    assert isinstance(params, MetaRequest)
+    return lambda: ops.meta(params)
+
+
+async def _admit(ops: Operations, kind: str, params: BaseModel) -> None:
+    if isinstance(params, SearchRequest):
+        await ops.admit_searches(1)
+    elif isinstance(params, BatchRequest):
+        await ops.admit_searches(len(params.queries))
+    else:
+        ops.require("fetch")
+
+
+@router.websocket("/v1/ws")
+async def ws(websocket: WebSocket) -> None:
+    state: ServerState = get_state(websocket)
+    try:
+        caller = authenticate(state, websocket)
+        await state.limits.hit_request(caller.key)
+    except (Unauthorized, RateLimited) as error:
+        await websocket.close(code=POLICY_VIOLATION, reason=error.message[:120])
+        return
+    await websocket.accept()
+    socket = _Socket(websocket)
+    in_flight = 0
+    counter = 0
+
+    async def run(request_id: str, kind: str, params: BaseModel) -> None:
+        nonlocal in_flight
+        try:
+            ops = Operations(state, caller)
+            channel = EventChannel(request_id)
+            async with anyio.create_task_group() as group:
+                group.start_soon(ops.stream, channel, _call(ops, kind, params))
+                async for event in channel.receiver:
+                    await socket.send(encode_ws(event))
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the client left while its answer was being sent
+        finally:
+            in_flight -= 1
+
+    async with anyio.create_task_group() as group:
+        try:
+            while True:
+                text = await websocket.receive_text()
+                counter += 1
+                request_id: str | None = None
+                try:
+                    fields = parse_message(text, state.settings.server_max_body)
+                    request_id = build_request_id(fields.get("request_id"), f"ws-{counter}")
+                    fields["request_id"] = request_id
+                    kind = check_type(fields)
+                    await state.limits.hit_request(caller.key)
+                    if in_flight >= MAX_IN_FLIGHT:
+                        raise RateLimited(
+                            f"at most {MAX_IN_FLIGHT} requests may be in flight on one socket",
+                            retry_after=1,
+                        )
+                    params = MODELS[kind].model_validate(fields)
+                    await _admit(Operations(state, caller), kind, params)
+                except ValidationError as exc:
+                    await socket.fail(request_id, InvalidInput(describe_validation(exc)))
+                    continue
+                except NetsiftError as error:
+                    state.metrics.observe_error(error.code)
+                    await socket.fail(request_id, error)
+                    continue
+                in_flight += 1
+                group.start_soon(run, request_id, kind, params)
+        except WebSocketDisconnect:
+            group.cancel_scope.cancel()
