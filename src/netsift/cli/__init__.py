@@ -8,6 +8,7 @@ from .agents import mcp, tools
 from .fetch import extract, fetch, meta
 from .research import discoveries, jobs, research, wake
 from .search import providers, search
+from .serve import serve
 
 __all__ = ["app", "main"]
 
@@ -29,6 +30,7 @@ app.command()(jobs)
 app.command()(wake)
 app.command()(tools)
 app.command()(mcp)
+app.command()(serve)
 
 
 def _print_version(value: bool) -> None:
