@@ -17,7 +17,7 @@ import email.utils
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -29,6 +29,7 @@ from .. import errors
 from ..config import Settings
 from ..errors import InvalidURL, NetsiftError, TooLarge, TooManyRedirects, UnsupportedScheme
 from .audit import AuditLog
+from .decompress import build_decoder, decode_errors
 from .guard import AddressPolicy, check_url, safe_url
 from .resolver import Resolver, StaticResolver, SystemResolver
 from .transport import GuardedTransport
@@ -43,7 +44,6 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _SENSITIVE_HEADERS = ("authorization", "cookie", "proxy-authorization")
-_RAW_SLICE = 1024  # compressed bytes fed to a decoder at once: bounds one inflate step
 _QUERY = re.compile(r"\?[^\s'\"<>]*")
 
 OnHop = Callable[[httpx.URL], Awaitable[None]]
@@ -132,30 +132,6 @@ def backoff_delay(attempt: int, *, base: float = 0.5, cap: float = 8.0) -> float
     """Exponential backoff with jitter: attempt 0 waits 0.25-0.5 s, then doubling."""
     ceiling = min(cap, base * 2**attempt)
     return random.uniform(ceiling / 2, ceiling)
-
-
-class _CappedRaw(httpx.AsyncByteStream):
-    """Counts raw (wire) bytes, stops past the cap, and slices compressed input small."""
-
-    def __init__(self, inner: httpx.AsyncByteStream, limit: int, slice_size: int | None) -> None:
-        self._inner = inner
-        self._limit = limit
-        self._slice = slice_size
-        self.count = 0
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
-            self.count += len(chunk)
-            if self.count > self._limit:
-                raise _OverCap("raw")
-            if self._slice is None or len(chunk) <= self._slice:
-                yield chunk
-                continue
-            for start in range(0, len(chunk), self._slice):
-                yield chunk[start : start + self._slice]
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
 
 
 class _OverCap(Exception):
@@ -408,29 +384,39 @@ class HttpClient:
                 f"{where} declares {int(declared)} bytes, over the {cap}-byte cap",
                 details={"url": where, "max_bytes": cap, "declared": int(declared)},
             )
-        assert isinstance(response.stream, httpx.AsyncByteStream)
-        encoded = response.headers.get("content-encoding", "identity").strip().lower()
-        raw = _CappedRaw(response.stream, cap, None if encoded in ("", "identity") else _RAW_SLICE)
-        response.stream = raw
+        decoder = build_decoder(response.headers.get("content-encoding"))
         chunks: list[bytes] = []
         size = 0
+
+        def keep(pieces: Iterable[bytes]) -> None:
+            nonlocal size
+            for piece in pieces:
+                size += len(piece)
+                if size > cap:
+                    raise _OverCap("decompressed body")
+                chunks.append(piece)
+
         try:
             with map_httpx_errors(response.request.url):
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
-                    if size > cap:
-                        raise _OverCap("decoded")
-                    chunks.append(chunk)
+                async for raw in response.aiter_raw():
+                    seen.size += len(raw)
+                    if seen.size > cap:
+                        raise _OverCap("body")
+                    keep(decoder.decode(raw))
+                keep(decoder.flush())
         except _OverCap as over:
-            seen.size = raw.count
             await response.aclose()
-            what = "decompressed body" if over.what == "decoded" else "body"
             raise TooLarge(
-                f"the {what} of {where} is larger than the {cap}-byte cap",
+                f"the {over.what} of {where} is larger than the {cap}-byte cap",
                 details={"url": where, "max_bytes": cap},
             ) from None
-        finally:
-            seen.size = raw.count
+        except decode_errors() as exc:
+            await response.aclose()
+            raise errors.DecodeError(
+                f"the body of {where} is not valid "
+                f"{response.headers.get('content-encoding', '')}: {exc}",
+                details={"url": where},
+            ) from exc
         response._content = b"".join(chunks)
 
 
