@@ -384,6 +384,17 @@ class HttpClient:
                 f"{where} declares {int(declared)} bytes, over the {cap}-byte cap",
                 details={"url": where, "max_bytes": cap, "declared": int(declared)},
             )
+        try:  # a response built in memory (a test's MockTransport) arrives already read
+            seen.size = len(response.content)
+        except httpx.ResponseNotRead:
+            pass
+        else:
+            if seen.size > cap:
+                raise TooLarge(
+                    f"the body of {where} is larger than the {cap}-byte cap",
+                    details={"url": where, "max_bytes": cap},
+                )
+            return
         decoder = build_decoder(response.headers.get("content-encoding"))
         chunks: list[bytes] = []
         size = 0
