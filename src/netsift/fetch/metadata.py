@@ -121,7 +121,9 @@ def extract_metadata(html: str, url: str | None) -> Metadata:
             (img for item in ld_items for img in _images(item.get("image"))),
         ),
         url=page_url or _first_url(base, meta("og:url"), [canonical or ""]),
-        type=_first_text(MAX_TITLE, meta("og:type"), (t for i in ld_items[:1] for t in _type_names(i))),
+        type=_first_text(
+            MAX_TITLE, meta("og:type"), (t for i in ld_items[:1] for t in _type_names(i))
+        ),
         author=_first_text(
             MAX_TITLE,
             meta("author"),
