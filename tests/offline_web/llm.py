@@ -2,9 +2,10 @@
 
 It recognises netsift's own prompts (planning, gap review, cited synthesis) and answers them
 the way a well-behaved model would — quotes copied from the sources it was given — unless a
-mode says to misbehave: malformed JSON, 429, slowness, hallucinated quotes, no json_schema
-support. Anything else gets a plain answer that echoes what it saw, so chat tests can check
-what reached the model.
+mode says to misbehave: malformed JSON, 429, 500, slowness, hallucinated quotes, no json_schema
+support (`no_schema`: 400; `llamacpp`: 500 as llama-cpp-python answers), no response_format
+at all (`no_formats`). Anything else gets a plain answer that echoes what it saw, so chat
+tests can check what reached the model.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class LLMState:
     sticky: set[str] = field(default_factory=set)
     latency: float = 0.0
     requests: list[dict[str, Any]] = field(default_factory=list)
+    # What each gap review answers, in turn: a list of queries means "still open, search
+    # these"; when the list runs out, reviews say nothing is missing.
+    gaps: list[list[str]] = field(default_factory=list)
 
     def take(self) -> str:
         if self.sticky:
@@ -45,6 +49,11 @@ class LLMState:
         self.sticky.clear()
         self.latency = 0.0
         self.requests.clear()
+        self.gaps.clear()
+
+    def count(self, kind: str) -> int:
+        """Requests of one kind seen: "plan", "gaps", "answer" or "chat"."""
+        return sum(1 for body in self.requests if _kind(body) == kind)
 
 
 def _user_text(messages: list[dict[str, Any]]) -> str:
@@ -94,13 +103,27 @@ def _answer(messages: list[dict[str, Any]], *, hallucinate: bool) -> dict[str, A
     return {"answer": answer, "citations": citations, "discoveries": discoveries}
 
 
-def _reply(body: dict[str, Any], mode: str) -> str:
+def _kind(body: dict[str, Any]) -> str:
+    system = _system_text(body.get("messages") or [])
+    if "plan web searches" in system:
+        return "plan"
+    if "review a research answer" in system:
+        return "gaps"
+    if "using only the numbered sources" in system:
+        return "answer"
+    return "chat"
+
+
+def _reply(body: dict[str, Any], mode: str, state: LLMState) -> str:
     messages = body.get("messages") or []
     system = _system_text(messages)
     every = json.dumps(messages)
     if "plan web searches" in system:
         return json.dumps(_plan(messages))
     if "review a research answer" in system:
+        if state.gaps:
+            queries = state.gaps.pop(0)
+            return json.dumps({"gaps": [f"more about {q}" for q in queries], "queries": queries})
         return json.dumps({"gaps": [], "queries": []})
     if "using only the numbered sources" in system:
         retry = "do not occur word for word" in every
@@ -169,7 +192,19 @@ def create_app(state: LLMState) -> Starlette:
             return JSONResponse(
                 {"error": {"message": "response_format json_schema unsupported"}}, status_code=400
             )
-        content = "{not json at all" if mode == "malformed" else _reply(body, mode)
+        if mode == "llamacpp" and fmt.get("type") == "json_schema":
+            # llama-cpp-python's server: a 500 carrying pydantic's literal error.
+            state.sticky.add("llamacpp")
+            message = (
+                "1 validation error: response_format.type Input should be 'text' or 'json_object'"
+            )
+            return JSONResponse({"error": {"message": message}}, status_code=500)
+        if mode == "no_formats" and fmt:
+            state.sticky.add("no_formats")
+            return JSONResponse(
+                {"error": {"message": "unknown field response_format"}}, status_code=422
+            )
+        content = "{not json at all" if mode == "malformed" else _reply(body, mode, state)
         if body.get("stream"):
             return _stream(content, body)
         return JSONResponse(_completion(content, body))
@@ -183,6 +218,7 @@ def create_app(state: LLMState) -> Starlette:
         state.modes.extend(data.get("modes", []))
         state.sticky.update(data.get("sticky", []))
         state.latency = float(data.get("latency", 0))
+        state.gaps.extend(data.get("gaps", []))
         return JSONResponse({"ok": True})
 
     return Starlette(

@@ -29,6 +29,7 @@ __all__ = [
     "build_response_format",
     "llm_configured",
     "parse_json_object",
+    "refuses_output_mode",
 ]
 
 Message = dict[str, str]
@@ -74,6 +75,8 @@ def _mapped_errors() -> Iterator[None]:
         details: dict[str, Any] = {"status": status}
         if retry_after := exc.response.headers.get("retry-after"):
             details["retry_after"] = retry_after
+        if refuses_output_mode(status, str(exc.message)):
+            details["refused"] = "response_format"
         what = "is rate limiting us" if status == 429 else f"answered HTTP {status}"
         raise LLMError(
             f"the language model endpoint {what}",
@@ -93,8 +96,19 @@ def llm_configured(settings: Settings) -> bool:
 
 LLM_RETRIES = 2  # the SDK retries 429 (honouring Retry-After), 5xx, timeouts and resets
 JSON_MODES = ("json_schema", "json_object", "text")
-# Statuses with which servers refuse an output mode they lack (400/422 most, 500 llama-cpp-python).
-FORMAT_REFUSALS = frozenset({400, 404, 415, 422, 500, 501})
+# Statuses with which servers refuse an output mode they lack: 400/422 most; llama-cpp-python
+# answers 500 with a validation message naming the field, so a 500 counts only if it does.
+FORMAT_REFUSALS = frozenset({400, 415, 422, 501})
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object")
+
+
+def refuses_output_mode(status: int, message: str) -> bool:
+    """Whether an error answer means "I do not support this response_format" (pure)."""
+    if status in FORMAT_REFUSALS:
+        return True
+    return status == 500 and any(word in message.lower() for word in _FORMAT_WORDS)
+
+
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
@@ -241,7 +255,7 @@ class LLM:
             try:
                 return await self.complete(asked, max_tokens=max_tokens, response_format=fmt)
             except LLMError as exc:
-                if fmt is None or exc.details.get("status") not in FORMAT_REFUSALS:
+                if fmt is None or exc.details.get("refused") != "response_format":
                     raise
                 self._format_index += 1
         raise AssertionError("the plain-text mode never steps down")  # pragma: no cover

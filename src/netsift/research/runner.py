@@ -7,6 +7,7 @@ store can follow the job, and a reader that drops resumes from the last sequence
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,7 @@ from .agent import ResearchAgent
 
 __all__ = ["ResearchRunner", "build_partial"]
 
+log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 5.0
 
@@ -112,11 +114,17 @@ class ResearchRunner:
         report: ResearchReport | None = None
         try:
             await self.store.update(job_id, status="running", owner=self.owner)
+            failure: Exception | None = None
             with scope:
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._heartbeat, job_id, scope)
-                    report = await self._agent().run(params, emit=emit, job_id=job_id)
+                    try:
+                        report = await self._agent().run(params, emit=emit, job_id=job_id)
+                    except Exception as exc:  # raised below, outside the group's wrapping
+                        failure = exc
                     group.cancel_scope.cancel()
+            if failure is not None:
+                raise failure
             if scope.cancelled_caught:
                 with anyio.CancelScope(shield=True):
                     await self.store.append_event(job_id, "error", {"code": "cancelled"})
@@ -135,6 +143,7 @@ class ResearchRunner:
             await emit("error", exc.to_dict())
             await self.store.update(job_id, status="failed", error=exc.to_dict())
         except Exception as exc:
+            log.exception("research job %s failed", job_id)
             error = NetsiftError(f"research failed unexpectedly ({type(exc).__name__})").to_dict()
             with anyio.CancelScope(shield=True):
                 await emit("error", error)

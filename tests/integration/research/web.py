@@ -1,0 +1,240 @@
+"""A small web to research in: a SearXNG-format search engine and the pages it finds.
+
+The shared provider simulators find public-looking https pages (`docs.example.org`, port 443)
+that no test server can serve, so research — which must *read* what it finds — gets its own
+corpus: `search.test` answers `/search?format=json` exactly as SearXNG does (netsift's real
+searxng provider parses it), ranking the pages below by the query's words, and each page lives
+on its own pinned `.test` host as a real HTML article with navigation and boilerplate around
+the facts. Knobs: search/page latency, failing searches, a count of what was asked.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from dataclasses import dataclass, field
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+__all__ = ["DOCS", "HOSTS", "QUESTION", "Doc", "WebState", "build_app"]
+
+QUESTION = (
+    "When was the James Webb Space Telescope launched and what is its primary mirror made of?"
+)
+
+
+@dataclass(frozen=True)
+class Doc:
+    host: str
+    path: str
+    title: str
+    paragraphs: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join((self.title, *self.paragraphs))
+
+
+DOCS: tuple[Doc, ...] = (
+    Doc(
+        "launch.test",
+        "/webb-launch",
+        "James Webb Space Telescope launch",
+        (
+            "The James Webb Space Telescope was launched on 25 December 2021 on an Ariane 5 "
+            "rocket from Kourou in French Guiana.",
+            "The launch of the telescope was delayed many times before that December morning, "
+            "and engineers watched the deployment for weeks afterwards.",
+        ),
+    ),
+    Doc(
+        "mirror.test",
+        "/webb-primary-mirror",
+        "The primary mirror of the Webb telescope",
+        (
+            "Webb's primary mirror is 6.5 metres across and is made of 18 hexagonal segments "
+            "of gold-plated beryllium.",
+            "Beryllium was chosen for the mirror because it is light and keeps its shape at "
+            "the cold temperatures the telescope works in.",
+        ),
+    ),
+    Doc(
+        "mirrorcopy.test",
+        "/webb-primary-mirror-copy",
+        "The primary mirror of the Webb telescope!",
+        (
+            "Webb's primary mirror is 6.5 metres across and is made of 18 hexagonal segments "
+            "of gold-plated beryllium.",
+            "Beryllium was chosen for the mirror because it is light and keeps its shape at "
+            "the cold temperatures the telescope works in.",
+        ),
+    ),
+    Doc(
+        "orbit.test",
+        "/webb-orbit",
+        "Where the Webb telescope orbits",
+        (
+            "The James Webb Space Telescope orbits the Sun near the second Lagrange point, "
+            "about 1.5 million kilometres from Earth.",
+            "Its orbit keeps the Sun, the Earth and the Moon on the same side of the telescope.",
+        ),
+    ),
+    Doc(
+        "sunshield.test",
+        "/webb-sunshield",
+        "The Webb telescope sunshield",
+        (
+            "The sunshield of the Webb telescope has five layers of Kapton, each as thin as a "
+            "human hair, and is about the size of a tennis court.",
+            "The sunshield keeps the mirror and instruments below 50 kelvin.",
+        ),
+    ),
+    Doc(
+        "budget.test",
+        "/webb-cost",
+        "What the Webb telescope cost",
+        (
+            "The total cost of the James Webb Space Telescope project is about 10 billion US "
+            "dollars.",
+            "The budget grew many times over the telescope's long development.",
+        ),
+    ),
+    Doc(
+        "hubble.test",
+        "/hubble-history",
+        "Hubble Space Telescope history",
+        (
+            "The Hubble Space Telescope was launched in 1990 aboard the Space Shuttle Discovery.",
+            "Hubble's primary mirror is 2.4 metres across and is made of glass coated with "
+            "aluminium.",
+        ),
+    ),
+    Doc(
+        "instruments.test",
+        "/webb-instruments",
+        "Instruments on board the Webb telescope",
+        (
+            "The telescope carries four science instruments, including the Near Infrared "
+            "Camera and the Mid-Infrared Instrument.",
+            "The instruments observe infrared light from the first galaxies.",
+        ),
+    ),
+)
+HOSTS: tuple[str, ...] = ("search.test", *dict.fromkeys(doc.host for doc in DOCS))
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    "the a an of and or in on at to is was what when how which its it for from by with "
+    "made about there their this that are be as".split()
+)
+
+
+def _terms(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
+
+
+@dataclass
+class WebState:
+    """Knobs and counters, shared by the server thread and the test."""
+
+    search_latency: float = 0.0
+    page_latency: float = 0.0
+    failing_searches: str | None = None  # "all", or a word: queries with it answer 500
+    searches: list[str] = field(default_factory=list)
+    pages: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.search_latency = self.page_latency = 0.0
+            self.failing_searches = None
+            self.searches.clear()
+            self.pages.clear()
+
+
+def rank_docs(query: str) -> list[Doc]:
+    """The pages that mention any of the query's words, most shared words first."""
+    wanted = _terms(query)
+    scored = [(len(wanted & _terms(doc.text)), index, doc) for index, doc in enumerate(DOCS)]
+    return [doc for score, _, doc in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0]
+
+
+def _page(doc: Doc) -> str:
+    body = "\n".join(f"<p>{html.escape(p)}</p>" for p in doc.paragraphs)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(doc.title)}</title>
+<meta name="description" content="{html.escape(doc.paragraphs[0][:150])}"></head>
+<body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About us</a></nav>
+<div class="ad">Advertisement: subscribe to our newsletter for weekly space news!</div>
+<main><article>
+<h1>{html.escape(doc.title)}</h1>
+<p class="byline">By Ada Example, space correspondent</p>
+{body}
+</article></main>
+<footer>Copyright 2026 Example Space News. All rights reserved. Privacy policy.</footer>
+</body></html>"""
+
+
+def _result(doc: Doc, port: int, position: int) -> dict[str, object]:
+    url = f"http://{doc.host}:{port}{doc.path}"
+    return {
+        "url": url,
+        "engine": "testengine",
+        "parsed_url": ["http", f"{doc.host}:{port}", doc.path, "", "", ""],
+        "template": "default.html",
+        "title": doc.title,
+        "content": doc.paragraphs[0][:160],
+        "publishedDate": None,
+        "engines": ["testengine"],
+        "positions": [position],
+        "score": 1.0 / position,
+        "category": "general",
+    }
+
+
+def build_app(state: WebState) -> Starlette:
+    by_place = {(doc.host, doc.path): doc for doc in DOCS}
+
+    async def route(request: Request) -> Response:
+        host = (request.headers.get("host") or "").rsplit(":", 1)[0]
+        port = request.url.port or 80
+        path = request.url.path
+        if path == "/robots.txt":
+            return PlainTextResponse("User-agent: *\nDisallow:\n")
+        if host == "search.test" and path == "/search":
+            query = request.query_params.get("q", "")
+            with state._lock:
+                state.searches.append(query)
+            if state.search_latency:
+                await anyio.sleep(state.search_latency)
+            failing = state.failing_searches
+            if failing == "all" or (failing and failing in query.lower()):
+                return JSONResponse({"error": "engine exploded"}, status_code=500)
+            docs = rank_docs(query)[:10]
+            results = [_result(doc, port, i) for i, doc in enumerate(docs, start=1)]
+            body = {
+                "query": query,
+                "number_of_results": len(results),
+                "results": results,
+                "answers": [],
+                "corrections": [],
+                "infoboxes": [],
+                "suggestions": [],
+                "unresponsive_engines": [],
+            }
+            return JSONResponse(body)
+        doc = by_place.get((host, path))
+        if doc is None:
+            return PlainTextResponse("not found", status_code=404)
+        with state._lock:
+            state.pages.append(f"{host}{path}")
+        if state.page_latency:
+            await anyio.sleep(state.page_latency)
+        return HTMLResponse(_page(doc))
+
+    return Starlette(routes=[Route("/{path:path}", route, methods=["GET"])])
