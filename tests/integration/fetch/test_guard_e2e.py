@@ -123,7 +123,7 @@ async def test_literal_private_addresses_are_blocked_without_a_connection(
 ) -> None:
     v6_server, v6_state = v6_web
     v6_state.reset()
-    urls = literal_urls(offline_web.port) + [v6_server.url("/article", host="[::1]")]
+    urls = [*literal_urls(offline_web.port), v6_server.url("/article", host="[::1]")]
     async with Client(make_settings()) as client:
         for url in urls:
             error = await fetch_error(client, url, respect_robots=False)
