@@ -196,8 +196,12 @@ class SearchService:
 
     async def _failover(self, q: Query, names: list[str], deadline: float) -> SearchResponse:
         attempts: list[Attempt] = []
-        for name in names:
-            outcome = await self._caller.ask(self.providers[name], q, deadline)
+        for index, name in enumerate(names):
+            # A provider that hangs may use its share of the time left, not all of it: the
+            # ones after it must still get their turn within the search's deadline.
+            now = self._monotonic()
+            share = now + (deadline - now) / (len(names) - index)
+            outcome = await self._caller.ask(self.providers[name], q, min(deadline, share))
             attempts.append(outcome.attempt)
             if outcome.results:
                 return _response(q, outcome.results, name, attempts)

@@ -209,13 +209,26 @@ async def test_all_failed_carries_every_attempt(build: Build, web: FakeWeb) -> N
 
 
 async def test_search_deadline_turns_into_timeout_attempts(build: Build, web: FakeWeb) -> None:
-    web.latency["alpha"] = 0.5
+    web.latency.update(alpha=0.5, beta=0.5)
     service = build(fake("alpha"), fake("beta"), timeout=0.2)
     started = time.monotonic()
     with pytest.raises(AllProvidersFailed) as caught:
         await service.search("rust")
     assert time.monotonic() - started < 0.45
     assert [a["error_code"] for a in caught.value.details["attempts"]] == ["timeout", "timeout"]
+
+
+async def test_a_hanging_provider_leaves_the_next_one_its_share_of_the_deadline(
+    build: Build, web: FakeWeb
+) -> None:
+    web.latency["alpha"] = 5.0
+    service = build(fake("alpha"), fake("beta"), timeout=0.4)
+    started = time.monotonic()
+    found = await service.search("rust")
+    assert time.monotonic() - started < 0.45
+    assert codes(found) == ["timeout", None]
+    assert found.provider == "beta"
+    assert 150 <= found.attempts[0].latency_ms <= 300  # half of the deadline, not all of it
 
 
 # -- breaker ----------------------------------------------------------------------------------
