@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import httpx
@@ -25,7 +26,15 @@ from .provider import Provider
 from .rank import is_off_topic
 from .ratelimit import RateLimiter
 
-__all__ = ["Outcome", "ProviderCaller"]
+__all__ = ["AttemptListener", "Outcome", "ProviderCaller", "attempt_listener"]
+
+# Told of each provider attempt as it happens: (provider, query, None) before it is asked,
+# (provider, query, attempt) after. Set by a caller that streams progress (SSE, WebSocket);
+# a ContextVar so it follows the search into batch and merge tasks without new parameters.
+AttemptListener = Callable[[str, Query, Attempt | None], Awaitable[None]]
+attempt_listener: ContextVar[AttemptListener | None] = ContextVar(
+    "netsift_attempt_listener", default=None
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +66,15 @@ class ProviderCaller:
 
     async def ask(self, provider: Provider, query: Query, deadline: float) -> Outcome:
         """One Attempt at `provider`; never raises a NetsiftError (it becomes the Attempt)."""
+        listener = attempt_listener.get()
+        if listener is None:
+            return await self._ask(provider, query, deadline)
+        await listener(provider.name, query, None)
+        outcome = await self._ask(provider, query, deadline)
+        await listener(provider.name, query, outcome.attempt)
+        return outcome
+
+    async def _ask(self, provider: Provider, query: Query, deadline: float) -> Outcome:
         name = provider.name
         if not provider.configured():
             return _skipped(
