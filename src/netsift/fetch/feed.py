@@ -28,6 +28,7 @@ MAX_SUMMARY = 300
 MAX_TITLE = 300
 
 _MARKDOWN_LINK_TEXT = re.compile(r"([\[\]\\])")
+_EMAIL_AND_NAME = re.compile(r"^[^\s@()]+@[^\s()]+\s*\((.+)\)$")
 _BLOCK_END = re.compile(r"<(?:br|hr|/p|/div|/li|/h[1-6]|/tr|/td|/th|/blockquote)\b[^>]*>", re.I)
 _LINK_ESCAPES = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
 
@@ -67,9 +68,16 @@ def _entry(raw: dict[str, Any]) -> FeedEntry:
         title=_plain(raw.get("title"), MAX_TITLE),
         url=link if isinstance(link, str) and link.startswith(("http://", "https://")) else None,
         published=_date(raw),
-        author=_plain((raw.get("author_detail") or {}).get("name") or raw.get("author"), MAX_TITLE),
+        author=_plain(_author(raw.get("author")), MAX_TITLE),
         summary=_plain(raw.get("summary"), MAX_SUMMARY),
     )
+
+
+def _author(value: object) -> object:
+    """RSS 2.0 writes authors as `email (Name)`: keep the name."""
+    if isinstance(value, str) and (found := _EMAIL_AND_NAME.match(value.strip())):
+        return found.group(1)
+    return value
 
 
 def _date(raw: dict[str, Any]) -> str | None:
