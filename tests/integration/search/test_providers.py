@@ -38,11 +38,16 @@ SENT: dict[str, Callable[[Seen], bool]] = {
     "brave": lambda s: s.headers["x-subscription-token"] == key("brave_api_key"),
     "searxng": lambda s: s.params["format"] == "json" and s.params["q"] == QUERY,
     "tavily": lambda s: s.headers["authorization"] == f"Bearer {key('tavily_api_key')}",
-    "serpapi": lambda s: s.params["api_key"] == key("serpapi_api_key")
-    and s.params.get("engine", "google") == "google",
-    "bing": lambda s: s.params["api_key"] == key("serpapi_api_key") and s.params["engine"] == "bing",
-    "google": lambda s: s.params["key"] == key("google_api_key")
-    and s.params["cx"] == key("google_cse_id"),
+    "serpapi": lambda s: (
+        s.params["api_key"] == key("serpapi_api_key")
+        and s.params.get("engine", "google") == "google"
+    ),
+    "bing": lambda s: (
+        s.params["api_key"] == key("serpapi_api_key") and s.params["engine"] == "bing"
+    ),
+    "google": lambda s: (
+        s.params["key"] == key("google_api_key") and s.params["cx"] == key("google_cse_id")
+    ),
     "wikipedia": lambda s: "netsift" in s.headers["user-agent"] and s.params["srsearch"] == QUERY,
     "openalex": lambda s: s.params["api_key"] == key("openalex_api_key"),
     "crossref": lambda s: QUERY in (s.params.get("query") or s.params["query.bibliographic"]),
