@@ -29,7 +29,7 @@ ALL_PROVIDERS = [
 
 
 def key(field: str) -> str:
-    return KEYS[field][1]
+    return str(KEYS[field][1])
 
 
 # What the request each provider sent must carry, checked on the simulator's side.
