@@ -280,6 +280,8 @@ def check_url(url: str | httpx.URL) -> httpx.URL:
     host = parsed.raw_host.decode("ascii", errors="replace").lower()
     if not host:
         raise InvalidURL("the URL has no host", details={"url": safe_url(parsed)})
+    if "%" in host:  # percent-escapes and IPv6 zone ids: nothing legitimate needs them
+        raise InvalidURL(f"not a valid host name: {host!r}", details={"host": host})
     if ":" in host:  # IPv6 literal (httpx has removed the brackets)
         try:
             ipaddress.IPv6Address(host)
