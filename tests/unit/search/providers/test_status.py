@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from netsift.errors import ProviderAuth, ProviderUnavailable, QuotaExceeded, RateLimited
+from netsift.errors import (
+    NetsiftError,
+    ProviderAuth,
+    ProviderUnavailable,
+    QuotaExceeded,
+    RateLimited,
+)
 from netsift.search.providers.status import raise_for_status, read_json, retry_after_from
 from tests.unit.search.providers.contracts import reply
 
@@ -28,7 +34,9 @@ def test_success_passes(status: int) -> None:
         (302, ProviderUnavailable, False),
     ],
 )
-def test_statuses_map_to_typed_errors(status: int, error: type, retryable: bool) -> None:
+def test_statuses_map_to_typed_errors(
+    status: int, error: type[NetsiftError], retryable: bool
+) -> None:
     with pytest.raises(error) as caught:
         raise_for_status(reply(status), "acme", detail="the   provider's\nown words")
     assert caught.value.retryable is retryable
