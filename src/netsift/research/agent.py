@@ -158,7 +158,7 @@ class ResearchAgent:
             await emit("planned", {"iteration": iteration, "queries": queries})
             await self._search_all(queries, iteration, state, emit)
             added = await self._read(params, state, emit)
-            if not added and iteration > 1:
+            if not added and (iteration > 1 or not state.sources):
                 return iteration, "no_new_information"
             await emit("synthesizing", {"iteration": iteration, "sources": len(state.sources)})
             await self._synthesize(params.question, state)
@@ -310,7 +310,7 @@ class ResearchAgent:
 
     async def _synthesize(self, question: str, state: _State) -> None:
         ranked = rank_passages(question, state.passages)
-        if self.llm is None:
+        if self.llm is None or not ranked:  # nothing relevant to show a model: say so, free
             state.synthesis = synthesize_extractive(question, ranked, state.sources)
             return
         try:

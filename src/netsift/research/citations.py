@@ -67,6 +67,10 @@ def quote_occurs(quote: str, source_text: str) -> bool:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences of plain text, for extractive answers and quote candidates."""
-    flat = _SPACE.sub(" ", text).strip()
-    return [s.strip() for s in _SENTENCE.split(flat) if s.strip()]
+    """Sentences of plain text, for extractive answers and quote candidates; a line break
+    ends a sentence too (headings, list items and table rows have no full stop)."""
+    sentences: list[str] = []
+    for line in text.splitlines():
+        flat = _SPACE.sub(" ", line).strip()
+        sentences.extend(s.strip() for s in _SENTENCE.split(flat) if s.strip())
+    return sentences

@@ -9,7 +9,7 @@ from ..search.rank import bm25_scores
 
 __all__ = ["Passage", "rank_passages", "split_passages"]
 
-_BLOCK = re.compile(r"\n\s*\n")
+_BLOCK = re.compile(r"\n\s*")  # text output puts one block per line; Markdown a blank line
 _MARKDOWN_NOISE = re.compile(r"^\s*(?:[#>*+-]+|\d+\.)\s+", re.MULTILINE)
 
 
@@ -21,7 +21,8 @@ class Passage:
 
 
 def split_passages(text: str, *, max_chars: int = 800, min_chars: int = 40) -> list[str]:
-    """Paragraph-sized pieces: blocks are joined up to `max_chars`, long blocks are cut at
+    """Paragraph-sized pieces: blocks (lines) are joined up to `max_chars` with their line
+    breaks kept — so a heading never runs into the sentence after it — long blocks are cut at
     sentence ends, and fragments too short to say anything (menus, captions) are dropped."""
     pieces: list[str] = []
     current = ""
@@ -38,7 +39,7 @@ def split_passages(text: str, *, max_chars: int = 800, min_chars: int = 40) -> l
             pieces.append(current)
             current = block
         else:
-            current = f"{current} {block}".strip()
+            current = f"{current}\n{block}".strip()
     if current:
         pieces.append(current)
     return [piece for piece in pieces if len(piece) >= min_chars]

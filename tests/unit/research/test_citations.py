@@ -33,3 +33,17 @@ def test_split_sentences():
     text = "Dr. Smith arrived. It rained! Then (finally) it stopped? Yes 2 times."
     assert split_sentences("One. Two three. Four!") == ["One.", "Two three.", "Four!"]
     assert len(split_sentences(text)) >= 3
+
+
+def test_a_line_break_ends_a_sentence():
+    from netsift.research.citations import split_sentences
+    from netsift.research.passages import split_passages
+
+    text = "James Webb Space Telescope launch\nThe telescope was launched in 2021. It works."
+    assert split_sentences(text) == [
+        "James Webb Space Telescope launch",
+        "The telescope was launched in 2021.",
+        "It works.",
+    ]
+    [passage] = split_passages(text)
+    assert split_sentences(passage)[0] == "James Webb Space Telescope launch"
