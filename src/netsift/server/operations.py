@@ -85,7 +85,9 @@ class Operations:
         return BatchResponse(results=items, request_id=request_id_var.get())
 
     async def fetch(self, params: FetchRequest) -> Page:
-        return await self._page(lambda: self.client.fetch(**params.model_dump()))
+        return await self._page(
+            lambda: self.client.fetch(**params.model_dump(exclude={"request_id"}))
+        )
 
     async def meta(self, params: MetaRequest) -> Metadata:
         page = await self._page(lambda: self.client.fetch(params.url, max_length=1))

@@ -64,11 +64,11 @@ class BatchRequest(BatchSearchParams, _RequestId):
     """Several searches at once; each query's answer or error, in order."""
 
 
-class FetchRequest(FetchParams):
+class FetchRequest(FetchParams, _RequestId):
     """Fetch a page and read its main content."""
 
 
-class MetaRequest(MetaParams):
+class MetaRequest(MetaParams, _RequestId):
     """Read a page's link-preview card."""
 
 

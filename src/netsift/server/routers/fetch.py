@@ -12,6 +12,7 @@ from ...models import Metadata, Page
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
 from ..responses import FetchRequest, MetaRequest, errors_for
+from .search import use_request_id
 
 __all__ = ["router"]
 
@@ -27,6 +28,7 @@ FETCH_ERRORS = errors_for(400, 401, 403, 404, 413, 415, 422, 429, 500, 502, 503,
     summary="Fetch a page and read its main content (Markdown, text or HTML), paginated",
 )
 async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Page:
+    use_request_id(params.request_id)
     return await Operations(state, caller).fetch(params)
 
 
@@ -37,4 +39,5 @@ async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Pag
     summary="A page's link-preview card: title, description, image, site name, favicon",
 )
 async def meta(params: MetaRequest, state: StateDep, caller: CallerDep) -> Metadata:
+    use_request_id(params.request_id)
     return await Operations(state, caller).meta(params)

@@ -20,7 +20,7 @@ from ..events import EventChannel, EventStreamResponse
 from ..operations import Operations
 from ..responses import BatchRequest, BatchResponse, SearchRequest, errors_for
 
-__all__ = ["router", "wants_events"]
+__all__ = ["router", "use_request_id", "wants_events"]
 
 router = APIRouter(prefix="/v1", tags=["search"])
 
@@ -37,7 +37,7 @@ def wants_events(request: Request) -> bool:
     return "text/event-stream" in request.headers.get("accept", "")
 
 
-def _use_request_id(request_id: str | None) -> str | None:
+def use_request_id(request_id: str | None) -> str | None:
     """The body's request_id, when given, names this call everywhere (audit log included)."""
     if request_id:
         request_id_var.set(request_id)
@@ -54,7 +54,7 @@ async def search(
     params: SearchRequest, request: Request, state: StateDep, caller: CallerDep
 ) -> Response | SearchResponse:
     ops = Operations(state, caller)
-    request_id = _use_request_id(params.request_id)
+    request_id = use_request_id(params.request_id)
     if not wants_events(request):
         return await ops.search(params)
     await ops.admit_searches(1)
@@ -73,7 +73,7 @@ async def batch(
     params: BatchRequest, request: Request, state: StateDep, caller: CallerDep
 ) -> Response | BatchResponse:
     ops = Operations(state, caller)
-    request_id = _use_request_id(params.request_id)
+    request_id = use_request_id(params.request_id)
     if not wants_events(request):
         return await ops.batch(params)
     await ops.admit_searches(len(params.queries))
