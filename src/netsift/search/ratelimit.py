@@ -8,11 +8,14 @@ bound and the request's remaining time) or gets `RateLimited` at once, with `ret
 so the service can fail over instead of stalling.
 
 Storage is in-process memory, or Redis when netsift is scaled out so replicas share one
-window per provider (`limits`' Lua scripts keep the moving window atomic there).
+window per provider (`limits`' Lua scripts keep the moving window atomic there). When Redis
+cannot be reached, the limiter falls back to in-process windows for the rest of its life: a
+search must not fail because the shared limit store is down (the cache degrades the same way).
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -29,6 +32,7 @@ from ..errors import InvalidInput, RateLimited
 __all__ = ["DEFAULT_MAX_WAIT", "RateLimiter"]
 
 DEFAULT_MAX_WAIT = 1.5  # longer than this and failing over to the next provider is faster
+log = logging.getLogger(__name__)
 _NAMESPACE = "netsift"
 _GLOBAL = "*global*"
 
@@ -61,6 +65,7 @@ class RateLimiter:
         self._parsed: dict[str, list[RateLimitItem]] = {}
         self.max_wait = max_wait
         self._sleep = sleep
+        self.degraded = False
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RateLimiter:
@@ -108,6 +113,22 @@ class RateLimiter:
         provider's own 429) when the next slot is further away than the wait allowed.
         """
         bound = self.max_wait if max_wait is None else min(max_wait, self.max_wait)
+        try:
+            return await self._acquire(name, published, bound)
+        except RateLimited:
+            raise
+        except Exception:
+            if self.degraded:
+                raise
+            log.warning(
+                "rate limit storage failed; using in-process limits from now on", exc_info=True
+            )
+            self._storage = self._open("memory://")
+            self._strategy = MovingWindowRateLimiter(self._storage)
+            self.degraded = True
+            return await self._acquire(name, published, bound)
+
+    async def _acquire(self, name: str, published: str, bound: float) -> float:
         checks = [(item, name) for item in self._items(name, published)]
         checks += [(item, _GLOBAL) for item in self._global]
         started = time.monotonic()

@@ -117,3 +117,21 @@ async def test_redis_windows_are_shared_between_replicas(redis_url: str) -> None
 def test_from_settings_shares_through_redis(redis_url: str) -> None:
     assert RateLimiter.from_settings(Settings(cache_url=redis_url))._pool is not None
     assert RateLimiter.from_settings(Settings(cache_url="memory://"))._pool is None
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port  # nothing listens there once the socket is closed
+
+
+async def test_an_unreachable_redis_degrades_to_in_process_limits() -> None:
+    limiter = RateLimiter(f"redis://127.0.0.1:{_closed_port()}", global_limit=None)
+    assert await limiter.acquire("brave", "1/minute") < 0.1
+    assert limiter.degraded
+    with pytest.raises(RateLimited):  # the in-process window still limits
+        await limiter.acquire("brave", "1/minute", max_wait=0)
+    await limiter.aclose()
