@@ -1,0 +1,207 @@
+"""Keys, binding, per-client limits and CORS of the HTTP server, and `netsift serve` itself."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from netsift.cli import app as cli
+from netsift.client import Client
+from netsift.server import create_app
+from netsift.server.auth import Authenticator, Unauthorized, check_bind, is_loopback
+
+
+@pytest.fixture
+async def make_api(sim_settings):
+    """`await make_api(**settings)` → an httpx client on an app over the simulators."""
+    opened = []
+
+    async def factory(**overrides):
+        overrides.setdefault("providers", ["tavily"])
+        overrides.setdefault("capabilities", ["search", "fetch"])
+        client = Client(sim_settings(**overrides))
+        await client.__aenter__()
+        transport = httpx.ASGITransport(app=create_app(client=client))
+        http = httpx.AsyncClient(transport=transport, base_url="http://api.test")
+        opened.append((client, http))
+        return http
+
+    yield factory
+    for client, http in opened:
+        await http.aclose()
+        await client.aclose()
+
+
+async def test_keys_are_required_when_configured(make_api):
+    api = await make_api(api_keys=["k-alpha", "k-beta"])
+    missing = await api.get("/v1/info")
+    assert missing.status_code == 401
+    assert missing.json()["error"]["code"] == "unauthorized"
+    assert missing.headers["www-authenticate"] == "Bearer"
+    wrong = await api.get("/v1/info", headers={"Authorization": "Bearer k-gamma"})
+    assert wrong.status_code == 401
+    basic = await api.get("/v1/info", headers={"Authorization": "Basic k-alpha"})
+    assert basic.status_code == 401
+    for key in ("k-alpha", "k-beta"):
+        ok = await api.get("/v1/info", headers={"Authorization": f"Bearer {key}"})
+        assert ok.status_code == 200 and ok.json()["auth_required"] is True
+    search = await api.post("/v1/search", json={"query": "rust"})
+    assert search.status_code == 401
+    assert (await api.get("/metrics")).status_code == 401
+    assert (await api.get("/healthz")).status_code == 200  # probes need no key
+
+
+async def test_keys_never_reach_metrics_or_errors(make_api):
+    api = await make_api(api_keys=["k-alpha"])
+    headers = {"Authorization": "Bearer k-alpha"}
+    assert (await api.post("/v1/search", json={"query": "rust"}, headers=headers)).is_success
+    wrong = await api.get("/v1/info", headers={"Authorization": "Bearer k-alphx"})
+    assert "k-alph" not in wrong.text
+    metrics = (await api.get("/metrics", headers=headers)).text
+    assert "k-alpha" not in metrics
+    assert 'client="key-' in metrics  # a fingerprint names the caller
+
+
+def test_authenticator_compares_every_key():
+    auth = Authenticator(["one", "two"])
+    assert auth.check("Bearer two") == auth.check("bearer two")  # the scheme is case-blind
+    assert auth.check("Bearer one") != auth.check("Bearer two")
+    with pytest.raises(Unauthorized):
+        auth.check("Bearer on")
+    with pytest.raises(Unauthorized):
+        auth.check(None)
+    assert Authenticator([]).check(None) is None
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.9.9.9", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("10.0.0.5", False),
+    ],
+)
+def test_is_loopback(host, loopback):
+    assert is_loopback(host) is loopback
+
+
+def test_check_bind():
+    check_bind("127.0.0.1", api_keys=[], insecure_no_auth=False)
+    check_bind("0.0.0.0", api_keys=["k"], insecure_no_auth=False)
+    check_bind("0.0.0.0", api_keys=[], insecure_no_auth=True)
+    with pytest.raises(Exception) as refused:
+        check_bind("0.0.0.0", api_keys=[], insecure_no_auth=False)
+    assert refused.value.code == "disabled"  # type: ignore[attr-defined]
+
+
+def test_serve_refuses_public_bind_without_keys():
+    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert result.exit_code == 5
+    assert "NETSIFT_API_KEYS" in result.output and "--insecure-no-auth" in result.output
+
+
+async def test_rate_limit_is_429_with_retry_after(make_api):
+    api = await make_api(server_rate_limit="3/minute")
+    for _ in range(3):
+        assert (await api.get("/v1/info")).status_code == 200
+    limited = await api.get("/v1/info")
+    assert limited.status_code == 429
+    error = limited.json()["error"]
+    assert error["code"] == "rate_limited" and error["retryable"] is True
+    assert 1 <= int(limited.headers["retry-after"]) <= 60
+    assert (await api.get("/healthz")).status_code == 200
+
+
+async def test_rate_limit_is_per_client(make_api):
+    api = await make_api(server_rate_limit="2/minute", api_keys=["a", "b"])
+    for _ in range(2):
+        assert (await api.get("/v1/info", headers={"Authorization": "Bearer a"})).is_success
+    assert (await api.get("/v1/info", headers={"Authorization": "Bearer a"})).status_code == 429
+    assert (await api.get("/v1/info", headers={"Authorization": "Bearer b"})).is_success
+
+
+async def test_search_quota_counts_batch_queries(make_api, sims):
+    api = await make_api(server_search_quota="3/day")
+    assert (await api.post("/v1/search", json={"query": "rust"})).status_code == 200
+    too_many = await api.post("/v1/search/batch", json={"queries": ["a b", "c d", "e f"]})
+    assert too_many.status_code == 429
+    error = too_many.json()["error"]
+    assert error["code"] == "quota_exceeded" and error["details"]["requested"] == 3
+    assert int(too_many.headers["retry-after"]) >= 1
+    assert sims["tavily"].count == 1  # the refused batch sent nothing
+    two = await api.post("/v1/search/batch", json={"queries": ["a b", "c d"]})
+    assert two.status_code == 200
+    assert (await api.post("/v1/search", json={"query": "more"})).status_code == 429
+    assert (await api.post("/v1/fetch", json={"url": "ftp://x.test/"})).status_code == 400
+
+
+async def test_cors_is_off_unless_configured(make_api):
+    closed = await make_api()
+    preflight = {"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}
+    response = await closed.options("/v1/search", headers=preflight)
+    assert "access-control-allow-origin" not in response.headers
+    opened = await make_api(cors_origins="https://app.example")
+    response = await opened.options("/v1/search", headers=preflight)
+    assert response.headers["access-control-allow-origin"] == "https://app.example"
+    other = await opened.options(
+        "/v1/search", headers={**preflight, "Origin": "https://evil.example"}
+    )
+    assert "access-control-allow-origin" not in other.headers
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_netsift_serve_runs_uvicorn(tmp_path, sims):
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("NETSIFT_")},
+        **sims.env(),
+        "NETSIFT_PROVIDERS": "tavily",
+        "NETSIFT_CAPABILITIES": "search,fetch",
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+        "NETSIFT_API_KEYS": "serve-key",
+    }
+    command = [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
+    proc = subprocess.Popen(
+        command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{base}/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
+            time.sleep(0.1)
+        headers = {"Authorization": "Bearer serve-key"}
+        found = httpx.post(f"{base}/v1/search", json={"query": "rust"}, headers=headers)
+        assert found.status_code == 200 and found.json()["provider"] == "tavily"
+        assert httpx.post(f"{base}/v1/search", json={"query": "rust"}).status_code == 401
+        spec = httpx.get(f"{base}/openapi.json").json()
+        assert "/v1/search" in spec["paths"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        output = proc.communicate(timeout=15)[0].decode()
+    assert "serve-key" not in output
