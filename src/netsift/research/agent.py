@@ -74,14 +74,21 @@ class _State:
 
 
 def choose_results(
-    candidates: list[SearchResult], seen: set[str], room: int, *, per_site: int
+    candidates: list[SearchResult],
+    seen: set[str],
+    room: int,
+    *,
+    per_site: int,
+    read: list[SearchResult] | None = None,
 ) -> list[SearchResult]:
     """Which results to read: best first, each canonical URL once, near-duplicate snippets
-    folded, at most `per_site` from one site (source diversity). Pure: `seen` is not changed."""
+    folded (into each other and into the results already `read`), at most `per_site` from
+    one site (source diversity). Pure: `seen` is not changed."""
     chosen: list[SearchResult] = []
     taken: set[str] = set()
     sites: dict[str, int] = {}
-    for result in dedupe_near(candidates):
+    # Results already read are in `seen`: they are never chosen, but their near-copies fold.
+    for result in dedupe_near([*(read or []), *candidates]):
         key = canonical_url(result.url)
         site = urlsplit(key).netloc
         if key in seen or key in taken or sites.get(site, 0) >= per_site:
@@ -250,7 +257,11 @@ class ResearchAgent:
         )
         chosen = (
             choose_results(
-                [c.result for c in ordered], state.seen_urls, room, per_site=PER_SITE_PER_ROUND
+                [c.result for c in ordered],
+                state.seen_urls,
+                room,
+                per_site=PER_SITE_PER_ROUND,
+                read=list(state.results.values()),
             )
             if room > 0
             else []

@@ -48,3 +48,13 @@ def test_choose_results_dedupes_and_spreads_over_sites():
         "https://d.test/new",
     ]
     assert len(choose_results(candidates, set(), room=1, per_site=2)) == 1
+
+
+def test_a_near_copy_of_a_page_already_read_is_not_chosen():
+    read = [_result("https://a.test/x", "Alpha page", "about alpha things here")]
+    later = [
+        _result("https://b.test/copy", "Alpha page!", "about alpha things here"),
+        _result("https://c.test/other", "Gamma", "nothing alike"),
+    ]
+    chosen = choose_results(later, {"https://a.test/x"}, room=5, per_site=2, read=read)
+    assert [r.url for r in chosen] == ["https://c.test/other"]
