@@ -1,6 +1,8 @@
 """netsift: self-hosted web search and reading for AI agents."""
 
 from ._version import __version__
+from .api import extract, fetch, search
+from .client import Client
 from .config import Settings
 from .errors import (
     AllProvidersFailed,
@@ -50,6 +52,8 @@ __all__ = [
     "BlockedByRobots",
     "BudgetExhausted",
     "Citation",
+    "Client",
+    "Client",
     "DecodeError",
     "Disabled",
     "Event",
@@ -80,4 +84,10 @@ __all__ = [
     "UnsupportedContentType",
     "UnsupportedScheme",
     "__version__",
+    "extract",
+    "fetch",
+    "search",
+    "extract",
+    "fetch",
+    "search",
 ]
