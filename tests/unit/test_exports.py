@@ -1,0 +1,27 @@
+"""The public API is on purpose: `netsift.__all__` lists exactly what the package exports."""
+
+from __future__ import annotations
+
+import types
+
+import netsift
+
+
+def test_all_is_sorted_and_lists_every_public_name() -> None:
+    public = {
+        name
+        for name, value in vars(netsift).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+    assert set(netsift.__all__) == public | {"__version__"}
+    assert netsift.__all__ == sorted(set(netsift.__all__))
+
+
+def test_every_exported_name_resolves() -> None:
+    for name in netsift.__all__:
+        assert getattr(netsift, name) is not None, name
+
+
+def test_the_readme_entry_points_exist() -> None:
+    assert callable(netsift.fetch) and callable(netsift.search) and callable(netsift.extract)
+    assert netsift.Client.__name__ == "Client"
