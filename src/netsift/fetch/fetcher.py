@@ -137,6 +137,7 @@ def build_page(
     max_length: int | None,
     cached: bool = False,
 ) -> Page:
+    """One slice of `content` as a Page; the hash and total length cover the whole content."""
     sliced, next_start = paginate(content.content, start_index=start_index, max_length=max_length)
     return Page(
         url=url,
