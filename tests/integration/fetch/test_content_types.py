@@ -52,3 +52,14 @@ async def test_another_format_is_a_new_read(web_client: Client, offline_web: Off
     assert (markdown.cached, text.cached) == (False, False)
     assert markdown.content != text.content
     assert offline_web.state.hits("news.test", "/article") == 2
+
+
+async def test_a_requested_page_type_reaches_extraction_and_is_a_new_read(
+    web_client: Client, offline_web: OfflineWeb
+) -> None:
+    url = offline_web.url("news.test", "/article")
+    auto = await web_client.fetcher.fetch(url)
+    forced = await web_client.fetcher.fetch(url, page_type="listing")
+    assert auto.page_type != "listing"
+    assert (forced.page_type, forced.cached) == ("listing", False)
+    assert offline_web.state.hits("news.test", "/article") == 2

@@ -98,6 +98,20 @@ def test_html_served_as_octet_stream_is_sniffed() -> None:
     assert "The river rose" in content.content
 
 
+def test_page_type_is_passed_to_html_extraction() -> None:
+    assert _extract(ARTICLE.encode(), "text/html", page_type="forum").page_type == "forum"
+    assert _extract(ARTICLE.encode(), "text/html", page_type="product").page_type == "product"
+
+
+def test_an_unknown_page_type_is_invalid_input() -> None:
+    with pytest.raises(InvalidInput, match="unknown page type"):
+        _extract(ARTICLE.encode(), "text/html", page_type="novel")
+
+
+def test_page_type_does_not_change_other_kinds() -> None:
+    assert _extract(b'{"a": 1}', "application/json", page_type="forum").page_type == "json"
+
+
 def test_plain_text_that_looks_like_html_stays_text() -> None:
     content = _extract(ARTICLE.encode(), "text/plain; charset=utf-8")
     assert content.content == ARTICLE
