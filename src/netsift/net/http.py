@@ -229,7 +229,7 @@ class HttpClient:
         follow: bool,
         scope: anyio.CancelScope,
     ) -> httpx.Response:
-        current = self._prepare(request, check_url(request.url))
+        current = self._prepare(request, self._checked(request.url, request.method, kind))
         history: list[httpx.Response] = []
         seen = {(current.method, str(current.url))}
         while True:
@@ -252,7 +252,7 @@ class HttpClient:
                 target = current.url.join(location)
             except httpx.InvalidURL as exc:
                 raise InvalidURL(f"a redirect pointed to an invalid URL: {exc}") from exc
-            target = check_url(target)
+            target = self._checked(target, current.method, kind)
             following = self._redirect_request(current, response, target)
             key = (following.method, str(following.url))
             if key in seen:
@@ -263,6 +263,24 @@ class HttpClient:
             seen.add(key)
             history.append(response)
             current = following
+
+    def _checked(self, url: httpx.URL, method: str, kind: str) -> httpx.URL:
+        """check_url, with a refusal written to the audit log (nothing was sent)."""
+        try:
+            return check_url(url)
+        except NetsiftError as exc:
+            if self.audit is not None:
+                self.audit.record(
+                    kind=kind,
+                    method=method,
+                    url=str(url),
+                    resolved_ip=None,
+                    status=None,
+                    size=0,
+                    elapsed_ms=0.0,
+                    outcome=exc.code,
+                )
+            raise
 
     def _prepare(self, request: httpx.Request, url: httpx.URL) -> httpx.Request:
         """The request as sent: checked URL, our User-Agent unless the caller set one."""
