@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -121,7 +122,27 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=page.STATIC), name="static")
+    if not state.auth.required:
+        app.openapi = _without_security(app)  # type: ignore[method-assign]
     return app
+
+
+def _without_security(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """The document of a server without keys declares no auth: it matches what it does."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            for operations in document.get("paths", {}).values():
+                for operation in operations.values():
+                    operation.pop("security", None)
+                    operation.get("responses", {}).pop("401", None)
+            document.get("components", {}).pop("securitySchemes", None)
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    return openapi
 
 
 def create_app_from_env() -> FastAPI:
