@@ -21,6 +21,23 @@ ClientFactory = Callable[..., Awaitable[Client]]
 ServiceFactory = Callable[..., SearchService]
 
 QUERY = "rust async runtime"
+PROVIDERS = (
+    "duckduckgo",
+    "brave",
+    "searxng",
+    "tavily",
+    "serpapi",
+    "bing",
+    "google",
+    "wikipedia",
+    "openalex",
+    "crossref",
+    "github",
+    "arxiv",
+)
+# The published limits (1/second for most) would make back-to-back test searches wait;
+# the rate-limit tests set their own.
+UNLIMITED = [f"{name}=1000/second" for name in PROVIDERS]
 
 
 class FakeClock:
@@ -51,6 +68,7 @@ async def open_client(sim_settings: SimSettingsFactory) -> AsyncIterator[ClientF
 
     async def factory(**overrides: Any) -> Client:
         overrides.setdefault("capabilities", ["search", "fetch"])
+        overrides.setdefault("provider_rate_limits", UNLIMITED)
         client = Client(sim_settings(**overrides))
         await client.__aenter__()
         opened.append(client)
@@ -68,6 +86,7 @@ async def open_service(
     opened: list[tuple[SearchService, HttpClient]] = []
 
     def factory(**overrides: Any) -> SearchService:
+        overrides.setdefault("provider_rate_limits", UNLIMITED)
         settings = sim_settings(**overrides)
         http = HttpClient(settings)
         service = SearchService(settings, http, clock=clock)

@@ -12,8 +12,6 @@ from tests.offline_web.providers.fixtures import ProviderSims
 
 from .conftest import QUERY, FakeClock, ServiceFactory, codes
 
-FAST = [f"{name}=1000/second" for name in ("brave", "duckduckgo", "openalex", "tavily", "github")]
-
 
 @pytest.mark.parametrize(
     ("name", "mode", "code", "seconds"),
@@ -33,7 +31,7 @@ async def test_a_block_suspends_the_provider_then_it_comes_back(
     clock: FakeClock,
 ) -> None:
     backup = "github"
-    service = open_service(providers=[name, backup], provider_rate_limits=FAST)
+    service = open_service(providers=[name, backup])
     sims[name].set(mode)
     first = await service.search(QUERY, no_cache=True)
     assert codes(first) == [(name, code), (backup, None)]
@@ -59,7 +57,7 @@ async def test_a_block_suspends_the_provider_then_it_comes_back(
 async def test_retry_after_sets_the_suspension(
     sims: ProviderSims, open_service: ServiceFactory, clock: FakeClock
 ) -> None:
-    service = open_service(providers=["openalex", "brave"], provider_rate_limits=FAST)
+    service = open_service(providers=["openalex", "brave"])
     sims["openalex"].set("rate_limit", retry_after=7, times=1)
     first = await service.search(QUERY, no_cache=True)
     assert codes(first) == [("openalex", "rate_limited"), ("brave", None)]
@@ -79,7 +77,7 @@ async def test_retry_after_sets_the_suspension(
 async def test_a_captcha_outlasts_a_rate_limit(
     sims: ProviderSims, open_service: ServiceFactory, clock: FakeClock
 ) -> None:
-    service = open_service(providers=["duckduckgo", "tavily", "brave"], provider_rate_limits=FAST)
+    service = open_service(providers=["duckduckgo", "tavily", "brave"])
     sims["duckduckgo"].set("anomaly")
     sims["tavily"].set("rate_limit")
     await service.search(QUERY, no_cache=True)
@@ -97,7 +95,7 @@ async def test_a_captcha_outlasts_a_rate_limit(
 async def test_server_errors_suspend_only_after_several_in_a_row(
     sims: ProviderSims, open_service: ServiceFactory
 ) -> None:
-    service = open_service(providers=["brave", "tavily"], provider_rate_limits=FAST)
+    service = open_service(providers=["brave", "tavily"])
     sims["brave"].set("server_error")
     for _ in range(3):
         await service.search(QUERY, no_cache=True)

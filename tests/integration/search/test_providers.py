@@ -10,22 +10,9 @@ from netsift.errors import AllProvidersFailed
 from tests.offline_web.providers.fixtures import KEYS, ProviderSims
 from tests.offline_web.providers.sim import Seen
 
-from .conftest import QUERY, ClientFactory, codes
+from .conftest import PROVIDERS, QUERY, ClientFactory, codes
 
-ALL_PROVIDERS = [
-    "duckduckgo",
-    "brave",
-    "searxng",
-    "tavily",
-    "serpapi",
-    "bing",
-    "google",
-    "wikipedia",
-    "openalex",
-    "crossref",
-    "github",
-    "arxiv",
-]
+ALL_PROVIDERS = list(PROVIDERS)
 
 
 def key(field: str) -> str:
