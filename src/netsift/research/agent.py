@@ -140,12 +140,14 @@ class ResearchAgent:
             if self.llm is not None and state.sources:
                 state.note("The answer is extractive: the model had no time to write it.")
         report = self._report(params, state, iteration, stopped, started)
+        # The last event carries the report, so a stream's reader needs nothing else.
         await emit(
             "done",
             {
                 "stopped_because": stopped,
                 "citations": len(report.citations),
                 "sources": len(report.sources),
+                "report": report.model_dump(mode="json"),
             },
         )
         return report

@@ -28,6 +28,7 @@ __all__ = ["ResearchRunner", "build_partial"]
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 5.0
+RECOVER_SECONDS = 30.0
 
 
 def build_partial(events: list[Event]) -> dict[str, Any]:
@@ -51,15 +52,16 @@ class ResearchRunner:
         self._group: TaskGroup | None = None
         self._scopes: dict[str, anyio.CancelScope] = {}
         self._changed = anyio.Event()
-        self._recovered = False
+        self._recovered_at: float | None = None
         self.owner = f"{this_host()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
-    async def _recover(self) -> None:
-        """Once per runner, before its first job: jobs left running by a dead process are
-        marked interrupted, keeping what they had found (done lazily so hosts that never
-        research never open the store)."""
-        if not self._recovered:
-            self._recovered = True
+    async def recover(self) -> None:
+        """Jobs left running by a dead process are marked interrupted, keeping what they had
+        found. Run before the first job and when jobs are looked up, at most once per
+        RECOVER_SECONDS (lazily, so hosts that never research never open the store)."""
+        now = anyio.current_time()
+        if self._recovered_at is None or now - self._recovered_at >= RECOVER_SECONDS:
+            self._recovered_at = now
             for job_id in await self.store.mark_interrupted():
                 await self._keep_partial(job_id, status="interrupted")
 
@@ -91,14 +93,14 @@ class ResearchRunner:
         """Create the job and run it in the background; returns at once."""
         if self._group is None:
             raise RuntimeError("use the runner as an async context manager")
-        await self._recover()
+        await self.recover()
         job = await self.store.create("research", params.model_dump())
         self._group.start_soon(self._execute, job.id, params)
         return job
 
     async def run(self, params: ResearchParams) -> tuple[Job, ResearchReport | None]:
         """Run a job to its end in the caller's task (the CLI's way)."""
-        await self._recover()
+        await self.recover()
         job = await self.store.create("research", params.model_dump())
         report = await self._execute(job.id, params)
         return await self.store.get(job.id), report

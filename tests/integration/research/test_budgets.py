@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from netsift.client import Client
+from netsift.config import Settings
+from netsift.models import ResearchReport
 from tests.integration.research.web import QUESTION, rank_docs
 
 
-async def _research(settings, **options):
+async def _research(settings: Settings, **options: Any) -> ResearchReport:
     async with Client(settings) as client:
         return await client.research(QUESTION, **options)
 

@@ -22,7 +22,9 @@ async def test_a_hallucinated_quote_is_asked_again_and_the_fix_verified(
     assert not any("could not be verified" in note for note in report.notes)
 
 
-async def test_quotes_that_stay_invented_are_dropped_and_marked(research_settings, research_web, llm):
+async def test_quotes_that_stay_invented_are_dropped_and_marked(
+    research_settings, research_web, llm
+):
     llm.state.sticky.add("hallucinate_always")
     async with Client(research_settings()) as client:
         report = await client.research(QUESTION, depth="quick")

@@ -14,23 +14,24 @@ replica sharing the store can serve the rest of a stream another one started.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.sse import KEEPALIVE_COMMENT
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...errors import InvalidInput, error_from_dict
+from ...errors import InvalidInput, NetsiftError, error_from_dict
 from ...models import Event, ResearchReport
 from ...params import ResearchParams
 from ...research.runner import ResearchRunner
 from ...store.jobs import Job, JobStatus
-from ..deps import CallerDep, StateDep
+from ..deps import CallerDep, ServerState, StateDep
 from ..events import encode_sse
-from ..responses import errors_for
+from ..responses import describe_validation, errors_for
 
-__all__ = ["router", "sse_events"]
+__all__ = ["router", "sse_events", "ws_research"]
 
 router = APIRouter(prefix="/v1/research", tags=["research"])
 KEEPALIVE_SECONDS = 15.0
@@ -120,6 +121,7 @@ async def list_research(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> dict[str, Any]:
     client = state.require_client()
+    await client.runner.recover()
     jobs = await client.jobs.list_jobs(limit=limit, status=status)
     return {"jobs": [j.model_dump(mode="json", exclude={"result", "owner"}) for j in jobs]}
 
@@ -128,8 +130,9 @@ async def list_research(
     "/{job_id}", summary="A research job and, once done, its report", responses=errors_for(404)
 )
 async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    job = await state.require_client().jobs.get(job_id)
-    return _job_body(job)
+    client = state.require_client()
+    await client.runner.recover()  # a job left running by a dead process reads interrupted
+    return _job_body(await client.jobs.get(job_id))
 
 
 @router.get(
@@ -164,3 +167,45 @@ async def research_events(
 async def cancel_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     job = await state.require_client().runner.cancel(job_id)
     return _job_body(job)
+
+
+class ResumeMessage(BaseModel):
+    """WebSocket: follow a job already started, from the event after `since`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    request_id: str
+    job_id: str = Field(min_length=1, max_length=64)
+    since: int = Field(default=0, ge=0)
+
+
+async def ws_research(
+    state: ServerState, fields: dict[str, Any], send: Callable[[dict[str, Any]], Awaitable[None]]
+) -> None:
+    """A WebSocket `research` message: start a job (the research fields) or resume one
+    (`job_id` + `since`), then send every event with the message's `request_id`.
+
+    Events keep the job's `seq`, so a client that lost its socket sends `{type: research,
+    job_id, since: <last seq>}` on a new one and misses nothing. The `done` event carries the
+    report. Failures are sent as an `error` for the request_id; nothing is raised."""
+    request_id = fields.get("request_id")
+    try:
+        client = state.require_client()
+        if "job_id" in fields:
+            resume = ResumeMessage.model_validate(fields)
+            job = await client.jobs.get(resume.job_id)
+            since = resume.since
+        else:
+            body = {k: v for k, v in fields.items() if k != "request_id"}
+            job = await client.start_research(ResearchParams.model_validate(body))
+            since = 0
+        async for event in client.runner.follow(job.id, since=since):
+            await send({"request_id": request_id, **event.model_dump(mode="json")})
+    except ValidationError as exc:
+        await send(_ws_error(request_id, InvalidInput(describe_validation(exc))))
+    except NetsiftError as exc:
+        await send(_ws_error(request_id, exc))
+
+
+def _ws_error(request_id: Any, error: NetsiftError) -> dict[str, Any]:
+    return {"type": "error", "request_id": request_id, "seq": 0, "data": {"error": error.to_dict()}}

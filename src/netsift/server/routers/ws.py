@@ -31,6 +31,7 @@ from ..responses import (
     SearchRequest,
     describe_validation,
 )
+from . import research
 
 __all__ = ["router"]
 
@@ -146,6 +147,15 @@ async def ws(websocket: WebSocket) -> None:
         finally:
             in_flight -= 1
 
+    async def run_research(fields: dict[str, Any]) -> None:
+        nonlocal in_flight
+        try:
+            await research.ws_research(state, fields, socket.send)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the client left; the job goes on and can be followed again
+        finally:
+            in_flight -= 1
+
     async with anyio.create_task_group() as group:
         try:
             while True:
@@ -156,6 +166,12 @@ async def ws(websocket: WebSocket) -> None:
                     fields = parse_message(text, state.settings.server_max_body)
                     request_id = build_request_id(fields.get("request_id"), f"ws-{counter}")
                     fields["request_id"] = request_id
+                    if fields.get("type") == "research":  # a job's events: see research.py
+                        fields.pop("type")
+                        await state.limits.hit_request(caller.key)
+                        in_flight += 1
+                        group.start_soon(run_research, fields)
+                        continue
                     kind = check_type(fields)
                     await state.limits.hit_request(caller.key)
                     if in_flight >= MAX_IN_FLIGHT:
