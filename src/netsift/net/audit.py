@@ -3,21 +3,33 @@
 
 Each line is written with a single `write` on a file opened with O_APPEND, so lines from
 concurrent writers (tasks, threads, processes) never interleave; nothing is buffered.
-URLs lose their query string and credentials before they are written.
+URLs lose their query string and credentials before they are written. HttpClient writes
+its lines itself; `AuditedTransport` does the same for clients an SDK drives (openai).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from .guard import safe_url
 
-__all__ = ["AuditLog", "build_audit_entry", "request_id_var"]
+__all__ = [
+    "AuditLog",
+    "AuditedTransport",
+    "build_audit_entry",
+    "outcome_of",
+    "request_id_var",
+    "server_ip",
+]
 
 request_id_var: ContextVar[str | None] = ContextVar("netsift_request_id", default=None)
 
@@ -68,3 +80,99 @@ class AuditLog:
     def record(self, **fields: Any) -> None:
         """Build one entry (see `build_audit_entry`) and append it."""
         self.write(build_audit_entry(**fields))
+
+
+class _CountingStream(httpx.AsyncByteStream):
+    """Counts the body as the caller reads it and writes the audit line when it closes."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, done: Callable[[int, str], None]) -> None:
+        self._inner = inner
+        self._done = done
+        self._size = 0
+        self._outcome = "ok"
+        self._closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._inner:
+                self._size += len(chunk)
+                yield chunk
+        except Exception as exc:
+            self._outcome = outcome_of(exc)
+            raise
+
+    async def aclose(self) -> None:
+        try:
+            await self._inner.aclose()
+        finally:
+            if not self._closed:
+                self._closed = True
+                self._done(self._size, self._outcome)
+
+
+def outcome_of(exc: BaseException) -> str:
+    """The audit outcome for an exception: a NetsiftError's code, or the nearest one."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str):
+        return code
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    if isinstance(exc, httpx.TransportError):
+        return "http_error"
+    return "internal"
+
+
+class AuditedTransport(httpx.AsyncBaseTransport):
+    """Wraps a transport so every request through it is audited (for SDK-owned clients,
+    such as the openai SDK's, which send without HttpClient)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, audit: AuditLog, *, kind: str) -> None:
+        self._inner = inner
+        self._audit = audit
+        self._kind = kind
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        started = time.perf_counter()
+        request_id = request_id_var.get()
+
+        def done(status: int | None, resolved_ip: str | None, size: int, outcome: str) -> None:
+            self._audit.record(
+                kind=self._kind,
+                method=request.method,
+                url=str(request.url),
+                resolved_ip=resolved_ip,
+                status=status,
+                size=size,
+                elapsed_ms=(time.perf_counter() - started) * 1000,
+                outcome=outcome,
+                request_id=request_id,
+            )
+
+        try:
+            response = await self._inner.handle_async_request(request)
+        except Exception as exc:
+            done(None, None, 0, outcome_of(exc))
+            raise
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        status, address = response.status_code, server_ip(response)
+        response.stream = _CountingStream(
+            response.stream, lambda size, outcome: done(status, address, size, outcome)
+        )
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def server_ip(response: httpx.Response) -> str | None:
+    """The address the connection really went to (from httpcore's network stream)."""
+    stream = response.extensions.get("network_stream")
+    if stream is None:
+        return None
+    try:
+        address = stream.get_extra_info("server_addr")
+    except Exception:  # some backends cannot say; the audit line then has no address
+        return None
+    if isinstance(address, tuple) and address:
+        return str(address[0])
+    return None

@@ -28,7 +28,7 @@ import httpx
 from .. import errors
 from ..config import Settings
 from ..errors import InvalidURL, NetsiftError, TooLarge, TooManyRedirects, UnsupportedScheme
-from .audit import AuditLog
+from .audit import AuditedTransport, AuditLog, server_ip
 from .decompress import build_decoder, decode_errors
 from .guard import AddressPolicy, check_url, safe_url
 from .resolver import Resolver, StaticResolver, SystemResolver
@@ -163,6 +163,8 @@ class HttpClient:
         self.resolver: Resolver = resolver or StaticResolver(
             settings.resolve_map(), fallback=SystemResolver()
         )
+        self._given_transport = transport
+        self._sdk_clients: list[httpx.AsyncClient] = []
         self.transport: httpx.AsyncBaseTransport = transport or GuardedTransport(
             self.resolver,
             self.policy,
@@ -185,6 +187,38 @@ class HttpClient:
 
     async def aclose(self) -> None:
         await self.transport.aclose()
+        for client in self._sdk_clients:
+            await client.aclose()
+
+    def openai_http_client(self, *, timeout: float | None = None) -> httpx.AsyncClient:
+        """An `httpx.AsyncClient` for the openai SDK (`AsyncOpenAI(http_client=...)`).
+
+        It sends through a guarded transport of its own, audited as kind "llm". The host of
+        `settings.openai_base_url` is trusted (the operator chose it, and local servers such
+        as Ollama live on the loopback, which must not be opened to fetches through
+        NETSIFT_ALLOW_NETWORKS); any other host it is sent to passes the address guard.
+        With a test `transport=`, that transport is used instead. Closed with this client.
+        """
+        trusted = []
+        if self.settings.openai_base_url:
+            trusted.append(httpx.URL(self.settings.openai_base_url).host)
+        transport: httpx.AsyncBaseTransport = self._given_transport or GuardedTransport(
+            self.resolver,
+            self.policy,
+            http_proxy=self.settings.http_proxy,
+            https_proxy=self.settings.https_proxy,
+            trusted_hosts=trusted,
+        )
+        if self.audit is not None:
+            transport = AuditedTransport(transport, self.audit, kind="llm")
+        client = httpx.AsyncClient(
+            transport=transport,
+            timeout=self.settings.llm_timeout if timeout is None else timeout,
+            headers={"User-Agent": self.settings.user_agent},
+            follow_redirects=False,
+        )
+        self._sdk_clients.append(client)
+        return client
 
     async def send(
         self,
@@ -366,7 +400,7 @@ class HttpClient:
                 response = await self.transport.handle_async_request(request)
             response.request = request
             seen.status = response.status_code
-            seen.resolved_ip = _server_ip(response)
+            seen.resolved_ip = server_ip(response)
             await self._read(response, cap, seen)
             response.elapsed = timedelta(seconds=time.perf_counter() - started)
             return response
@@ -451,16 +485,3 @@ class HttpClient:
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return (url.scheme, url.host, url.port)
-
-
-def _server_ip(response: httpx.Response) -> str | None:
-    stream = response.extensions.get("network_stream")
-    if stream is None:
-        return None
-    try:
-        address = stream.get_extra_info("server_addr")
-    except Exception:  # some backends cannot say; the audit line then has no address
-        return None
-    if isinstance(address, tuple) and address:
-        return str(address[0])
-    return None

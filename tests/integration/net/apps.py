@@ -196,8 +196,29 @@ def site_app(state: SiteState) -> Starlette:
         code, body = state.robots
         return PlainTextResponse(body, status_code=code)
 
+    async def chat(request: Request) -> Response:
+        state.hit(request.url.path)
+        payload = await request.json()
+        return JSONResponse(
+            {
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": payload["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": "pong"},
+                    }
+                ],
+                "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4},
+            }
+        )
+
     return Starlette(
         routes=[
+            Route("/v1/chat/completions", chat, methods=["POST"]),
             Route("/echo", echo, methods=["GET", "POST", "PUT", "HEAD"]),
             Route("/deep/echo", echo, methods=["GET", "POST"]),
             Route("/redirect", redirect, methods=["GET", "POST", "PUT"]),
