@@ -19,8 +19,12 @@ async def test_the_configured_llm_host_is_trusted_and_nothing_else(
     base_url = site.url("/v1", host="other.test")
     http = make_http(allow=False, openai_base_url=base_url, llm_model="m")
     client = http.openai_http_client()
+    # openai 3.x types `http_client` as httpx2's client and accepts httpx's at runtime
     llm = openai.AsyncOpenAI(
-        api_key="sk-SECRET", base_url=base_url, http_client=client, max_retries=0
+        api_key="sk-SECRET",
+        base_url=base_url,
+        http_client=client,  # type: ignore[arg-type]
+        max_retries=0,
     )
     answer = await llm.chat.completions.create(
         model="m", messages=[{"role": "user", "content": "ping"}]
