@@ -57,6 +57,7 @@ class RateLimiter:
         self._storage = self._open(storage_url)
         self._strategy = MovingWindowRateLimiter(self._storage)
         self._global = _parse(global_limit, "NETSIFT_SEARCH_RATE_LIMIT") if global_limit else []
+        self._global_text = global_limit or ""
         self._override_text = dict(overrides or {})
         self._overrides = {
             name: _parse(value, f"the rate limit of {name}")
@@ -140,8 +141,10 @@ class RateLimiter:
                 continue  # lost a race for the last slot: measure again
             waited = time.monotonic() - started
             if waited + wait > bound:
-                limit = self.limit_for(name, published)
-                who = "all providers together" if _GLOBAL in full else name
+                if _GLOBAL in full:
+                    who, limit = "all providers together", self._global_text
+                else:
+                    who, limit = name, self.limit_for(name, published)
                 raise RateLimited(
                     f"{who} reached netsift's rate limit ({limit}); next slot in {wait:.1f}s",
                     retry_after=round(wait, 3),
