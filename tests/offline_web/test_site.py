@@ -18,7 +18,8 @@ import zstandard
 
 from tests.offline_web import documents as docs
 from tests.offline_web.fixtures import OfflineWeb
-from tests.offline_web.site import HOSTS, MANIFEST
+from tests.offline_web.site import HOSTS, MANIFEST, build_app, load_manifest
+from tests.offline_web.state import SiteState
 
 
 @pytest.fixture
@@ -142,3 +143,30 @@ async def test_robots_variants(raw: httpx.AsyncClient) -> None:
     assert "Disallow: /private/" in (await get(raw, "docs.test", "/robots.txt")).text
     assert (await get(raw, "robots5xx.test", "/robots.txt")).status_code == 503
     assert (await get(raw, "robots4xx.test", "/robots.txt")).status_code == 404
+
+
+async def test_manifest_loader_serves_its_rows(tmp_path) -> None:
+    (tmp_path / "thread.html").write_text("<html><body><p>a forum thread</p></body></html>")
+    (tmp_path / "feed.xml").write_text("<rss version='2.0'><channel/></rss>")
+    (tmp_path / "manifest.toml").write_text(
+        '["forum.test/thread"]\nfile = "thread.html"\ncontent_type = "text/html; charset=utf-8"\n'
+        '["shop.test/feeds/all.xml"]\nfile = "feed.xml"\ncontent_type = "application/rss+xml"\n'
+        "status = 203\n"
+    )
+    manifest = load_manifest(tmp_path / "manifest.toml")
+    assert set(manifest) == {("forum.test", "/thread"), ("shop.test", "/feeds/all.xml")}
+    state = SiteState()
+    transport = httpx.ASGITransport(app=build_app(state, manifest))
+    async with httpx.AsyncClient(transport=transport, base_url="http://forum.test") as client:
+        thread = await client.get("/thread")
+        feed = await client.get("http://shop.test/feeds/all.xml")
+        missing = await client.get("/other")
+    assert (thread.status_code, thread.text) == (
+        200,
+        "<html><body><p>a forum thread</p></body></html>",
+    )
+    assert thread.headers["content-type"] == "text/html; charset=utf-8"
+    assert (feed.status_code, feed.headers["content-type"]) == (203, "application/rss+xml")
+    assert missing.status_code == 404
+    assert state.hits("forum.test") == 2
+    assert load_manifest(tmp_path / "absent.toml") == {}
