@@ -194,6 +194,8 @@ def site_app(state: SiteState) -> Starlette:
     async def robots(request: Request) -> Response:
         state.hit(request.url.path)
         code, body = state.robots
+        if 300 <= code < 400:
+            return RedirectResponse(body, status_code=code)
         return PlainTextResponse(body, status_code=code)
 
     async def chat(request: Request) -> Response:
