@@ -9,12 +9,15 @@ from typing import Any
 
 import httpx
 from openai import AsyncOpenAI
+from openai.types.chat import ChatCompletionMessageParam
 
 from netsift.server import create_app
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.offline_web.server import serve
 
-ASK = [{"role": "user", "content": "How thick is the sunshield of the Webb telescope?"}]
+ASK: list[ChatCompletionMessageParam] = [
+    {"role": "user", "content": "How thick is the sunshield of the Webb telescope?"}
+]
 
 
 def _sdk(server) -> AsyncOpenAI:
@@ -28,7 +31,7 @@ async def test_without_web_search_the_request_passes_through(research_settings, 
             model="scripted-test-model", messages=ASK, temperature=0.2, user="u1"
         )
         await sdk.close()
-    assert answer.choices[0].message.content.startswith("Scripted answer. I saw:")
+    assert (answer.choices[0].message.content or "").startswith("Scripted answer. I saw:")
     assert (answer.model_extra or {}).get("netsift") is None
     [seen] = llm.state.requests
     assert seen["messages"] == ASK and seen["temperature"] == 0.2 and seen["user"] == "u1"
