@@ -68,7 +68,9 @@ def print_report(report: ResearchReport) -> None:
 
 def research(
     question: Annotated[str, typer.Argument(help="The question to research.")],
-    depth: Annotated[str, typer.Option(help="quick, standard or deep.")] = "standard",
+    depth: Annotated[str, typer.Option(help="quick (1 round), standard (3) or deep (5).")] = (
+        "standard"
+    ),
     breadth: Annotated[int, typer.Option(help="Queries per round (1-6).")] = 4,
     max_searches: Annotated[int, typer.Option(help="Searches at most (1-100).")] = 30,
     max_pages: Annotated[int, typer.Option(help="Pages read at most.")] = 12,
@@ -92,13 +94,17 @@ def research(
         )
         async with Client(settings) as client:
             job = await client.start_research(params)
-            async for event in client.runner.follow(job.id):
-                line = _line(event)
-                if line and not as_json and sys.stderr.isatty():
-                    console.print(line, highlight=False, markup=False)
+            with console.status("researching…", spinner="dots") as status:
+                async for event in client.runner.follow(job.id):
+                    line = _line(event)
+                    if line and not as_json:
+                        console.print(line, highlight=False, markup=False)
+                        status.update(line.strip()[:80])
             done = await client.jobs.get(job.id)
-            if done.result is None:
-                raise error_from_dict(done.error or {"message": f"job {done.status}"})
+            if done.status != "done" or done.result is None:
+                raise error_from_dict(
+                    done.error or {"message": f"the research job ended {done.status}"}
+                )
             return ResearchReport.model_validate(done.result)
 
     report = run(work, as_json=as_json)
@@ -158,6 +164,7 @@ def jobs(
 
     async def work() -> list[dict[str, Any]]:
         async with Client(settings) as client:
+            await client.runner.recover()  # jobs of a process that died read interrupted
             found = await client.jobs.list_jobs(limit=limit)
             return [j.model_dump(mode="json", exclude={"result"}) for j in found]
 
