@@ -161,6 +161,10 @@ def site_app(state: SiteState) -> Starlette:
         body = zlib.compress(b"<h1>fine</h1>" * 100, wbits=31)
         return Response(body, media_type="text/html", headers={"Content-Encoding": "gzip"})
 
+    async def broken_gzip(request: Request) -> Response:
+        state.hit(request.url.path)
+        return Response(b"\xff" * 100, media_type="text/html", headers={"Content-Encoding": "gzip"})
+
     async def huge(request: Request) -> Response:
         state.hit(request.url.path)
         return StreamingResponse(_filler(20 * MiB), media_type="text/html")
@@ -230,6 +234,7 @@ def site_app(state: SiteState) -> Starlette:
             Route("/deep/relative", relative),
             Route("/bomb/{encoding}", bomb),
             Route("/gzip-ok", gzip_ok),
+            Route("/broken-gzip", broken_gzip),
             Route("/huge", huge),
             Route("/declared", declared),
             Route("/drip", drip),

@@ -117,3 +117,12 @@ async def test_deadline_covers_redirects_too(make_http: MakeHttp, site: Site) ->
     with pytest.raises(errors.Timeout):
         await make_http().send(httpx.Request("GET", url), kind="fetch", deadline=1.0)
     assert time.monotonic() - started < 2.5
+
+
+async def test_broken_compression_is_a_decode_error(
+    make_http: MakeHttp, site: Site, audit_path: Path
+) -> None:
+    with pytest.raises(errors.DecodeError) as caught:
+        await make_http().send(httpx.Request("GET", site.url("/broken-gzip")), kind="fetch")
+    assert caught.value.code == "decode_error"
+    assert read_audit(audit_path)[0]["outcome"] == "decode_error"
