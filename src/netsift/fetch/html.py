@@ -1,23 +1,53 @@
-"""HTML main-content extraction: the readable part of a page as Markdown, text or clean HTML.
+"""HTML main-content extraction: the readable part of a page, read the way its type needs.
 
-An agent reading a page wants the article, the docs section or the thread, not the menu, the
-cookie banner and the footer. trafilatura does the boilerplate removal here; it is only ever
-handed a string, so it never fetches anything itself.
+An agent reading a page wants the article, the docs section, the thread or the product, not
+the menu, the cookie banner and the footer. The page is parsed once; that one tree serves the
+page-type classifier (`pagetype.py`) and the extractor chosen for the type:
+
+- article, documentation, service, collection: trafilatura's boilerplate removal (tuned per
+  type: articles drop comments, docs favour recall), handed the parsed tree so it never
+  fetches or re-parses anything;
+- forum: every post with its author and date (`forum.py`);
+- product: in Markdown, the schema.org facts (`product.py`) as a list above the visible
+  description (text and HTML keep to what the page shows);
+- listing: the whole main region once the chrome is pruned (`region.py`), items included.
+
+Each type-aware path falls back to the generic one when the structure it needs is not there.
 """
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
+from typing import Any
 
 import lxml.html
 import trafilatura
 from lxml import etree
+from trafilatura.utils import load_html
 
+from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
+from .boilerplate import prune_boilerplate
+from .forum import extract_posts, render_posts
+from .markdown import TextFormat, normalize_space, render
+from .pagetype import HTML_PAGE_TYPES, Classification, HtmlPageType, classify_page
+from .product import extract_product_facts, render_facts
+from .region import find_main_region
 
-__all__ = ["HtmlExtraction", "extract_html"]
+__all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
 
+PAGE_TYPE_CHOICES: tuple[str, ...] = ("auto", *HTML_PAGE_TYPES)
 _OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
+_TRAFILATURA: dict[str, dict[str, Any]] = {
+    "article": {"include_comments": False},
+    "documentation": {"include_comments": False, "favor_recall": True},
+    "service": {"include_comments": True},
+    "collection": {"include_comments": True},
+    "product": {"include_comments": True},
+    "forum": {"include_comments": True},
+    "listing": {"include_comments": True},
+}
 
 
 @dataclass(frozen=True)
@@ -27,35 +57,102 @@ class HtmlExtraction:
     title: str | None
     content: str
     page_type: PageType | None = None
+    classification: Classification | None = None
 
 
-def _title(text: str) -> str | None:
-    try:
-        tree = lxml.html.fromstring(text)
-    except (etree.ParserError, ValueError):
-        return None
+def parse_html(text: str) -> etree._Element | None:
+    """One lxml tree for the whole pipeline (encoding declarations and broken markup handled)."""
+    tree = load_html(text)
+    return tree if isinstance(tree, etree._Element) else None
+
+
+def _title(tree: etree._Element) -> str | None:
     for xpath in ("//meta[@property='og:title']/@content", "//title//text()", "//h1//text()"):
         found = " ".join(str(v).strip() for v in tree.xpath(xpath) if str(v).strip())
         if found:
-            return " ".join(found.split())
+            return normalize_space(found).strip()
     return None
+
+
+def _trafilatura(tree: etree._Element, url: str | None, fmt: ContentFormat, kind: str) -> str:
+    content = trafilatura.extract(
+        tree,
+        url=url,
+        output_format=_OUTPUT[fmt],
+        include_tables=True,
+        include_links=fmt != "text",
+        include_formatting=fmt != "text",
+        include_images=False,
+        deduplicate=False,
+        **_TRAFILATURA[kind],
+    )
+    return (content or "").strip()
+
+
+def _render(node: etree._Element, fmt: ContentFormat) -> str:
+    if fmt == "html":
+        return str(lxml.html.tostring(node, encoding="unicode", method="html")).strip()
+    text_format: TextFormat = fmt
+    return render(node, text_format).strip()
+
+
+def _body(tree: etree._Element) -> etree._Element:
+    body = tree.find(".//body")
+    return body if body is not None else tree
+
+
+def _forum(tree: etree._Element, fmt: ContentFormat) -> str | None:
+    work = deepcopy(_body(tree))
+    posts = extract_posts(work)
+    if len(posts) < 2:
+        return None
+    if fmt == "html":
+        return "\n".join(_render(p.body, "html") for p in posts)
+    return render_posts(posts, fmt).strip() or None
+
+
+def _listing(tree: etree._Element, fmt: ContentFormat) -> str | None:
+    work = deepcopy(_body(tree))
+    prune_boilerplate(work)
+    return _render(find_main_region(work), fmt) or None
+
+
+def _product(tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str) -> str | None:
+    facts = extract_product_facts(tree)
+    if facts is None or not facts.items() or fmt != "markdown":
+        return None
+    facts_text = render_facts(facts, fmt)
+    parts = [facts_text, generic]
+    if facts.description and facts.description[:60] not in generic:
+        parts.insert(1, facts.description)
+    return "\n\n".join(p for p in parts if p)
 
 
 def extract_html(
     text: str, *, url: str | None, format: ContentFormat, page_type: str = "auto"
 ) -> HtmlExtraction:
-    """Extract the main content of an HTML document; pure (no network, no files)."""
-    if not text.strip():
+    """Extract the main content of an HTML document the way its page type needs; pure."""
+    if page_type not in PAGE_TYPE_CHOICES:
+        raise InvalidInput(
+            f"unknown page type {page_type!r}; choose from {', '.join(PAGE_TYPE_CHOICES)}",
+            details={"page_type": page_type},
+        )
+    tree = parse_html(text) if text.strip() else None
+    if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
-    content = trafilatura.extract(
-        text,
-        url=url,
-        output_format=_OUTPUT[format],
-        include_comments=False,
-        include_tables=True,
-        include_links=format != "text",
-        include_formatting=format != "text",
-        include_images=False,
-        deduplicate=False,
-    )
-    return HtmlExtraction(title=_title(text), content=(content or "").strip(), page_type=None)
+    if page_type == "auto":
+        classification = classify_page(tree, url)
+    else:
+        forced: HtmlPageType = next(k for k in HTML_PAGE_TYPES if k == page_type)
+        classification = Classification(forced, 1.0, ("requested",))
+    kind = classification.type
+    content: str | None = None
+    if kind == "forum":
+        content = _forum(tree, format)
+    elif kind == "listing":
+        content = _listing(tree, format)
+    if not content:
+        content = _trafilatura(tree, url, format, kind)
+        if kind == "product":
+            content = _product(tree, url, format, content) or content
+    return HtmlExtraction(_title(tree), content, kind, classification)

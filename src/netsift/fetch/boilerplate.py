@@ -1,0 +1,113 @@
+"""Boilerplate pruning: drop what is never main content (menus, banners, footers, widgets).
+
+Used on every non-article page before the main region is chosen. The decisions are structural
+(tag, ARIA role, hidden state) or by the class/id words sites use for chrome (cookie, consent,
+newsletter, share, breadcrumb, related...), never by domain.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+__all__ = ["is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
+
+_ALWAYS = frozenset(
+    {
+        "script", "style", "noscript", "template", "svg", "iframe", "object", "embed", "canvas",
+        "button", "select", "input", "textarea", "option", "label", "dialog", "link", "meta",
+        "head", "video", "audio", "picture", "source", "map",
+    }
+)  # fmt: skip
+_CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+_CHROME_ROLES = frozenset(
+    {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
+     "dialog", "alertdialog", "toolbar", "tablist"}
+)  # fmt: skip
+_BOILER_WORDS = re.compile(
+    r"(?:^|[-_\s])(?:cookie|cookies|consent|gdpr|banner|newsletter|subscribe|subscription|"
+    r"signup|sign-up|share|sharing|social|breadcrumbs?|related|recommended|sidebar|"
+    r"widget|advert|advertisement|ads?|adslot|sponsor|sponsored|promo|popup|modal|overlay|"
+    r"skip|skiplink|masthead|navbar|nav|navigation|menu|topbar|footer|header|site-header|"
+    r"site-footer|copyright|disclaimer|toolbar|pagination|pager|login|signin|drawer|offcanvas|"
+    r"hidden|visually-hidden|sr-only|screen-reader-text|print-only|outbrain|taboola|"
+    r"author-bio|tags|tag-list|trending|most-popular|read-more|more-stories)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def is_hidden(node: etree._Element) -> bool:
+    if node.get("hidden") is not None or node.get("aria-hidden") == "true":
+        return True
+    style = node.get("style")
+    return bool(style and _HIDDEN_STYLE.search(style))
+
+
+def looks_like_boilerplate(node: etree._Element) -> bool:
+    """Class/id/role say chrome (nav, cookie banner, share bar...)."""
+    tag = node.tag if isinstance(node.tag, str) else ""
+    if tag in ("html", "body", "main", "article"):
+        return False
+    if (node.get("role") or "").lower() in _CHROME_ROLES:
+        return True
+    names = f"{node.get('class') or ''} {node.get('id') or ''}"
+    return bool(names.strip() and _BOILER_WORDS.search(names))
+
+
+def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True) -> None:
+    """Remove chrome from `root` in place (the caller owns the tree)."""
+    doomed: list[etree._Element] = []
+    for node in root.iter():
+        tag = node.tag
+        if not isinstance(tag, str):  # comments, processing instructions
+            doomed.append(node)
+            continue
+        tag = tag.lower()
+        if tag in _ALWAYS or tag in _CHROME_TAGS or is_hidden(node):
+            doomed.append(node)
+        elif tag == "header" and not (keep_header_in_main and _inside_content(node)):
+            doomed.append(node)
+        elif tag == "form" and not _has_much_text(node):
+            doomed.append(node)
+        elif looks_like_boilerplate(node) and not _is_large_share(node, root):
+            doomed.append(node)
+    for node in doomed:
+        _drop(node)
+
+
+def _inside_content(node: etree._Element) -> bool:
+    parent = node.getparent()
+    while parent is not None:
+        if parent.tag in ("main", "article"):
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _has_much_text(node: etree._Element) -> bool:
+    return len("".join(node.itertext()).split()) > 80
+
+
+def _is_large_share(node: etree._Element, root: etree._Element) -> bool:
+    """A wrapper whose class happens to say 'header' but holds most of the page stays."""
+    inner = len("".join(node.itertext()))
+    return inner > 2000 and inner > 0.5 * len("".join(root.itertext()))
+
+
+def _drop(node: etree._Element) -> None:
+    parent = node.getparent()
+    if parent is None:
+        return
+    tail, prev = node.tail, node.getprevious()
+    parent.remove(node)
+    if tail and tail.strip():
+        _append_text(parent, prev, tail)
+
+
+def _append_text(parent: etree._Element, prev: etree._Element | None, text: str) -> None:
+    if prev is not None:
+        prev.tail = (prev.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text

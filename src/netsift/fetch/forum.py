@@ -1,0 +1,154 @@
+"""Forum threads: every post is content, each with its author and date.
+
+Article extractors treat replies as comments and drop them; on a thread they are the point.
+Posts are found by structure — the largest group of same-shaped blocks classed as posts,
+messages, replies or answers that name an author — so any forum engine with semantic markup
+(Discourse, phpBB, vBulletin, XenForo, Stack Exchange, Reddit) reads the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from lxml import etree
+
+from .boilerplate import prune_boilerplate
+from .markdown import TextFormat, normalize_space, render
+
+__all__ = ["Post", "extract_posts", "find_posts", "render_posts"]
+
+_POST = re.compile(
+    r"(?:^|[-_\s])(post|message|reply|comment|answer|topic-post|postbit|forum-post|"
+    r"thread-item|usertext|entry)(?:$|[-_\s\d])",
+    re.IGNORECASE,
+)
+_NOT_POST = re.compile(
+    r"(?:^|[-_\s])(body|content|text|header|footer|meta|info|actions|controls|signature|"
+    r"author|user|avatar|date|time|list|stream|container|wrapper|form|count|title|link|"
+    r"menu|share|vote|votes|tools)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_AUTHOR = re.compile(
+    r"(?:^|[-_\s])(author|username|user-name|poster|postauthor|creator|user-details|"
+    r"user-info|member-name|uname|nickname|byline)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_DATE = re.compile(r"(?:^|[-_\s])(date|time|timestamp|post-date|posted|published)", re.I)
+_BODY = re.compile(
+    r"(?:^|[-_\s])(cooked|post-?body|post-?content|post-?text|message-?body|message-?content|"
+    r"messagetext|content|entry-content|usertext-body|s-prose|js-post-body|bbwrapper|"
+    r"comment-?body|comment-?content|answer-?body|text)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Post:
+    author: str | None
+    date: str | None
+    body: etree._Element
+
+
+def _names(node: etree._Element) -> str:
+    return f"{node.get('class') or ''} {node.get('id') or ''} {node.get('itemprop') or ''}"
+
+
+def _key(node: etree._Element) -> str:
+    classes = (node.get("class") or "").split()
+    post_classes = [c for c in classes if _POST.search(c) and not _NOT_POST.search(c)]
+    return f"{node.tag}.{post_classes[0] if post_classes else ''}"
+
+
+def _is_post_candidate(node: etree._Element) -> bool:
+    names = _names(node)
+    itemtype = node.get("itemtype") or ""
+    if any(t in itemtype for t in ("Comment", "Answer", "DiscussionForumPosting", "Question")):
+        return True
+    return any(_POST.search(n) and not _NOT_POST.search(n) for n in names.split())
+
+
+def _find_author(node: etree._Element) -> str | None:
+    for el in node.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if (
+            el.get("itemprop") == "author"
+            or el.get("rel") == "author"
+            or _AUTHOR.search(el.get("class") or "")
+        ):
+            name = el.xpath(".//*[@itemprop='name']//text()") or list(el.itertext())
+            text = normalize_space(" ".join(str(t) for t in name)).strip()
+            if 0 < len(text) <= 60:
+                return text
+    return None
+
+
+def _find_date(node: etree._Element) -> str | None:
+    for el in node.iter("time"):
+        text = normalize_space(" ".join(el.itertext())).strip()
+        return text or el.get("datetime") or el.get("title")
+    for el in node.iter():
+        if isinstance(el.tag, str) and _DATE.search(el.get("class") or ""):
+            text = normalize_space(" ".join(el.itertext())).strip()
+            if 0 < len(text) <= 40:
+                return text
+    return None
+
+
+def _find_body(node: etree._Element) -> etree._Element:
+    best: etree._Element | None = None
+    for el in node.iter():
+        if el is node or not isinstance(el.tag, str):
+            continue
+        if el.get("itemprop") in ("text", "articleBody") or _BODY.search(el.get("class") or ""):
+            if best is None or len("".join(el.itertext())) > len("".join(best.itertext())):
+                best = el
+    return best if best is not None else node
+
+
+def find_posts(root: etree._Element) -> list[etree._Element]:
+    """The largest group of same-shaped post blocks that carry an author (outermost only)."""
+    groups: dict[str, list[etree._Element]] = defaultdict(list)
+    for node in root.iter():
+        if isinstance(node.tag, str) and len(node) and _is_post_candidate(node):
+            groups[_key(node)].append(node)
+    best: list[etree._Element] = []
+    for nodes in groups.values():
+        members = set(nodes)
+        outer = [n for n in nodes if not any(a in members for a in n.iterancestors())]
+        authored = [n for n in outer if _find_author(n) is not None]
+        if len(authored) >= 2 and len(authored) >= 0.5 * len(outer) and len(outer) > len(best):
+            best = outer
+    return best
+
+
+def extract_posts(root: etree._Element) -> list[Post]:
+    """Each post's author, date and body (pruned of buttons, signatures and chrome)."""
+    posts = []
+    for node in find_posts(root):
+        author, date = _find_author(node), _find_date(node)
+        body = _find_body(node)
+        prune_boilerplate(body)
+        posts.append(Post(author, date, body))
+    return posts
+
+
+def render_posts(posts: list[Post], fmt: TextFormat, title: str | None = None) -> str:
+    """A thread as posts: author and date, then the post's text, for each post in order."""
+    parts: list[str] = []
+    if title and fmt == "markdown":
+        parts.append(f"# {title}")
+    for post in posts:
+        text = render(post.body, fmt)
+        if not text.strip():
+            continue
+        head = " · ".join(x for x in (post.author, post.date) if x)
+        if fmt == "markdown":
+            parts.append((f"### {head}\n\n" if head else "") + text)
+        else:
+            lines = [x for x in (post.author, post.date) if x]
+            parts.append("\n".join([*lines, "", text]) if lines else text)
+    sep = "\n\n---\n\n" if fmt == "markdown" else "\n\n"
+    return sep.join(parts)

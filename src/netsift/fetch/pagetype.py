@@ -1,0 +1,294 @@
+"""Page-type classification from structure: what kind of page this is, and why.
+
+Extraction depends on the kind of page: a forum thread's posts are its content, a product page
+keeps its facts, a listing its items. The type is decided by weighing explainable signals —
+schema.org types (JSON-LD, microdata), OpenGraph, URL path patterns and DOM shape (repeated
+post or card blocks, code blocks, prices, cart buttons) — never by domain. Every signal that
+counted is returned, so a wrong call can be traced.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from .boilerplate import looks_like_boilerplate
+
+__all__ = [
+    "HTML_PAGE_TYPES",
+    "Classification",
+    "HtmlPageType",
+    "classify_page",
+    "json_ld_objects",
+    "schema_types",
+]
+
+HtmlPageType = Literal[
+    "article", "documentation", "forum", "product", "service", "listing", "collection"
+]
+HTML_PAGE_TYPES: Final[tuple[HtmlPageType, ...]] = (
+    "article", "documentation", "forum", "product", "service", "listing", "collection"
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The decided type, how sure (0..1, the winner's share of all evidence) and the evidence."""
+
+    type: HtmlPageType
+    confidence: float
+    signals: tuple[str, ...]
+
+
+_SCHEMA: dict[str, tuple[HtmlPageType, float]] = {
+    "product": ("product", 4.0),
+    "productgroup": ("product", 4.0),
+    "individualproduct": ("product", 4.0),
+    "car": ("product", 2.0),
+    "book": ("product", 1.0),
+    "newsarticle": ("article", 2.5),
+    "article": ("article", 1.5),
+    "blogposting": ("article", 2.5),
+    "reportagenewsarticle": ("article", 2.5),
+    "analysisnewsarticle": ("article", 2.5),
+    "opinionnewsarticle": ("article", 2.5),
+    "scholarlyarticle": ("article", 2.0),
+    "recipe": ("article", 2.0),
+    "review": ("article", 1.0),
+    "techarticle": ("documentation", 2.5),
+    "apireference": ("documentation", 3.0),
+    "softwaresourcecode": ("documentation", 1.0),
+    "discussionforumposting": ("forum", 4.0),
+    "qapage": ("forum", 4.0),
+    "question": ("forum", 2.0),
+    "socialmediaposting": ("forum", 1.5),
+    "collectionpage": ("collection", 1.5),
+    "itemlist": ("listing", 1.0),
+    "offercatalog": ("collection", 2.0),
+    "searchresultspage": ("listing", 2.0),
+    "service": ("service", 2.5),
+    "professionalservice": ("service", 2.0),
+    "softwareapplication": ("service", 1.5),
+    "webapplication": ("service", 1.5),
+    "faqpage": ("service", 1.0),
+    "localbusiness": ("service", 1.0),
+}
+_OG: dict[str, tuple[HtmlPageType, float]] = {
+    "product": ("product", 3.0),
+    "og:product": ("product", 3.0),
+    "product.item": ("product", 3.0),
+    "product.group": ("collection", 1.5),
+    "article": ("article", 1.0),
+}
+_URL_PATTERNS: tuple[tuple[str, HtmlPageType, float], ...] = (
+        (r"/(t|threads?|topics?|forums?|discussions?|community|viewtopic|showthread)(/|\.|$)",
+         "forum", 2.0),
+        (r"/questions/\d+|/comments/[a-z0-9]+/|/r/\w+/comments/", "forum", 3.0),
+        (r"/(docs?|documentation|manual|reference|api|sdk|guides?|tutorials?|handbook|learn|"
+         r"wiki|man)(/|$)", "documentation", 2.0),
+        (r"/(en|latest|stable|v\d+(\.\d+)*)/.*\.html?$", "documentation", 1.0),
+        (r"/(products?|p|dp|item|items|sku|buy)/[^/]+", "product", 2.0),
+        (r"-p-\d+|/\d{6,}\.html$", "product", 1.0),
+        (r"/(collections?|category|categories|c|catalog|catalogue|department|shop|store)(/|$)",
+         "collection", 2.0),
+        (r"/(tags?|topics?|authors?|archives?|search|page/\d+)(/|$)", "listing", 1.5),
+        (r"/(blog|news|articles|posts|stories|insights|resources|press|events|jobs|careers)/?$",
+         "listing", 2.0),
+        (r"/(pricing|plans|services?|solutions?|features|enterprise|platform|integrations|"
+         r"consulting|agency|contact|about)(/|$|-)", "service", 2.0),
+        (r"/(19|20)\d\d/\d\d?/|/(article|story|post|news|blog)s?/[^/]+", "article", 1.5),
+)  # fmt: skip
+_URL_RULES = tuple((re.compile(p, re.IGNORECASE), k, w) for p, k, w in _URL_PATTERNS)
+_POST_CLASS = re.compile(
+    r"(?:^|[-_\s])(post|message|reply|comment|answer|topic-post|postbit|forum-post|"
+    r"thread-item|cooked|usertext)(?:$|[-_\s\d])",
+    re.IGNORECASE,
+)
+_AUTHOR_CLASS = re.compile(r"author|username|user-name|poster|member|byline|user-info", re.I)
+_PRICE = re.compile(
+    r"(?:[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|\$|USD|EUR|GBP|kr|zł))", re.IGNORECASE
+)
+_CART = re.compile(
+    r"add to (cart|bag|basket|trolley)|buy (it )?now|in den warenkorb|ajouter au panier|"
+    r"add to wishlist|in stock|out of stock|select (a )?size",
+    re.IGNORECASE,
+)
+_PLAN = re.compile(
+    r"per (month|year|user|seat)|/\s?(mo|month|yr|year)\b|billed (annually|monthly)|"
+    r"free trial|get started|book a demo|request a demo|contact sales|our services",
+    re.IGNORECASE,
+)
+
+
+def json_ld_objects(tree: etree._Element) -> list[dict[str, Any]]:
+    """Every JSON-LD object on the page, @graph members flattened; unparsable blocks skipped."""
+    found: list[dict[str, Any]] = []
+    for script in tree.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = data if isinstance(data, list) else [data]
+        while stack:
+            item = stack.pop(0)
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                found.append(item)
+                graph = item.get("@graph")
+                if isinstance(graph, list):
+                    stack.extend(graph)
+    return found
+
+
+def schema_types(tree: etree._Element) -> list[str]:
+    """Top-level schema.org types from JSON-LD and microdata, lower-cased."""
+    types: list[str] = []
+    for obj in json_ld_objects(tree):
+        raw = obj.get("@type")
+        for name in raw if isinstance(raw, list) else [raw]:
+            if isinstance(name, str):
+                types.append(name.rsplit("/", 1)[-1].lower())
+    for node in tree.xpath("//*[@itemtype][not(ancestor::*[@itemtype])]"):
+        for value in (node.get("itemtype") or "").split():
+            types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
+    return types
+
+
+class _Evidence:
+    def __init__(self) -> None:
+        self.scores: dict[str, float] = {}
+        self.signals: list[str] = []
+
+    def add(self, kind: HtmlPageType, weight: float, signal: str) -> None:
+        self.scores[kind] = self.scores.get(kind, 0.0) + weight
+        self.signals.append(f"{signal} → {kind} +{weight:g}")
+
+
+def classify_page(tree: etree._Element, url: str | None = None) -> Classification:
+    """Decide the page type of a parsed HTML document; pure and fast (one pass per signal)."""
+    ev = _Evidence()
+    seen: set[str] = set()
+    for name in schema_types(tree):
+        if name in _SCHEMA and name not in seen:
+            seen.add(name)
+            kind, weight = _SCHEMA[name]
+            ev.add(kind, weight, f"schema:{name}")
+    for og in tree.xpath("//meta[@property='og:type']/@content")[:1]:
+        value = str(og).strip().lower()
+        if value in _OG:
+            kind, weight = _OG[value]
+            ev.add(kind, weight, f"og:type={value}")
+    if url:
+        path = urlsplit(url).path or "/"
+        for pattern, kind, weight in _URL_RULES:
+            if pattern.search(path):
+                ev.add(kind, weight, f"url:{pattern.pattern[:24]}")
+        if path in ("", "/"):
+            ev.add("service", 1.0, "url:home")
+    _dom_signals(tree, ev)
+    if not ev.scores:
+        return Classification("article", 0.0, ("default",))
+    kind_name, best = max(ev.scores.items(), key=lambda item: item[1])
+    total = sum(ev.scores.values())
+    kind = next(k for k in HTML_PAGE_TYPES if k == kind_name)
+    return Classification(kind, round(best / total, 2), tuple(ev.signals))
+
+
+def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    posts = _repeated_posts(body)
+    if posts >= 3:
+        ev.add("forum", min(4.0, 1.0 + posts / 4), f"dom:posts={posts}")
+    code_blocks = len(body.xpath(".//pre"))
+    if code_blocks >= 2:
+        ev.add("documentation", min(3.0, 0.5 * code_blocks), f"dom:code-blocks={code_blocks}")
+    text = " ".join(body.xpath(".//button//text() | .//a//text() | .//input/@value"))[:20000]
+    carts = len(_CART.findall(text))
+    if carts:
+        ev.add("product", min(2.5, 1.0 + 0.5 * carts), f"dom:cart-buttons={carts}")
+    if body.xpath(".//*[@itemprop='price' or @itemprop='offers' or @itemprop='sku']"):
+        ev.add("product", 1.5, "microdata:price")
+    cards, priced = _repeated_cards(body)
+    if cards >= 6:
+        if priced >= 3:
+            ev.add("collection", min(3.5, 1.0 + cards / 8), f"dom:priced-cards={cards}")
+        else:
+            ev.add("listing", min(3.0, 0.5 + cards / 8), f"dom:cards={cards}")
+    visible = " ".join(t for t in body.xpath(".//h1//text() | .//h2//text() | .//h3//text()"))
+    plans = len(_PLAN.findall(visible)) + len(
+        _PLAN.findall(" ".join(body.xpath(".//a//text() | .//button//text()"))[:20000])
+    )
+    if plans >= 2:
+        ev.add("service", min(2.5, 0.5 * plans), f"dom:plan-words={plans}")
+    paragraphs = _long_paragraphs(body)
+    if paragraphs >= 5:
+        ev.add("article", min(3.0, 0.25 * paragraphs), f"dom:long-paragraphs={paragraphs}")
+    if body.xpath(".//time[@datetime] | .//*[@rel='author' or @itemprop='author']"):
+        ev.add("article", 0.5, "dom:byline")
+
+
+def _repeated_posts(body: etree._Element) -> int:
+    """The largest group of sibling-like blocks classed as posts that carry an author."""
+    groups: Counter[str] = Counter()
+    for node in body.xpath(".//*[@class or @id]"):
+        cls = node.get("class") or ""
+        if not _POST_CLASS.search(cls) and not _POST_CLASS.search(node.get("id") or ""):
+            continue
+        if len(node) == 0:
+            continue
+        has_author = any(
+            _AUTHOR_CLASS.search((el.get("class") or "") + " " + (el.get("itemprop") or ""))
+            for el in node.iter()
+            if isinstance(el.tag, str)
+        )
+        if has_author:
+            groups[f"{node.tag}.{cls.split()[0] if cls.split() else ''}"] += 1
+    return max(groups.values(), default=0)
+
+
+def _repeated_cards(body: etree._Element) -> tuple[int, int]:
+    """The largest run of same-shaped siblings holding a link; how many of them show a price."""
+    best, best_priced = 0, 0
+    for parent in body.iter("ul", "ol", "div", "section", "main"):
+        if len(parent) < 6:
+            continue
+        children = [c for c in parent if isinstance(c.tag, str)]
+        if len(children) < 6 or _in_chrome(parent):
+            continue
+        shapes = Counter(f"{c.tag}.{(c.get('class') or '').split()[:1]}" for c in children)
+        shape, count = shapes.most_common(1)[0]
+        if count < 6 or count <= best:
+            continue
+        same = [c for c in children if f"{c.tag}.{(c.get('class') or '').split()[:1]}" == shape]
+        linked = [c for c in same if c.find(".//a") is not None or c.tag == "a"]
+        if len(linked) < 0.8 * len(same):
+            continue
+        text_lengths = [len(" ".join(c.itertext()).split()) for c in linked]
+        mean_words = sum(text_lengths) / len(linked)
+        if mean_words > 80 or mean_words < 4:  # posts, or bare menu links, not cards
+            continue
+        best = len(linked)
+        best_priced = sum(1 for c in linked if _PRICE.search(" ".join(c.itertext())))
+    return best, best_priced
+
+
+def _in_chrome(node: etree._Element) -> bool:
+    for el in (node, *node.iterancestors()):
+        if el.tag in ("nav", "header", "footer", "aside") or looks_like_boilerplate(el):
+            return True
+    return False
+
+
+def _long_paragraphs(body: etree._Element) -> int:
+    return sum(1 for p in body.iter("p") if len(" ".join(p.itertext()).split()) >= 25)
