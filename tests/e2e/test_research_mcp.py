@@ -16,10 +16,10 @@ from tests.integration.research.web import QUESTION
 async def test_deep_research_reports_progress_and_returns_the_cited_report(
     research_settings, research_web, llm
 ):
-    progress: list[tuple[float, str | None]] = []
+    seen: list[tuple[float, str | None]] = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
-        progress.append((done, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
 
     async with Client(research_settings()) as netsift:
         async with MCPClient(create_server(client=netsift)) as mcp:
@@ -36,10 +36,10 @@ async def test_deep_research_reports_progress_and_returns_the_cited_report(
             )
             missing = await mcp.call_tool("research_status", {"job_id": "nope"})
     assert not result.is_error and report["citations"] and report["mode"] == "llm"
-    messages = [message or "" for _, message in progress]
+    messages = [message or "" for _, message in seen]
     assert messages[0].startswith("started") and messages[-1].startswith("done")
     assert any(m.startswith("search_done") for m in messages)
-    assert [done for done, _ in progress] == sorted(done for done, _ in progress)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
     body = json.loads(status.content[0].text)  # type: ignore[union-attr]
     assert body["job"]["status"] == "done" and body["events"][0]["seq"] == 3
     assert missing.is_error and json.loads(missing.content[0].text)["error"]["code"] == "not_found"  # type: ignore[union-attr]
