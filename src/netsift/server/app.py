@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -145,6 +146,19 @@ def _without_security(app: FastAPI) -> Callable[[], dict[str, Any]]:
     return openapi
 
 
+def _allowed_methods(app: FastAPI, request: Request, starlette_allow: str) -> list[str]:
+    """Every method served on this path. Starlette names only the first matching route's, so
+    the document's operations on the same path template are added."""
+    methods = {m.strip().upper() for m in starlette_allow.split(",") if m.strip()}
+    for template, operations in app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            methods |= {method.upper() for method in operations}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
+
+
 def create_app_from_env() -> FastAPI:
     """The factory `netsift serve` hands uvicorn: Settings from the environment, once."""
     multiprocess = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
@@ -180,7 +194,7 @@ def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
         if exc.status_code == 404:
             return render(NotFound(f"no such route: {request.method} {request.url.path}"))
         if exc.status_code == 405:
-            allow = (exc.headers or {}).get("Allow", "")
+            allow = ", ".join(_allowed_methods(app, request, (exc.headers or {}).get("Allow", "")))
             error = InvalidInput(
                 f"{request.method} is not allowed on {request.url.path}",
                 details={"allow": allow},

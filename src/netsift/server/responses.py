@@ -49,6 +49,10 @@ class ErrorBody(BaseModel):
 
 
 class _RequestId(BaseModel):
+    # Lengths are checked on the text as sent, so the document's maxLength is exact; the
+    # library trims whitespace itself (queries are normalized, URLs stripped).
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
     request_id: str | None = Field(
         default=None,
         pattern=REQUEST_ID_PATTERN,
