@@ -10,7 +10,8 @@ page-type classifier (`pagetype.py`) and the extractor chosen for the type:
 - forum: every post with its author and date (`forum.py`);
 - product: in Markdown, the schema.org facts (`product.py`) as a list above the visible
   description (text and HTML keep to what the page shows);
-- listing: the whole main region once the chrome is pruned (`region.py`), items included.
+- listing, and service pages with a grid of priced plans: the whole main region once the
+  chrome is pruned (`region.py`), every item or plan included.
 
 Each type-aware path falls back to the generic one when the structure it needs is not there.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin
 
 import lxml.html
 import trafilatura
@@ -31,7 +33,13 @@ from ..models import ContentFormat, PageType
 from .boilerplate import prune_boilerplate
 from .forum import extract_posts, render_posts
 from .markdown import TextFormat, normalize_space, render
-from .pagetype import HTML_PAGE_TYPES, Classification, HtmlPageType, classify_page
+from .pagetype import (
+    HTML_PAGE_TYPES,
+    Classification,
+    HtmlPageType,
+    classify_page,
+    count_priced_blocks,
+)
 from .product import extract_product_facts, render_facts
 from .region import find_main_region
 
@@ -101,8 +109,19 @@ def _body(tree: etree._Element) -> etree._Element:
     return body if body is not None else tree
 
 
-def _forum(tree: etree._Element, fmt: ContentFormat) -> str | None:
+def _own_copy(tree: etree._Element, url: str | None) -> etree._Element:
+    """A copy of the body to prune freely, its links made absolute against the page URL."""
     work = deepcopy(_body(tree))
+    if url:
+        for node in work.iter("a"):
+            href = node.get("href")
+            if href and not href.startswith(("#", "javascript:", "mailto:")):
+                node.set("href", urljoin(url, href.strip()))
+    return work
+
+
+def _forum(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str | None:
+    work = _own_copy(tree, url)
     posts = extract_posts(work)
     if len(posts) < 2:
         return None
@@ -111,8 +130,8 @@ def _forum(tree: etree._Element, fmt: ContentFormat) -> str | None:
     return render_posts(posts, fmt).strip() or None
 
 
-def _listing(tree: etree._Element, fmt: ContentFormat) -> str | None:
-    work = deepcopy(_body(tree))
+def _listing(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str | None:
+    work = _own_copy(tree, url)
     prune_boilerplate(work)
     return _render(find_main_region(work), fmt) or None
 
@@ -148,9 +167,9 @@ def extract_html(
     kind = classification.type
     content: str | None = None
     if kind == "forum":
-        content = _forum(tree, format)
-    elif kind == "listing":
-        content = _listing(tree, format)
+        content = _forum(tree, url, format)
+    elif kind == "listing" or (kind == "service" and count_priced_blocks(_body(tree)) >= 2):
+        content = _listing(tree, url, format)
     if not content:
         content = _trafilatura(tree, url, format, kind)
         if kind == "product":

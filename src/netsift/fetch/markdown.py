@@ -155,11 +155,21 @@ class _Renderer:
 
     # -- lists and tables -----------------------------------------------------------------
     def render_list(self, node: etree._Element, *, ordered: bool, depth: int) -> None:
+        """A whole list, nested lists included, as one block of lines."""
+        lines: list[str] = []
+        self.list_lines(node, ordered=ordered, depth=depth, out=lines)
+        if lines:
+            self.blocks.append("\n".join(lines))
+
+    def list_lines(
+        self, node: etree._Element, *, ordered: bool, depth: int, out: list[str]
+    ) -> None:
         n = 0
         for item in node:
+            if _tag(item) in ("ul", "ol"):
+                self.list_lines(item, ordered=_tag(item) == "ol", depth=depth + 1, out=out)
+                continue
             if _tag(item) != "li":
-                if _tag(item) in ("ul", "ol"):
-                    self.render_list(item, ordered=_tag(item) == "ol", depth=depth + 1)
                 continue
             n += 1
             inner = _Renderer("markdown" if self.md else "text")
@@ -174,14 +184,12 @@ class _Renderer:
                 if child.tail:
                     inner.line.append(inner.escape(child.tail))
             inner.flush()
-            text = " ".join(inner.blocks) if not self.md else "  ".join(inner.blocks)
-            text = normalize_space(text).strip()
+            text = normalize_space(" ".join(inner.blocks)).strip()
             if text:
-                indent = "  " * depth
                 marker = (f"{n}. " if ordered else "- ") if self.md else ""
-                self.blocks.append(f"{indent}{marker}{text}" if self.md else text)
+                out.append(("  " * depth if self.md else "") + marker + text)
             for sub in nested:
-                self.render_list(sub, ordered=_tag(sub) == "ol", depth=depth + 1)
+                self.list_lines(sub, ordered=_tag(sub) == "ol", depth=depth + 1, out=out)
 
     def render_table(self, node: etree._Element) -> None:
         rows: list[list[str]] = []

@@ -25,6 +25,7 @@ __all__ = [
     "Classification",
     "HtmlPageType",
     "classify_page",
+    "count_priced_blocks",
     "json_ld_objects",
     "schema_types",
 ]
@@ -95,8 +96,9 @@ _URL_PATTERNS: tuple[tuple[str, HtmlPageType, float], ...] = (
         (r"/(en|latest|stable|v\d+(\.\d+)*)/.*\.html?$", "documentation", 1.0),
         (r"/(products?|p|dp|item|items|sku|buy)/[^/]+", "product", 2.0),
         (r"-p-\d+|/\d{6,}\.html$", "product", 1.0),
-        (r"/(collections?|category|categories|c|catalog|catalogue|department|shop|store)(/|$)",
-         "collection", 2.0),
+        (r"/(collections?|c|catalog|catalogue|department|shop|store)(/|$)", "collection", 2.0),
+        (r"/(category|categories)(/|$)", "collection", 1.0),
+        (r"/(category|categories)(/|$)", "listing", 1.0),
         (r"/(tags?|topics?|authors?|archives?|search|page/\d+)(/|$)", "listing", 1.5),
         (r"/(blog|news|articles|posts|stories|insights|resources|press|events|jobs|careers)/?$",
          "listing", 2.0),
@@ -224,7 +226,7 @@ def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
         if priced >= 3:
             ev.add("collection", min(3.5, 1.0 + cards / 8), f"dom:priced-cards={cards}")
         else:
-            ev.add("listing", min(3.0, 0.5 + cards / 8), f"dom:cards={cards}")
+            ev.add("listing", min(3.0, 1.0 + cards / 8), f"dom:cards={cards}")
     visible = " ".join(t for t in body.xpath(".//h1//text() | .//h2//text() | .//h3//text()"))
     plans = len(_PLAN.findall(visible)) + len(
         _PLAN.findall(" ".join(body.xpath(".//a//text() | .//button//text()"))[:20000])
@@ -288,6 +290,22 @@ def _in_chrome(node: etree._Element) -> bool:
         if el.tag in ("nav", "header", "footer", "aside") or looks_like_boilerplate(el):
             return True
     return False
+
+
+def count_priced_blocks(root: etree._Element) -> int:
+    """The largest run of two or more short same-shaped siblings that each show a price."""
+    best = 0
+    for parent in root.iter("div", "section", "ul", "ol", "main", "tr", "tbody"):
+        if len(parent) < 2:
+            continue
+        shapes = Counter(
+            f"{c.tag}.{(c.get('class') or '').split()[:1]}"
+            for c in parent
+            if isinstance(c.tag, str) and _PRICE.search(" ".join(c.itertext()))
+        )
+        for _, count in shapes.most_common(1):
+            best = max(best, count)
+    return best
 
 
 def _long_paragraphs(body: etree._Element) -> int:
