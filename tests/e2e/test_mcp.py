@@ -1,0 +1,135 @@
+"""The MCP server through the official SDK's client: in process, and `netsift mcp` over stdio."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import pytest
+from mcp import Client as MCPClient
+from mcp import StdioServerParameters
+
+from netsift.client import Client
+from netsift.mcp import create_server
+
+SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "batch_search"}
+
+
+@pytest.fixture
+def mcp_settings(sim_settings, sims, offline_web):
+    def factory(**overrides):
+        overrides.setdefault("resolve", sims.pins + offline_web.pins)
+        overrides.setdefault("providers", ["tavily"])
+        overrides.setdefault("capabilities", ["search", "fetch"])
+        return sim_settings(**overrides)
+
+    return factory
+
+
+def body(result: Any) -> dict[str, Any]:
+    """The JSON object of a tool result (its first text block, before any hint)."""
+    text = result.content[0].text
+    return json.loads(text.split("\n\n", 1)[0])
+
+
+async def test_tools_are_listed_with_their_schemas(mcp_settings):
+    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
+    assert set(tools) == SEARCH_TOOLS  # research is switched off: its tools are not offered
+    fetch = tools["web_fetch"].input_schema
+    assert fetch["required"] == ["url"]
+    assert fetch["properties"]["max_length"]["default"] == 5000
+    assert tools["web_search"].description
+
+
+async def test_each_tool_answers(mcp_settings, offline_web):
+    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        found = await mcp.call_tool("web_search", {"query": "rust async runtime", "count": 3})
+        article = await mcp.call_tool(
+            "web_fetch", {"url": offline_web.url("news.test", "/article")}
+        )
+        card = await mcp.call_tool("page_meta", {"url": offline_web.url("news.test", "/article")})
+        batch = await mcp.call_tool("batch_search", {"queries": ["rust async", "python web"]})
+    assert not found.is_error
+    assert found.structured_content["provider"] == "tavily"
+    assert 0 < len(body(found)["results"]) <= 3
+    assert not article.is_error
+    assert body(article)["title"] == "Harbour town switches its ferries to batteries"
+    assert body(card)["site_name"] == "The Coastal Courier"
+    assert [item["query"] for item in body(batch)["results"]] == ["rust async", "python web"]
+
+
+async def test_truncated_fetch_hints_and_continues_from_the_cache(mcp_settings, offline_web):
+    url = offline_web.url("files.test", "/long.txt")
+    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        first = await mcp.call_tool("web_fetch", {"url": url, "max_length": 1000})
+        page = body(first)
+        assert page["truncated"] and page["next_start_index"] == 1000
+        hint = first.content[0].text.split("\n\n", 1)[1]
+        assert "start_index=1000" in hint
+        second = await mcp.call_tool(
+            "web_fetch", {"url": url, "max_length": 1000, "start_index": 1000}
+        )
+    assert body(second)["start_index"] == 1000
+    assert body(second)["content"] != page["content"]
+    assert offline_web.state.hits("files.test", "/long.txt") == 1  # not downloaded again
+
+
+async def test_errors_come_back_as_tool_results(mcp_settings, offline_web):
+    async with Client(mcp_settings(allow_networks=[])) as netsift:
+        async with MCPClient(create_server(client=netsift)) as mcp:
+            blocked = await mcp.call_tool(
+                "web_fetch", {"url": offline_web.url("news.test", "/article")}
+            )
+            bad = await mcp.call_tool("web_search", {"query": "rust", "count": 500})
+            unknown = await mcp.call_tool("web_crawl", {"url": "http://x.test/"})
+            research = await mcp.call_tool("deep_research", {"question": "why is the sky blue"})
+    assert blocked.is_error and body(blocked)["error"]["code"] == "blocked_address"
+    assert set(body(blocked)["error"]) == {"code", "message", "retryable", "details"}
+    assert bad.is_error and body(bad)["error"]["code"] == "invalid_input"
+    assert "count" in body(bad)["error"]["message"]
+    assert unknown.is_error and "web_crawl" in body(unknown)["error"]["message"]
+    assert research.is_error  # switched off on this host
+
+
+async def test_long_calls_send_progress(mcp_settings, sims):
+    sims["tavily"].latency = 2.6
+    seen: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
+
+    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        result = await mcp.call_tool(
+            "web_search", {"query": "rust async runtime"}, progress_callback=on_progress
+        )
+    assert not result.is_error
+    messages = [message for _, message in seen]
+    assert "working" in messages and messages[-1] == "done"
+
+
+@pytest.mark.slow
+async def test_stdio_server_as_a_subprocess(sims, offline_web, tmp_path):
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("NETSIFT_")},
+        **sims.env(),
+        "NETSIFT_RESOLVE": ",".join(sims.pins + offline_web.pins),
+        "NETSIFT_PROVIDERS": "tavily",
+        "NETSIFT_CAPABILITIES": "search,fetch",
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+    }
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "netsift", "mcp"], env=env, cwd=str(tmp_path)
+    )
+    async with MCPClient(server) as mcp:
+        tools = {tool.name for tool in (await mcp.list_tools()).tools}
+        found = await mcp.call_tool("web_search", {"query": "rust async runtime"})
+        page = await mcp.call_tool("web_fetch", {"url": offline_web.url("news.test", "/article")})
+        blocked = await mcp.call_tool("web_fetch", {"url": "http://169.254.169.254/latest/"})
+    assert tools == SEARCH_TOOLS
+    assert body(found)["provider"] == "tavily"
+    assert body(page)["title"] == "Harbour town switches its ferries to batteries"
+    assert blocked.is_error and body(blocked)["error"]["code"] == "blocked_address"
