@@ -156,10 +156,10 @@ class WebState:
             self.pages.clear()
 
 
-def rank_docs(query: str) -> list[Doc]:
+def rank_docs(query: str, docs: tuple[Doc, ...] = DOCS) -> list[Doc]:
     """The pages that mention any of the query's words, most shared words first."""
     wanted = _terms(query)
-    scored = [(len(wanted & _terms(doc.text)), index, doc) for index, doc in enumerate(DOCS)]
+    scored = [(len(wanted & _terms(doc.text)), index, doc) for index, doc in enumerate(docs)]
     return [doc for score, _, doc in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0]
 
 
@@ -197,8 +197,9 @@ def _result(doc: Doc, port: int, position: int) -> dict[str, object]:
     }
 
 
-def build_app(state: WebState) -> Starlette:
-    by_place = {(doc.host, doc.path): doc for doc in DOCS}
+def build_app(state: WebState, docs: tuple[Doc, ...] = DOCS) -> Starlette:
+    """The app; `docs` replaces the corpus (the benchmark serves a bigger one)."""
+    by_place = {(doc.host, doc.path): doc for doc in docs}
 
     async def route(request: Request) -> Response:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0]
@@ -215,8 +216,8 @@ def build_app(state: WebState) -> Starlette:
             failing = state.failing_searches
             if failing == "all" or (failing and failing in query.lower()):
                 return JSONResponse({"error": "engine exploded"}, status_code=500)
-            docs = rank_docs(query)[:10]
-            results = [_result(doc, port, i) for i, doc in enumerate(docs, start=1)]
+            found = rank_docs(query, docs)[:10]
+            results = [_result(doc, port, i) for i, doc in enumerate(found, start=1)]
             body = {
                 "query": query,
                 "number_of_results": len(results),
