@@ -119,3 +119,31 @@ async def test_the_guard_refuses_the_simulators_without_the_allow_list(
         ("duckduckgo", "blocked_address"),
     ]
     assert sims.state.total_requests() == 0
+
+
+async def test_searxng_gets_past_a_public_instance_bot_detection(
+    sims: ProviderSims, open_client: ClientFactory
+) -> None:
+    sims["searxng"].set("limiter")
+    client = await open_client(providers=["searxng"])
+    found = await client.search(QUERY, count=3)
+    assert codes(found) == [("searxng", None)]
+
+
+async def test_searxng_with_json_disabled_says_so(
+    sims: ProviderSims, open_client: ClientFactory
+) -> None:
+    sims["searxng"].set("auth")  # the instance's settings.yml leaves out the json format
+    client = await open_client(providers=["searxng", "duckduckgo"])
+    found = await client.search(QUERY, count=3)
+    assert codes(found) == [("searxng", "provider_auth"), ("duckduckgo", None)]
+    assert "json" in (found.attempts[0].message or "").casefold()
+
+
+async def test_searxng_outage_is_a_failure_not_no_results(
+    sims: ProviderSims, open_client: ClientFactory
+) -> None:
+    sims["searxng"].set("outage")  # 200, no results, every engine unresponsive
+    client = await open_client(providers=["searxng", "duckduckgo"])
+    found = await client.search(QUERY, count=3)
+    assert codes(found) == [("searxng", "provider_unavailable"), ("duckduckgo", None)]
