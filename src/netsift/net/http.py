@@ -282,11 +282,7 @@ class HttpClient:
                     f"{self.settings.max_redirects} times",
                     details={"url": safe_url(request.url), "max": self.settings.max_redirects},
                 )
-            try:
-                target = current.url.join(location)
-            except httpx.InvalidURL as exc:
-                raise InvalidURL(f"a redirect pointed to an invalid URL: {exc}") from exc
-            target = self._checked(target, current.method, kind)
+            target = self._checked(_join(current.url, location), current.method, kind)
             following = self._redirect_request(current, response, target)
             key = (following.method, str(following.url))
             if key in seen:
@@ -298,7 +294,7 @@ class HttpClient:
             history.append(response)
             current = following
 
-    def _checked(self, url: httpx.URL, method: str, kind: str) -> httpx.URL:
+    def _checked(self, url: httpx.URL | str, method: str, kind: str) -> httpx.URL:
         """check_url, with a refusal written to the audit log (nothing was sent)."""
         try:
             return check_url(url)
@@ -430,7 +426,8 @@ class HttpClient:
         """Read the body under the cap, raw and decoded, chunk by chunk."""
         where = safe_url(response.request.url)
         declared = response.headers.get("content-length", "")
-        if declared.strip().isdigit() and int(declared) > cap:
+        bodiless = response.request.method == "HEAD" or response.status_code in (204, 304)
+        if not bodiless and declared.strip().isdigit() and int(declared) > cap:
             await response.aclose()
             raise TooLarge(
                 f"{where} declares {int(declared)} bytes, over the {cap}-byte cap",
@@ -481,6 +478,17 @@ class HttpClient:
                 details={"url": where},
             ) from exc
         response._content = b"".join(chunks)
+
+
+def _join(base: httpx.URL, location: str) -> httpx.URL | str:
+    """The redirect target. An absolute Location httpx cannot parse (a dotted-octal host,
+    fullwidth digits) is returned as text, for check_url to normalize or refuse."""
+    try:
+        return base.join(location)
+    except httpx.InvalidURL:
+        if "://" in location:
+            return location
+        raise InvalidURL("a redirect pointed to an invalid URL") from None
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:

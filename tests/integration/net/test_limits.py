@@ -126,3 +126,9 @@ async def test_broken_compression_is_a_decode_error(
         await make_http().send(httpx.Request("GET", site.url("/broken-gzip")), kind="fetch")
     assert caught.value.code == "decode_error"
     assert read_audit(audit_path)[0]["outcome"] == "decode_error"
+
+
+async def test_head_with_a_large_declared_length_is_fine(make_http: MakeHttp, site: Site) -> None:
+    response = await make_http().send(httpx.Request("HEAD", site.url("/declared")), kind="fetch")
+    assert response.status_code == 200 and response.content == b""
+    assert response.headers["content-length"] == str(50 * MiB)
