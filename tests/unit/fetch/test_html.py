@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from netsift.errors import InvalidInput
 from netsift.fetch.html import extract_html
 
 ARTICLE = """<!doctype html><html lang="en"><head><title>Rivers of the North | Daily</title></head>
@@ -59,3 +62,155 @@ def test_html_is_clean_main_html() -> None:
 def test_empty_document() -> None:
     result = extract_html("   ", url=None, format="markdown")
     assert result.content == "" and result.title is None
+
+
+FORUM = """<html><head><title>Pump advice</title></head><body>
+<nav class="navbar"><a href="/">Forum home</a><a href="/login">Log in</a></nav>
+<main><h1>Which pump for a small pond?</h1>
+<div class="post"><div class="meta"><span class="username">ana</span>
+<time datetime="2024-04-01">1 April 2024</time></div>
+<div class="post-body"><p>My pond holds about two thousand litres. Which pump size works?</p></div>
+<div class="post-actions"><button>Reply</button><a class="share" href="#">Share post</a></div></div>
+<div class="post"><div class="meta"><span class="username">ben</span>
+<time datetime="2024-04-02">2 April 2024</time></div>
+<div class="post-body"><p>Turn the whole volume over once an hour: a 2000 l/h pump.</p></div>
+<div class="post-actions"><button>Reply</button></div></div>
+<div class="post"><div class="meta"><span class="username">cara</span>
+<time datetime="2024-04-03">3 April 2024</time></div>
+<div class="post-body"><p>Add a UV filter too if the water turns green in summer.</p></div></div>
+</main><footer>Forum rules. Privacy.</footer></body></html>"""
+
+
+def test_forum_thread_keeps_every_post_with_author_and_date() -> None:
+    result = extract_html(FORUM, url="https://garden.example/t/pond-pump/7", format="markdown")
+    md = result.content
+    assert result.page_type == "forum"
+    assert "### ana · 1 April 2024" in md and "### ben · 2 April 2024" in md
+    assert "### cara · 3 April 2024" in md
+    assert md.index("two thousand litres") < md.index("2000 l/h") < md.index("UV filter")
+    assert "Share post" not in md and "Log in" not in md and "Forum rules" not in md
+    text = extract_html(FORUM, url="https://garden.example/t/pond-pump/7", format="text")
+    assert "ana\n1 April 2024\n\nMy pond holds" in text.content
+
+
+PRODUCT = """<html><head><title>Kettle</title>
+<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",
+"name": "Steel Kettle", "brand": {"@type": "Brand", "name": "Boilwell"}, "sku": "K-17",
+"description": "A 1.7 litre kettle with a steel body.",
+"offers": {"@type": "Offer", "price": "39.90", "priceCurrency": "EUR",
+"availability": "https://schema.org/InStock"}}</script></head><body>
+<nav><a href="/">Shop</a><a href="/cart">Cart</a></nav>
+<main><h1>Steel Kettle</h1><p class="price">39,90 €</p><button>Add to cart</button>
+<div class="description"><p>The Steel Kettle boils a full litre in under three minutes and switches
+itself off when the water boils or the base runs dry.</p>
+<h2>Specifications</h2><table><tr><th>Capacity</th><td>1.7 l</td></tr>
+<tr><th>Power</th><td>2200 W</td></tr></table></div></main>
+<footer>Returns. Shipping. Privacy.</footer></body></html>"""
+
+
+def test_product_page_reads_as_facts_then_description() -> None:
+    result = extract_html(PRODUCT, url="https://shop.example/products/kettle", format="markdown")
+    md = result.content
+    assert result.page_type == "product"
+    assert "- **Brand:** Boilwell" in md
+    assert "- **Price:** 39.90 EUR" in md
+    assert "- **Availability:** InStock" in md
+    assert "- **SKU:** K-17" in md
+    assert md.index("**Price:**") < md.index("boils a full litre")
+    assert "| Capacity | 1.7 l |" in md
+    assert "Returns. Shipping" not in md
+
+
+DOCS = """<html><head><title>Client - Quarry docs</title></head><body>
+<div class="sidebar"><ul><li><a href="/guide">Guide</a></li><li><a href="/api">API</a></li></ul></div>
+<div role="main"><h1>Client</h1>
+<p>The client holds the connection pool and the retry policy for every query you send.</p>
+<h2>Create one</h2>
+<pre><code class="language-python">client = Client("https://db.example", retries=3)</code></pre>
+<div class="admonition note"><p class="admonition-title">Note</p>
+<p>Share one client between threads; building the pool is expensive.</p></div>
+<h2>Parameters</h2>
+<table><tr><th>Name</th><th>Default</th></tr><tr><td>retries</td><td>0</td></tr>
+<tr><td>timeout</td><td>10.0</td></tr></table>
+<pre><code>client.close()</code></pre></div>
+<footer class="footer">Built with a docs generator.</footer></body></html>"""
+
+
+def test_docs_keep_code_tables_admonitions_and_headings() -> None:
+    result = extract_html(DOCS, url="https://quarry.example/docs/client", format="markdown")
+    md = result.content
+    assert result.page_type == "documentation"
+    assert '`client = Client("https://db.example", retries=3)`' in md
+    assert "## Create one" in md and "## Parameters" in md
+    assert "| retries | 0 |" in md
+    assert "building the pool is expensive" in md
+    assert "Built with a docs generator" not in md
+
+
+LISTING = (
+    """<html><head><title>Field notes</title></head><body>
+<header class="site-header"><nav><a href="/">Journal</a><a href="/about">About</a></nav></header>
+<main><h1>Field notes</h1>
+<aside class="filters"><ul class="facets"><li><a href="?season=spring">Spring (12)</a></li>
+<li><a href="?sort=oldest">Sort: oldest first</a></li></ul></aside>
+<div class="post-list">"""
+    + "".join(
+        f"""<article class="card"><h2><a href="/notes/{i}">Note number {i} title</a></h2>
+<p>Summary of note {i} in one line.</p></article>"""
+        for i in range(7)
+    )
+    + """</div><nav class="pagination"><a href="?page=2">Next page</a></nav></main>
+<footer>Subscribe to the newsletter.</footer></body></html>"""
+)
+
+
+def test_listing_keeps_items_and_drops_facets() -> None:
+    result = extract_html(LISTING, url="https://journal.example/blog/", format="markdown")
+    md = result.content
+    assert result.page_type == "listing"
+    for i in range(7):
+        assert f"## [Note number {i} title](https://journal.example/notes/{i})" in md
+        assert f"Summary of note {i} in one line." in md
+    assert "Spring (12)" not in md and "Sort: oldest" not in md
+    assert "Next page" not in md and "newsletter" not in md
+
+
+PRICING = """<html><head><title>Pricing</title></head><body>
+<header><nav><a href="/">Ledgerly</a><a href="/login">Sign in</a></nav></header>
+<main><h1>Pricing</h1><p>Every plan includes invoicing and a free trial.</p>
+<div class="plans">
+<div class="plan"><h2>Starter</h2><p>$12 per month</p><ul><li>One user</li></ul>
+<a href="/signup">Start free trial</a></div>
+<div class="plan"><h2>Team</h2><p>$39 per month</p><ul><li>Five users</li></ul>
+<a href="/signup">Start free trial</a></div>
+<div class="plan"><h2>Business</h2><p>$89 per month</p><ul><li>Unlimited users</li></ul>
+<a href="/contact">Contact sales</a></div></div></main>
+<footer>Terms. Privacy.</footer></body></html>"""
+
+
+def test_pricing_page_keeps_every_plan_with_price_and_features() -> None:
+    result = extract_html(PRICING, url="https://ledgerly.example/pricing", format="markdown")
+    md = result.content
+    assert result.page_type == "service"
+    for plan, price, feature in (
+        ("Starter", "$12 per month", "- One user"),
+        ("Team", "$39 per month", "- Five users"),
+        ("Business", "$89 per month", "- Unlimited users"),
+    ):
+        assert f"## {plan}" in md and price in md and feature in md
+    assert "Sign in" not in md and "Terms. Privacy" not in md
+
+
+def test_requested_page_type_overrides_classification() -> None:
+    result = extract_html(
+        LISTING, url="https://journal.example/blog/", format="text", page_type="article"
+    )
+    assert result.page_type == "article"
+    assert result.classification is not None
+    assert result.classification.signals == ("requested",)
+
+
+def test_unknown_page_type_is_invalid_input() -> None:
+    with pytest.raises(InvalidInput) as info:
+        extract_html(ARTICLE, url=None, format="text", page_type="recipe")
+    assert info.value.code == "invalid_input"

@@ -1,0 +1,126 @@
+"""classify_page: the page type from structure, with the signals that decided it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from netsift.fetch.html import parse_html
+from netsift.fetch.pagetype import classify_page, count_priced_blocks, schema_types
+
+
+def _tree(html: str):  # type: ignore[no-untyped-def]
+    tree = parse_html(html)
+    assert tree is not None
+    return tree
+
+
+def _page(body: str, head: str = "") -> str:
+    return f"<html><head><title>t</title>{head}</head><body>{body}</body></html>"
+
+
+def _ld(obj: dict[str, object]) -> str:
+    return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
+
+
+PARAGRAPH = "<p>" + "The council voted to rebuild the old bridge over the river next year. " * 4
+ARTICLE = _page(
+    "<nav><a href='/'>Home</a></nav><article><h1>Bridge vote</h1>"
+    + "".join(PARAGRAPH + f" Part {i}.</p>" for i in range(6))
+    + "<time datetime='2024-01-01'>1 Jan</time></article>",
+    _ld({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Bridge vote"}),
+)
+FORUM = _page(
+    "<h1>Which pump?</h1>"
+    + "".join(
+        f"<div class='post'><span class='username'>user{i}</span>"
+        f"<div class='post-body'><p>Reply number {i} about pumps.</p></div></div>"
+        for i in range(4)
+    )
+)
+PRODUCT = _page(
+    "<h1>Kettle</h1><p class='price'>$40</p><button>Add to cart</button>",
+    _ld({"@type": "Product", "name": "Kettle", "offers": {"price": "40", "priceCurrency": "USD"}}),
+)
+DOCS = _page(
+    "<div role='main'><h1>Install</h1><pre><code>pip install quarry</code></pre>"
+    "<p>Then import it.</p><pre><code>import quarry</code></pre>"
+    "<pre><code>quarry.connect()</code></pre></div>"
+)
+LISTING = _page(
+    "<h1>Stories</h1><div class='list'>"
+    + "".join(
+        f"<article class='card'><h2><a href='/s/{i}'>Story {i} headline</a></h2>"
+        f"<p>A short summary of story {i}.</p></article>"
+        for i in range(8)
+    )
+    + "</div>"
+)
+COLLECTION = _page(
+    "<h1>Kettles</h1><ul class='grid'>"
+    + "".join(
+        f"<li class='tile'><a href='/p/{i}'>Kettle model {i}</a><span>${20 + i}.00</span></li>"
+        for i in range(8)
+    )
+    + "</ul>"
+)
+PRICING = _page(
+    "<h1>Plans</h1><div class='plans'>"
+    "<div class='plan'><h2>Solo</h2><p>$9 per month</p><a href='/s'>Get started</a></div>"
+    "<div class='plan'><h2>Team</h2><p>$29 per month</p><a href='/t'>Get started</a></div>"
+    "</div>"
+)
+
+
+@pytest.mark.parametrize(
+    ("html", "url", "expected"),
+    [
+        (ARTICLE, "https://paper.example/2024/01/bridge-vote", "article"),
+        (FORUM, "https://community.example/t/which-pump/42", "forum"),
+        (PRODUCT, "https://shop.example/products/kettle", "product"),
+        (DOCS, "https://quarry.example/docs/install", "documentation"),
+        (LISTING, "https://paper.example/news/", "listing"),
+        (COLLECTION, "https://shop.example/collections/kettles", "collection"),
+        (PRICING, "https://app.example/pricing", "service"),
+    ],
+)
+def test_each_type_is_recognized(html: str, url: str, expected: str) -> None:
+    result = classify_page(_tree(html), url)
+    assert result.type == expected, result.signals
+    assert 0 < result.confidence <= 1
+    assert result.signals
+
+
+def test_structure_decides_without_a_telling_url() -> None:
+    # Same pages at neutral addresses: schema.org types and DOM shape still decide.
+    assert classify_page(_tree(FORUM), "https://x.example/page").type == "forum"
+    assert classify_page(_tree(PRODUCT), "https://x.example/page").type == "product"
+    assert classify_page(_tree(LISTING), "https://x.example/page").type == "listing"
+    assert classify_page(_tree(COLLECTION), "https://x.example/page").type == "collection"
+
+
+def test_signals_explain_the_decision() -> None:
+    result = classify_page(_tree(PRODUCT), "https://shop.example/products/kettle")
+    joined = " ".join(result.signals)
+    assert "schema:product" in joined and "url:" in joined and "cart" in joined
+
+
+def test_empty_page_defaults_to_article() -> None:
+    result = classify_page(_tree("<html><body><p>hi</p></body></html>"), None)
+    assert result.type == "article"
+    assert result.confidence == 0.0
+
+
+def test_schema_types_reads_json_ld_graph_and_microdata() -> None:
+    html = _page(
+        "<div itemscope itemtype='https://schema.org/Recipe'>x</div>",
+        _ld({"@graph": [{"@type": "WebPage"}, {"@type": ["Product", "Thing"]}]})
+        + '<script type="application/ld+json">{broken</script>',
+    )
+    assert schema_types(_tree(html)) == ["webpage", "product", "thing", "recipe"]
+
+
+def test_priced_blocks_counts_plan_grids_only() -> None:
+    assert count_priced_blocks(_tree(PRICING)) == 2
+    assert count_priced_blocks(_tree(ARTICLE)) == 0
