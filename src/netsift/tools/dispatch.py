@@ -46,10 +46,9 @@ def _validation(exc: ValidationError) -> InvalidInput:
     return InvalidInput(f"bad arguments: {problems}")
 
 
-def _dump(value: BaseModel | list[BaseModel]) -> Any:
-    if isinstance(value, list):
-        return [item.model_dump(mode="json") for item in value]
-    return value.model_dump(mode="json")
+def _dump(value: BaseModel) -> dict[str, Any]:
+    dumped: dict[str, Any] = value.model_dump(mode="json")
+    return dumped
 
 
 class Toolbox:
@@ -105,7 +104,7 @@ class Toolbox:
         if name == "batch_search":
             batch = BatchSearchArgs.model_validate(arguments).to_params()
             items = await client.batch_search(**batch.model_dump())
-            return {"results": _dump(items)}
+            return {"results": [_dump(item) for item in items]}
         if name == "research":
             research = ResearchArgs.model_validate(arguments).to_params()
             report = await client.research(**research.model_dump())

@@ -166,11 +166,20 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
     schema.pop("description", None)
 
     def strip(node: Any) -> Any:
-        if isinstance(node, dict):
-            return {k: strip(v) for k, v in node.items() if k != "title"}
+        """Drop the `title` keyword of every schema, never a property that is named title."""
         if isinstance(node, list):
             return [strip(v) for v in node]
-        return node
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "title":
+                continue
+            if key in ("properties", "$defs") and isinstance(value, dict):
+                out[key] = {name: strip(sub) for name, sub in value.items()}
+            else:
+                out[key] = strip(value)
+        return out
 
     cleaned: dict[str, Any] = strip(schema)
     cleaned.setdefault("additionalProperties", False)

@@ -33,5 +33,26 @@ def test_web_fetch_schema_defaults_for_agents():
 
 
 def test_disabled_capability_hides_its_tools(tmp_path):
-    names = {t["name"] for t in definitions("mcp", settings=Settings(capabilities="search", data_dir=tmp_path))}
+    names = {
+        t["name"]
+        for t in definitions("mcp", settings=Settings(capabilities="search", data_dir=tmp_path))
+    }
     assert names == {"web_search", "batch_search"}
+
+
+def test_unknown_format_is_invalid_input():
+    from netsift.errors import InvalidInput
+
+    with pytest.raises(InvalidInput):
+        definitions("gemini")  # type: ignore[arg-type]
+
+
+def test_schemas_come_from_the_argument_models():
+    from netsift.tools.schemas import TOOLS, input_schema
+
+    by_name = {t["name"]: t["input_schema"] for t in definitions("anthropic")}
+    for tool in TOOLS:
+        assert by_name[tool.name] == input_schema(tool.args)
+        assert set(by_name[tool.name]["properties"]) == set(tool.args.model_fields)
+    assert by_name["web_search"]["properties"]["count"]["maximum"] == 50
+    assert by_name["batch_search"]["properties"]["queries"]["maxItems"] == 20
