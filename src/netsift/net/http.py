@@ -36,6 +36,7 @@ from .transport import GuardedTransport
 
 __all__ = [
     "HttpClient",
+    "make_client",
     "map_httpx_errors",
     "parse_retry_after",
 ]
@@ -493,3 +494,14 @@ def _join(base: httpx.URL, location: str) -> httpx.URL | str:
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return (url.scheme, url.host, url.port)
+
+
+def make_client(
+    settings: Settings,
+    *,
+    resolver: Resolver | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> HttpClient:
+    """The HttpClient for these settings, with the audit log on when NETSIFT_AUDIT_LOG is set."""
+    audit = AuditLog(settings.audit_log) if settings.audit_log else None
+    return HttpClient(settings, resolver=resolver, transport=transport, audit=audit)

@@ -165,3 +165,20 @@ async def test_resolved_ip_is_audited_from_the_connection(
     assert line["kind"] == "search" and line["status"] == 200 and line["outcome"] == "ok"
     assert line["url"] == site.url("/echo") and "SECRET" not in str(read_audit(audit_path))
     assert line["bytes"] > 0
+
+
+async def test_make_client_writes_the_audit_log_from_settings(
+    make_settings, site: Site, tmp_path: Path
+) -> None:
+    from netsift.net.http import make_client
+
+    path = tmp_path / "from-settings.ndjson"
+    http = make_client(
+        make_settings(resolve=site.pins, allow_networks=["127.0.0.0/8"], audit_log=path)
+    )
+    await http.send(get(site.url("/echo")), kind="fetch")
+    await http.aclose()
+    assert [line["status"] for line in read_audit(path)] == [200]
+    quiet = make_client(make_settings(resolve=site.pins, allow_networks=["127.0.0.0/8"]))
+    assert quiet.audit is None
+    await quiet.aclose()
