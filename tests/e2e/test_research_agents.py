@@ -58,7 +58,9 @@ async def test_discoveries_flagged_by_research_and_by_hand(research_settings, re
     assert "By hand" in result.stdout and '"corrupt_lines": [3]' in result.stdout
 
 
-async def _post(http: httpx.AsyncClient, path: str, body: dict[str, Any], out: dict[str, Any]) -> None:
+async def _post(
+    http: httpx.AsyncClient, path: str, body: dict[str, Any], out: dict[str, Any]
+) -> None:
     out["response"] = await http.post(path, json=body)
 
 

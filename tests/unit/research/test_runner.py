@@ -1,11 +1,12 @@
 from datetime import UTC, datetime
+from typing import Any
 
-from netsift.models import Event, SearchResult
+from netsift.models import Event, EventType, SearchResult
 from netsift.research.agent import choose_results
 from netsift.research.runner import build_partial
 
 
-def _event(seq, type, **data):
+def _event(seq: int, type: EventType, **data: Any) -> Event:
     return Event(type=type, job_id="j", seq=seq, at=datetime.now(UTC), data=data)
 
 
@@ -27,7 +28,7 @@ def test_partial_keeps_the_queries_and_the_sources_read():
     }
 
 
-def _result(url, title, snippet="", rank=1):
+def _result(url: str, title: str, snippet: str = "", rank: int = 1) -> SearchResult:
     return SearchResult(title=title, url=url, snippet=snippet, source="t", rank=rank)
 
 

@@ -7,13 +7,19 @@ import sys
 import pytest
 
 from netsift.errors import NotFound
-from netsift.store.jobs import MemoryJobStore, SQLiteJobStore, open_job_store, owner_is_dead
+from netsift.store.jobs import (
+    JobStore,
+    MemoryJobStore,
+    SQLiteJobStore,
+    open_job_store,
+    owner_is_dead,
+)
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 async def store(request, tmp_path):
     if request.param == "memory":
-        made = MemoryJobStore()
+        made: JobStore = MemoryJobStore()
     elif request.param == "sqlite":
         made = SQLiteJobStore(tmp_path / "jobs.sqlite3")
     else:
