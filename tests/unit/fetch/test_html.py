@@ -122,7 +122,8 @@ def test_product_page_reads_as_facts_then_description() -> None:
 
 
 DOCS = """<html><head><title>Client - Quarry docs</title></head><body>
-<div class="sidebar"><ul><li><a href="/guide">Guide</a></li><li><a href="/api">API</a></li></ul></div>
+<div class="sidebar"><ul><li><a href="/guide">Guide</a></li>
+<li><a href="/api">API</a></li></ul></div>
 <div role="main"><h1>Client</h1>
 <p>The client holds the connection pool and the retry policy for every query you send.</p>
 <h2>Create one</h2>
