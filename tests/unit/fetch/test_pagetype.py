@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from lxml import etree
 
 from netsift.fetch.html import parse_html
 from netsift.fetch.pagetype import classify_page, count_priced_blocks, schema_types
 
 
-def _tree(html: str):  # type: ignore[no-untyped-def]
+def _tree(html: str) -> etree._Element:
     tree = parse_html(html)
     assert tree is not None
     return tree
