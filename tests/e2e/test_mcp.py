@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from mcp import Client as MCPClient
 from mcp import StdioServerParameters
+from mcp.types import TextContent
 
 from netsift.client import Client
 from netsift.mcp import create_server
@@ -28,7 +29,7 @@ def mcp_settings(sim_settings, sims, offline_web):
     return factory
 
 
-def body(result: Any) -> dict[str, Any]:
+def body(result: Any) -> Any:
     """The JSON object of a tool result (its first text block, before any hint)."""
     text = result.content[0].text
     return json.loads(text.split("\n\n", 1)[0])
@@ -67,7 +68,9 @@ async def test_truncated_fetch_hints_and_continues_from_the_cache(mcp_settings, 
         first = await mcp.call_tool("web_fetch", {"url": url, "max_length": 1000})
         page = body(first)
         assert page["truncated"] and page["next_start_index"] == 1000
-        hint = first.content[0].text.split("\n\n", 1)[1]
+        block = first.content[0]
+        assert isinstance(block, TextContent)
+        hint = block.text.split("\n\n", 1)[1]
         assert "start_index=1000" in hint
         second = await mcp.call_tool(
             "web_fetch", {"url": url, "max_length": 1000, "start_index": 1000}

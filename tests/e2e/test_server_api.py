@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import pytest
@@ -19,7 +21,7 @@ async def api(web_client):
         yield http
 
 
-def assert_error(response: httpx.Response, status: int, code: str) -> dict:
+def assert_error(response: httpx.Response, status: int, code: str) -> Any:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
@@ -126,7 +128,7 @@ async def test_oversized_body_is_413(web_settings, web_client):
         big = {"url": "http://news.test/" + "a" * 2000}
         assert_error(await http.post("/v1/fetch", json=big), 413, "too_large")
 
-        async def chunks():  # no Content-Length: the cap still holds
+        async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: the cap still holds
             for _ in range(5):
                 yield b"x" * 400
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -125,7 +126,7 @@ async def test_batch_with_a_failing_query_keeps_the_others(search_api, sims):
     assert any(item["response"] for item in items)
 
 
-def read_events(response: httpx.Response) -> list[tuple[str, dict, float]]:
+def read_events(response: httpx.Response) -> list[tuple[str | None, Any, float]]:
     """(type, event, seconds since the request) for each SSE event, as it arrives."""
     started = time.monotonic()
     events = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -23,9 +24,9 @@ def ws_settings(sim_settings, sims, offline_web):
     return factory
 
 
-async def collect(ws, until: set[str]) -> dict[str, list[dict]]:
+async def collect(ws, until: set[str]) -> Any:
     """Messages by request_id until every id in `until` got its `done` or `error`."""
-    seen: dict[str, list[dict]] = {}
+    seen: dict[Any, Any] = {}
     finished: set[str] = set()
     order = []
     while not until <= finished:
@@ -35,7 +36,7 @@ async def collect(ws, until: set[str]) -> dict[str, list[dict]]:
         order.append((rid, message["type"]))
         if message["type"] in ("done", "error"):
             finished.add(rid)
-    seen["_order"] = order  # type: ignore[assignment]
+    seen["_order"] = order
     return seen
 
 

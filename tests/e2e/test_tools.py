@@ -99,7 +99,7 @@ def test_cli_prints_the_definitions(fmt, monkeypatch, tmp_path):
     result = CliRunner().invoke(cli, ["tools", "--format", fmt])
     assert result.exit_code == 0, result.output
     printed = json.loads(result.output)
-    assert printed == tools.definitions(fmt)  # type: ignore[arg-type]
+    assert printed == tools.definitions(fmt)
 
 
 def test_cli_follows_the_capabilities(monkeypatch, tmp_path):
