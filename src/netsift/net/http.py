@@ -13,12 +13,10 @@ httpcore exceptions become NetsiftErrors. 4xx/5xx responses are returned, not ra
 from __future__ import annotations
 
 import contextlib
-import email.utils
-import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import anyio
@@ -32,18 +30,16 @@ from .audit import AuditedTransport, AuditLog, server_ip
 from .decompress import build_decoder, decode_errors
 from .guard import AddressPolicy, check_url, safe_url
 from .resolver import Resolver, StaticResolver, SystemResolver
+from .retry import IDEMPOTENT_METHODS, build_retry_wait
 from .transport import GuardedTransport
 
 __all__ = [
     "HttpClient",
     "make_client",
     "map_httpx_errors",
-    "parse_retry_after",
 ]
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _SENSITIVE_HEADERS = ("authorization", "cookie", "proxy-authorization")
 _QUERY = re.compile(r"\?[^\s'\"<>]*")
 
@@ -107,32 +103,6 @@ def map_httpx_errors(url: httpx.URL | str | None = None) -> Iterator[None]:
 
 def _where(url: httpx.URL | str | None) -> dict[str, Any]:
     return {"url": safe_url(url)} if url is not None else {}
-
-
-def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date), or None."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if seconds != seconds or seconds == float("inf"):  # NaN / inf
-        return None
-    return max(0.0, seconds)
-
-
-def backoff_delay(attempt: int, *, base: float = 0.5, cap: float = 8.0) -> float:
-    """Exponential backoff with jitter: attempt 0 waits 0.25-0.5 s, then doubling."""
-    ceiling = min(cap, base * 2**attempt)
-    return random.uniform(ceiling / 2, ceiling)
 
 
 class _OverCap(Exception):
@@ -364,19 +334,19 @@ class HttpClient:
             except errors.HTTPError as exc:
                 if not (can_retry and exc.details.get("stage") == "connect"):
                     raise
-                wait = backoff_delay(attempt)
-                if not self._fits(wait, scope):
+                wait = build_retry_wait(None, None, attempt=attempt, max_wait=0)
+                if wait is None or not self._fits(wait, scope):
                     raise
             else:
-                if not can_retry or response.status_code not in RETRY_STATUSES:
+                if not can_retry:
                     return response
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
-                if response.status_code == 429 and retry_after is None:
-                    return response
-                if retry_after is not None and retry_after > self.settings.retry_max_wait:
-                    return response
-                wait = retry_after if retry_after is not None else backoff_delay(attempt)
-                if not self._fits(wait, scope):
+                wait = build_retry_wait(
+                    response.status_code,
+                    response.headers.get("retry-after"),
+                    attempt=attempt,
+                    max_wait=self.settings.retry_max_wait,
+                )
+                if wait is None or not self._fits(wait, scope):
                     return response
             attempt += 1
             await anyio.sleep(wait)

@@ -1,4 +1,4 @@
-"""http.py: the pure parts (Retry-After, backoff), the error boundary, and the transport seam.
+"""http.py: the error boundary, and HttpClient's logic above the transport seam.
 
 `httpx.MockTransport` stands in for the network here (client logic above the transport);
 everything that needs sockets, the guard, caps on streams or clocks is in
@@ -6,8 +6,6 @@ tests/integration/net/.
 """
 
 from __future__ import annotations
-
-from datetime import UTC, datetime
 
 import httpcore
 import httpx
@@ -23,38 +21,7 @@ from netsift.errors import (
     TooLarge,
     UnsupportedScheme,
 )
-from netsift.net.http import HttpClient, backoff_delay, map_httpx_errors, parse_retry_after
-
-NOW = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
-
-
-@pytest.mark.parametrize(
-    ("value", "seconds"),
-    [
-        ("0", 0.0),
-        ("5", 5.0),
-        (" 2.5 ", 2.5),
-        ("-3", 0.0),
-        ("Thu, 01 Jan 2026 12:00:30 GMT", 30.0),
-        ("Thu, 01 Jan 2026 11:59:00 GMT", 0.0),
-        ("", None),
-        (None, None),
-        ("soon", None),
-        ("nan", None),
-        ("inf", None),
-    ],
-)
-def test_parse_retry_after(value: str | None, seconds: float | None) -> None:
-    assert parse_retry_after(value, now=NOW) == seconds
-
-
-def test_backoff_grows_with_jitter_and_a_cap() -> None:
-    for attempt, (low, high) in enumerate([(0.25, 0.5), (0.5, 1.0), (1.0, 2.0), (2.0, 4.0)]):
-        waits = {backoff_delay(attempt) for _ in range(50)}
-        assert all(low <= w <= high for w in waits)
-        assert len(waits) > 1  # jittered
-    assert backoff_delay(30) <= 8.0
-
+from netsift.net.http import HttpClient, map_httpx_errors
 
 # -- the error boundary ------------------------------------------------------------------------
 
