@@ -155,8 +155,12 @@ class Client:
         max_bytes: int | None = None,
         timeout: float | None = None,
         no_cache: bool = False,
+        page_type: str = "auto",
     ) -> Page:
-        """Fetch `url` and return its readable content as a Page."""
+        """Fetch `url` and return its readable content as a Page.
+
+        `page_type` is "auto" (classify the page) or a type to read an HTML page as.
+        """
         self._require("fetch")
         return await self.fetcher.fetch(
             url,
@@ -167,6 +171,7 @@ class Client:
             max_bytes=max_bytes,
             timeout=timeout,
             no_cache=no_cache,
+            page_type=page_type,
         )
 
     async def meta(self, url: str, *, respect_robots: bool | None = None) -> Metadata:
@@ -175,10 +180,15 @@ class Client:
         return page.metadata
 
     def extract(
-        self, html: str, *, url: str | None = None, format: ContentFormat = "markdown"
+        self,
+        html: str,
+        *,
+        url: str | None = None,
+        format: ContentFormat = "markdown",
+        page_type: str = "auto",
     ) -> Page:
         """Run the same extraction on HTML you already have; no network."""
-        return extract(html, url=url, format=format)
+        return extract(html, url=url, format=format, page_type=page_type)
 
     async def search(
         self,

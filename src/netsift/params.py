@@ -30,6 +30,10 @@ class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+PageTypeChoice = Literal[
+    "auto", "article", "documentation", "forum", "product", "service", "listing", "collection"
+]
+
 Url = Annotated[
     str,
     Field(min_length=1, max_length=MAX_URL_CHARS, description="An http or https URL to read."),
@@ -54,6 +58,10 @@ class FetchParams(_Params):
     )
     respect_robots: bool | None = Field(
         default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
+    page_type: PageTypeChoice = Field(
+        default="auto",
+        description="How to read an HTML page: auto (classify it) or a page type to force.",
     )
 
 

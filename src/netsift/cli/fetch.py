@@ -26,6 +26,16 @@ FormatOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (the whole Page).")]
 
 
+PageTypeOption = Annotated[
+    str,
+    typer.Option(
+        "--page-type",
+        help="auto, article, documentation, forum, product, service, listing or collection.",
+        show_default=True,
+    ),
+]
+
+
 def _format(value: str) -> ContentFormat:
     if value not in ("markdown", "text", "html"):
         raise InvalidInput(f"--format must be markdown, text or html, not {value!r}")
@@ -35,6 +45,7 @@ def _format(value: str) -> ContentFormat:
 def fetch(
     url: Annotated[str | None, typer.Argument(help="The http(s) URL to fetch.")] = None,
     format: FormatOption = "markdown",
+    page_type: PageTypeOption = "auto",
     as_json: JsonOption = False,
     max_length: Annotated[
         int | None, typer.Option(help="Return at most this many characters.")
@@ -67,8 +78,14 @@ def fetch(
     async def one() -> Page:
         if url is None:
             raise InvalidInput("give a URL, or --stdin for JSON lines")
-        params = FetchParams(
-            url=url, format=_format(format), max_length=max_length, start_index=start_index
+        params = FetchParams.model_validate(
+            {
+                "url": url,
+                "format": _format(format),
+                "max_length": max_length,
+                "start_index": start_index,
+                "page_type": page_type,
+            }
         )
         async with Client(settings) as client:
             with status(f"Fetching {url}"):
@@ -108,6 +125,7 @@ def extract(
     ] = "-",
     url: Annotated[str | None, typer.Option(help="The page's URL, to resolve links.")] = None,
     format: FormatOption = "markdown",
+    page_type: PageTypeOption = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON with metadata.")] = False,
 ) -> None:
     """Extract main content from HTML you already have (no network)."""
@@ -123,7 +141,7 @@ def extract(
     async def one() -> Page:
         fmt = _format(format)
         body = await anyio.to_thread.run_sync(read)
-        return extract_html(body, url=url, format=fmt)
+        return extract_html(body, url=url, format=fmt, page_type=page_type)
 
     page = run(one, as_json=as_json)
     if as_json:

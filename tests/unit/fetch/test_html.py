@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from netsift.errors import InvalidInput
@@ -215,3 +218,32 @@ def test_unknown_page_type_is_invalid_input() -> None:
     with pytest.raises(InvalidInput) as info:
         extract_html(ARTICLE, url=None, format="text", page_type="recipe")
     assert info.value.code == "invalid_input"
+
+
+def test_page_type_reaches_the_public_extract_and_params() -> None:
+    import netsift
+    from netsift.params import FetchParams
+
+    page = netsift.extract(LISTING, url="https://journal.example/x", page_type="article")
+    assert page.page_type == "article"
+    assert netsift.extract(LISTING, url="https://journal.example/blog/").page_type == "listing"
+    assert FetchParams(url="https://a.example", page_type="forum").page_type == "forum"
+    with pytest.raises(ValueError):
+        FetchParams.model_validate({"url": "https://a.example", "page_type": "recipe"})
+
+
+def test_cli_extract_takes_page_type(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from netsift.cli import app
+
+    html = tmp_path / "plans.html"
+    html.write_text(PRICING, encoding="utf-8")
+    args = ["extract", str(html), "--url", "https://ledgerly.example/pricing", "--json"]
+    auto = CliRunner().invoke(app, args)
+    assert auto.exit_code == 0, auto.output
+    assert json.loads(auto.output)["page_type"] == "service"
+    forced = CliRunner().invoke(app, [*args, "--page-type", "forum"])
+    assert json.loads(forced.output)["page_type"] == "forum"
+    bad = CliRunner().invoke(app, [*args, "--page-type", "recipe"])
+    assert bad.exit_code == 2
