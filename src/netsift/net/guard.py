@@ -24,7 +24,6 @@ import ipaddress
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import httpx
 from httpx._urlparse import AUTHORITY_REGEX, URL_REGEX
@@ -43,6 +42,7 @@ __all__ = [
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 SCHEMES = ("http", "https")
 
@@ -158,15 +158,21 @@ def is_public_ip(ip: IPAddress | str) -> bool:
     return classify_ip(address) is None
 
 
-@dataclass(frozen=True)
 class AddressPolicy:
     """Public addresses, plus the operator's exempt networks (`NETSIFT_ALLOW_NETWORKS`)."""
 
-    allow_networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    def __init__(self, allow_networks: Iterable[str | Network] = ()) -> None:
+        self.allow_networks: tuple[Network, ...] = tuple(
+            ipaddress.ip_network(n.strip(), strict=False) if isinstance(n, str) else n
+            for n in allow_networks
+        )
 
     @classmethod
     def from_cidrs(cls, cidrs: Iterable[str]) -> AddressPolicy:
-        return cls(tuple(ipaddress.ip_network(c.strip(), strict=False) for c in cidrs))
+        return cls(cidrs)
+
+    def __repr__(self) -> str:
+        return f"AddressPolicy({[str(n) for n in self.allow_networks]})"
 
     def allowed_by_exemption(self, ip: IPAddress) -> bool:
         candidates: list[IPAddress] = [ip]

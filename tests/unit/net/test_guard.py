@@ -425,3 +425,14 @@ def test_safe_url_drops_secrets() -> None:
     shown = safe_url("https://user:pw@api.example/v1/search?key=SECRET&q=x#frag")
     assert shown == "https://api.example/v1/search"
     assert "SECRET" not in safe_url("not a url ?key=SECRET")
+
+
+def test_policy_takes_cidr_text_or_networks() -> None:
+    by_text = AddressPolicy(["10.0.0.0/8", " fd00::/8 "])
+    by_network = AddressPolicy([ipaddress.ip_network("10.0.0.0/8")])
+    by_text.check(ipaddress.ip_address("10.1.1.1"))
+    by_text.check(ipaddress.ip_address("fd00::1"))
+    by_network.check(ipaddress.ip_address("10.1.1.1"))
+    with pytest.raises(BlockedAddress):
+        AddressPolicy().check(ipaddress.ip_address("10.1.1.1"))
+    assert "10.0.0.0/8" in repr(by_text)
