@@ -427,6 +427,7 @@ class HttpClient:
                     raise _OverCap("decompressed body")
                 chunks.append(piece)
 
+        finished = False
         try:
             with map_httpx_errors(response.request.url):
                 async for raw in response.aiter_raw():
@@ -435,19 +436,22 @@ class HttpClient:
                         raise _OverCap("body")
                     keep(decoder.decode(raw))
                 keep(decoder.flush())
+            finished = True
         except _OverCap as over:
-            await response.aclose()
             raise TooLarge(
                 f"the {over.what} of {where} is larger than the {cap}-byte cap",
                 details={"url": where, "max_bytes": cap},
             ) from None
         except decode_errors() as exc:
-            await response.aclose()
             raise errors.DecodeError(
                 f"the body of {where} is not valid "
                 f"{response.headers.get('content-encoding', '')}: {exc}",
                 details={"url": where},
             ) from exc
+        finally:
+            if not finished:  # give the connection back even when cancelled by the deadline
+                with anyio.CancelScope(shield=True):
+                    await response.aclose()
         response._content = b"".join(chunks)
 
 

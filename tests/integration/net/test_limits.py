@@ -132,3 +132,26 @@ async def test_head_with_a_large_declared_length_is_fine(make_http: MakeHttp, si
     response = await make_http().send(httpx.Request("HEAD", site.url("/declared")), kind="fetch")
     assert response.status_code == 200 and response.content == b""
     assert response.headers["content-length"] == str(50 * MiB)
+
+
+async def test_a_timed_out_body_gives_its_connection_back(make_settings, site: Site) -> None:
+    """One connection in the pool: if a cancelled read kept it, the next request would wait."""
+    from netsift.net.guard import AddressPolicy
+    from netsift.net.http import HttpClient
+    from netsift.net.resolver import StaticResolver
+    from netsift.net.transport import GuardedTransport
+
+    transport = GuardedTransport(
+        StaticResolver({"site.test": ["127.0.0.1"]}),
+        AddressPolicy(["127.0.0.0/8"]),
+        max_connections=1,
+    )
+    http = HttpClient(make_settings(retries=0), transport=transport)
+    for _ in range(3):
+        with pytest.raises(errors.Timeout):
+            await http.send(httpx.Request("GET", site.url("/drip")), kind="fetch", deadline=0.3)
+        with pytest.raises(TooLarge):
+            await http.send(httpx.Request("GET", site.url("/huge")), kind="fetch", max_bytes=1000)
+    response = await http.send(httpx.Request("GET", site.url("/echo")), kind="fetch", deadline=2)
+    assert response.status_code == 200
+    await http.aclose()
