@@ -40,7 +40,13 @@ __all__ = [
 ]
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-_SENSITIVE_HEADERS = ("authorization", "cookie", "proxy-authorization")
+# Headers a request keeps when a redirect leaves its origin. Anything else may carry a
+# secret under a vendor's own name (Brave's X-Subscription-Token, X-API-Key…), so an
+# allow-list, not a deny-list, decides what crosses.
+_CROSS_ORIGIN_HEADERS = frozenset(
+    {"accept", "accept-encoding", "accept-language", "cache-control", "user-agent"}
+    | {"content-type", "content-length", "transfer-encoding"}
+)
 _QUERY = re.compile(r"\?[^\s'\"<>]*")
 
 OnHop = Callable[[httpx.URL], Awaitable[None]]
@@ -297,7 +303,7 @@ class HttpClient:
     def _redirect_request(
         self, request: httpx.Request, response: httpx.Response, url: httpx.URL
     ) -> httpx.Request:
-        """The next hop: method rules of 301/302/303 vs 307/308, secrets kept same-origin."""
+        """The next hop: method rules of 301/302/303 vs 307/308; only safe headers cross origins."""
         method = request.method
         status = response.status_code
         if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
@@ -305,8 +311,9 @@ class HttpClient:
         headers = httpx.Headers(request.headers)
         del headers["Host"]
         if _origin(url) != _origin(request.url):
-            for name in _SENSITIVE_HEADERS:
-                headers.pop(name, None)
+            headers = httpx.Headers(
+                [(k, v) for k, v in headers.multi_items() if k.lower() in _CROSS_ORIGIN_HEADERS]
+            )
         content: bytes | None = None
         if method == request.method and status in (307, 308):
             content = request.content
