@@ -78,7 +78,7 @@ class Client:
     def llm(self) -> LLM | None:
         """The configured model, or None: research then runs in extractive mode."""
         if self._llm is None and llm_configured(self.settings):
-            self._llm = LLM(self.settings)
+            self._llm = LLM(self.settings, http=self.http)
         return self._llm
 
     @property

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Settings
 from ..errors import LLMError
+from ..net.http import HttpClient
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -132,7 +133,15 @@ def parse_json_object(text: str) -> dict[str, Any] | None:
 class LLM:
     """One model behind one endpoint, with token accounting across calls."""
 
-    def __init__(self, settings: Settings, *, client: AsyncOpenAI | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        client: AsyncOpenAI | None = None,
+        http: HttpClient | None = None,
+    ) -> None:
+        """With `http`, the SDK sends through netsift's transport (the audit log records
+        every model call; redirects pass the address guard), not an HTTP client of its own."""
         if not settings.llm_model:
             raise LLMError("no model configured (set NETSIFT_LLM_MODEL)", retryable=False)
         self.model = settings.llm_model
@@ -151,6 +160,8 @@ class LLM:
                 base_url=settings.openai_base_url,
                 timeout=settings.llm_timeout,
                 max_retries=LLM_RETRIES,
+                # typed as the SDK's bundled httpx2; an httpx client works the same way
+                http_client=http.openai_http_client() if http else None,  # type: ignore[arg-type]
             )
         self._client = client
 

@@ -130,3 +130,24 @@ async def test_an_unreachable_endpoint_is_an_llm_error_without_the_url(make_sett
         await model.complete([{"role": "user", "content": "hi"}])
     assert "secret" not in str(caught.value.to_dict())
     await model.aclose()
+
+
+async def test_model_calls_go_through_netsift_transport_and_the_audit_log(
+    make_settings, llm, tmp_path
+):
+    """The Client hands the SDK netsift's HTTP client: every model call is audited as "llm"."""
+    import json
+
+    from netsift import Client
+
+    audit = tmp_path / "audit.ndjson"
+    settings = make_settings(
+        llm_model="scripted-test-model", openai_base_url=llm.base_url, audit_log=audit
+    )
+    async with Client(settings) as client:
+        assert client.llm is not None
+        await plan_queries(QUESTION, client.llm, breadth=2)
+    lines = [json.loads(line) for line in audit.read_text().splitlines()]
+    calls = [line for line in lines if line["kind"] == "llm"]
+    assert calls and calls[0]["url"].endswith("/chat/completions")
+    assert calls[0]["status"] == 200 and calls[0]["resolved_ip"] == "127.0.0.1"
