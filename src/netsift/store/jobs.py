@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sqlite3
 import threading
 import uuid
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import InvalidInput, NotFound
 from ..models import Event, EventType
+from .sqlite import open_sqlite
 
 __all__ = [
     "Job",
@@ -209,10 +209,7 @@ class SQLiteJobStore:
     """Jobs in one SQLite file (WAL), shared safely by the processes of one machine."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA busy_timeout=10000")
+        self._db = open_sqlite(path)
         self._db.executescript(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
         if "owner" not in columns:  # a store written before jobs had owners

@@ -7,7 +7,6 @@ sleeper polls (memory for tests and single processes, SQLite by default).
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import uuid
 from datetime import UTC, datetime
@@ -18,6 +17,7 @@ import anyio
 from pydantic import BaseModel, Field
 
 from ..errors import InvalidInput, NotFound
+from .sqlite import open_sqlite
 
 __all__ = ["MemorySleepStore", "SQLiteSleepStore", "SleepRecord", "SleepStore", "open_sleep_store"]
 
@@ -74,9 +74,7 @@ class MemorySleepStore:
 
 class SQLiteSleepStore:
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db = open_sqlite(path)
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS sleeps (id TEXT PRIMARY KEY, body TEXT NOT NULL, "
             "woken INTEGER NOT NULL DEFAULT 0, woke_because TEXT)"

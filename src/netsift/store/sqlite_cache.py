@@ -15,12 +15,12 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
 
 import anyio.to_thread
 
 from .cache import CacheStats, Clock
+from .sqlite import open_sqlite
 
 __all__ = ["SqliteCache", "sqlite_path"]
 
@@ -68,17 +68,7 @@ class SqliteCache:
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(
-                self.path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,  # autocommit: no transaction outlives a statement
-                check_same_thread=False,  # worker threads take turns under self._lock
-            )
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable at checkpoints
+            db = open_sqlite(self.path, busy_timeout=BUSY_TIMEOUT_MS / 1000)
             db.executescript(_SCHEMA)
             self._db = db
         return self._db
