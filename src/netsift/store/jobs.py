@@ -117,6 +117,22 @@ class JobStore(Protocol):
     async def aclose(self) -> None: ...
 
 
+def updated(
+    job: Job,
+    *,
+    status: JobStatus,
+    result: dict[str, Any] | None = None,
+    error: dict[str, Any] | None = None,
+    owner: str | None = None,
+) -> Job:
+    """`job` with a new status (and what came with it); a status change is a heartbeat too."""
+    now = _now()
+    changes: dict[str, Any] = {"status": status, "updated_at": now, "heartbeat_at": now}
+    extra = {"result": result, "error": error, "owner": owner}
+    changes.update({key: value for key, value in extra.items() if value is not None})
+    return job.model_copy(update=changes)
+
+
 def new_job_id() -> str:
     return uuid.uuid4().hex[:16]
 
@@ -153,15 +169,9 @@ class MemoryJobStore:
         error: dict[str, Any] | None = None,
         owner: str | None = None,
     ) -> Job:
-        job = await self.get(job_id)
-        changes: dict[str, Any] = {"status": status, "updated_at": _now(), "heartbeat_at": _now()}
-        if result is not None:
-            changes["result"] = result
-        if error is not None:
-            changes["error"] = error
-        if owner is not None:
-            changes["owner"] = owner
-        self._jobs[job_id] = job.model_copy(update=changes)
+        self._jobs[job_id] = updated(
+            await self.get(job_id), status=status, result=result, error=error, owner=owner
+        )
         return self._jobs[job_id]
 
     async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event:

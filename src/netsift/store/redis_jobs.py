@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 
 from ..errors import NotFound
 from ..models import Event, EventType
-from .jobs import STALE_AFTER, Job, JobStatus, is_abandoned, new_job_id
+from .jobs import STALE_AFTER, Job, JobStatus, is_abandoned, new_job_id, updated
 
 __all__ = ["RedisJobStore"]
 
@@ -74,15 +74,9 @@ class RedisJobStore:
         error: dict[str, Any] | None = None,
         owner: str | None = None,
     ) -> Job:
-        job = await self.get(job_id)
-        changes: dict[str, Any] = {"status": status, "updated_at": _now(), "heartbeat_at": _now()}
-        if result is not None:
-            changes["result"] = result
-        if error is not None:
-            changes["error"] = error
-        if owner is not None:
-            changes["owner"] = owner
-        job = job.model_copy(update=changes)
+        job = updated(
+            await self.get(job_id), status=status, result=result, error=error, owner=owner
+        )
         await self._save(job)
         if job.finished:
             await self._redis.expire(PREFIX + job_id + ":events", RETENTION)
