@@ -9,34 +9,15 @@ for the many option combinations. No error case may print a traceback.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from netsift.cli import app
 from netsift.models import Metadata, Page
+from tests.e2e.cli import CliCall, in_process, subprocess_call
 from tests.offline_web import documents as docs
 from tests.offline_web.fixtures import OfflineWeb
 from tests.offline_web.site import PAGES
-
-
-@dataclass(frozen=True)
-class Run:
-    code: int
-    stdout: str
-    stderr: str
-
-    def lines(self) -> list[dict[str, object]]:
-        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
-
-
-CliCall = Callable[..., Run]
 
 
 @pytest.fixture
@@ -52,40 +33,13 @@ def cli_env(offline_web: OfflineWeb, tmp_path: Path) -> dict[str, str]:
 @pytest.fixture
 def netsift(cli_env: dict[str, str]) -> CliCall:
     """Run `python -m netsift ARGS` as a subprocess."""
-
-    def call(*args: str, input: str | None = None, env: Mapping[str, str] | None = None) -> Run:
-        merged = {**os.environ, **cli_env, **(env or {})}
-        done = subprocess.run(
-            [sys.executable, "-m", "netsift", *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            env=merged,
-            timeout=120,
-        )
-        run = Run(done.returncode, done.stdout, done.stderr)
-        assert "Traceback" not in run.stderr, run.stderr
-        assert "Traceback" not in run.stdout
-        return run
-
-    return call
+    return subprocess_call(cli_env)
 
 
 @pytest.fixture
 def invoke(cli_env: dict[str, str]) -> CliCall:
     """Run the same typer app in-process through CliRunner."""
-    runner = CliRunner()
-
-    def call(*args: str, input: str | None = None, env: Mapping[str, str] | None = None) -> Run:
-        result = runner.invoke(app, list(args), input=input, env={**cli_env, **(env or {})})
-        assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-            result.exception
-        )
-        run = Run(result.exit_code, result.stdout, result.stderr)
-        assert "Traceback" not in run.stderr, run.stderr
-        return run
-
-    return call
+    return in_process(cli_env)
 
 
 # fetch ----------------------------------------------------------------------------------------
@@ -188,11 +142,11 @@ def test_fetch_stdin_serves_every_line(netsift: CliCall, offline_web: OfflineWeb
     assert len(out) == 7
     first = Page.model_validate(out[0])
     assert first.truncated and len(first.content) == 200
-    assert out[1]["error"]["code"] == "invalid_input"  # type: ignore[index]
-    assert out[2]["error"]["code"] == "blocked_address"  # type: ignore[index]
-    assert out[3]["error"]["code"] == "invalid_input"  # type: ignore[index]
-    assert out[4]["error"]["code"] == "invalid_input"  # type: ignore[index]
-    assert out[5]["error"]["code"] == "blocked_by_robots"  # type: ignore[index]
+    assert out[1]["error"]["code"] == "invalid_input"
+    assert out[2]["error"]["code"] == "blocked_address"
+    assert out[3]["error"]["code"] == "invalid_input"
+    assert out[4]["error"]["code"] == "invalid_input"
+    assert out[5]["error"]["code"] == "blocked_by_robots"
     assert Page.model_validate(out[6]).page_type == "feed"
 
 

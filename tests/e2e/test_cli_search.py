@@ -8,38 +8,20 @@ in-process through typer's CliRunner (same code, faster). No case may print a tr
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from netsift.cli import app
 from netsift.models import SearchResponse
+from tests.e2e.cli import CliCall, Run, in_process, subprocess_call
 from tests.offline_web.providers.fixtures import ProviderSims
 
 QUERY = "rust async runtime"
 UNLIMITED = "duckduckgo=1000/second,brave=1000/second,tavily=1000/second,wikipedia=1000/second"
 
 
-@dataclass(frozen=True)
-class Run:
-    code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> object:
-        return json.loads(self.stdout)
-
-    def response(self) -> SearchResponse:
-        return SearchResponse.model_validate_json(self.stdout)
-
-
-CliCall = Callable[..., Run]
+def parsed(run: Run) -> SearchResponse:
+    return run.model(SearchResponse)
 
 
 @pytest.fixture
@@ -56,38 +38,12 @@ def cli_env(sims: ProviderSims, tmp_path: Path) -> dict[str, str]:
 @pytest.fixture
 def netsift(cli_env: dict[str, str]) -> CliCall:
     """`python -m netsift ARGS` in a subprocess; `env` entries set to None are removed."""
-
-    def call(
-        *args: str, input: str | None = None, env: Mapping[str, str | None] | None = None
-    ) -> Run:
-        merged: dict[str, str | None] = {**os.environ, **cli_env, **(env or {})}
-        done = subprocess.run(
-            [sys.executable, "-m", "netsift", *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            env={k: v for k, v in merged.items() if v is not None},
-            timeout=120,
-        )
-        assert "Traceback" not in done.stderr + done.stdout, done.stderr
-        return Run(done.returncode, done.stdout, done.stderr)
-
-    return call
+    return subprocess_call(cli_env)
 
 
 @pytest.fixture
 def invoke(cli_env: dict[str, str]) -> CliCall:
-    runner = CliRunner()
-
-    def call(*args: str, input: str | None = None, env: Mapping[str, str] | None = None) -> Run:
-        result = runner.invoke(app, list(args), input=input, env={**cli_env, **(env or {})})
-        assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-            result.exception
-        )
-        assert "Traceback" not in result.stderr + result.stdout, result.stderr
-        return Run(result.exit_code, result.stdout, result.stderr)
-
-    return call
+    return in_process(cli_env)
 
 
 # search: output -------------------------------------------------------------------------------
@@ -108,7 +64,7 @@ def test_search_piped_prints_numbered_results(netsift: CliCall, sims: ProviderSi
 def test_search_json_is_a_search_response(netsift: CliCall) -> None:
     run = netsift("search", QUERY, "--json", "-n", "4", "-p", "duckduckgo")
     assert run.code == 0, run.stderr
-    found = run.response()
+    found = parsed(run)
     assert (found.query, found.provider, found.result_count, found.cached) == (
         QUERY,
         "duckduckgo",
@@ -124,7 +80,7 @@ def test_search_failover_notes_go_to_stderr(invoke: CliCall, sims: ProviderSims)
     assert run.code == 0
     assert run.stdout.startswith("1. Rust async runtime: the official documentation")
     assert "note: brave failed (provider_auth)" in run.stderr
-    found = invoke("search", QUERY, "-p", "brave,duckduckgo", "--json", "--no-cache").response()
+    found = parsed(invoke("search", QUERY, "-p", "brave,duckduckgo", "--json", "--no-cache"))
     assert [(a.provider, a.error_code) for a in found.attempts] == [
         ("brave", "provider_auth"),
         ("duckduckgo", None),
@@ -132,7 +88,7 @@ def test_search_failover_notes_go_to_stderr(invoke: CliCall, sims: ProviderSims)
 
 
 def test_search_merge(invoke: CliCall) -> None:
-    found = invoke("search", QUERY, "--merge", "-p", "duckduckgo,brave", "--json").response()
+    found = parsed(invoke("search", QUERY, "--merge", "-p", "duckduckgo,brave", "--json"))
     assert found.provider == "duckduckgo,brave"
     assert set(found.results[0].engines) == {"duckduckgo", "brave"}
 
@@ -158,9 +114,9 @@ def test_search_region_and_safesearch_reach_the_provider(
 
 def test_search_no_cache(invoke: CliCall, sims: ProviderSims, tmp_path: Path) -> None:
     env = {"NETSIFT_CACHE_URL": f"sqlite:///{tmp_path / 'cache.sqlite3'}"}
-    first = invoke("search", QUERY, "-p", "brave", "--json", env=env).response()
-    second = invoke("search", QUERY, "-p", "brave", "--json", env=env).response()
-    third = invoke("search", QUERY, "-p", "brave", "--json", "--no-cache", env=env).response()
+    first = parsed(invoke("search", QUERY, "-p", "brave", "--json", env=env))
+    second = parsed(invoke("search", QUERY, "-p", "brave", "--json", env=env))
+    third = parsed(invoke("search", QUERY, "-p", "brave", "--json", "--no-cache", env=env))
     assert (first.cached, second.cached, third.cached) == (False, True, False)
     assert sims["brave"].count == 2
 
@@ -217,7 +173,7 @@ def test_search_all_failed_exits_4_with_every_attempt(netsift: CliCall, sims: Pr
     assert sims["brave"].count == 1
     as_json = netsift("search", QUERY, "-p", "brave,duckduckgo", "--json")
     assert as_json.code == 4
-    error = as_json.json()["error"]  # type: ignore[index]
+    error = as_json.json()["error"]
     assert error["code"] == "all_providers_failed"
     assert [a["error_code"] for a in error["details"]["attempts"]] == ["rate_limited"] * 2
 
@@ -243,10 +199,10 @@ def test_search_embedded_default_with_only_base_urls_and_pins(
     env.update({"GOOGLE_CSE_ID": None, "NETSIFT_CAPABILITIES": None})
     first = netsift("search", QUERY, "--json", env=env)
     assert first.code == 0, first.stderr
-    found = first.response()
+    found = parsed(first)
     assert found.provider == "duckduckgo" and not found.cached
     assert (tmp_path / "data" / "cache.sqlite3").is_file()
-    again = netsift("search", QUERY, "--json", env=env).response()
+    again = parsed(netsift("search", QUERY, "--json", env=env))
     assert again.cached and sims["duckduckgo"].count == 1
 
 
