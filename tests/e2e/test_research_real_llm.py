@@ -4,8 +4,12 @@ Everything else in the suite talks to a scripted model; this run has llama.cpp's
 Qwen2.5-Coder-0.5B plan the searches and write the cited answer, over the research web
 (SearXNG-format search, pages on pinned .test hosts). A 0.5B model's wording is not stable
 across machines and thread counts, so the asserts are about structure: the run used the
-model, ended for a stated reason, and every citation it kept is really in its source.
-Without the `local-llm` dependency group installed, the test is skipped.
+model, ended for a stated reason, published at least one citation, and every citation it
+kept is really in its source (a fresh fetch of the page) with its marker in the answer.
+The synthesis prompt numbers the sentences of each source and the model cites them by id,
+which is what lets a model this small cite at all: asked for quotes, it quoted the source's
+header line, which no page contains. Without the `local-llm` dependency group installed,
+the test is skipped.
 """
 
 from __future__ import annotations
@@ -52,7 +56,8 @@ async def test_a_quick_research_run_with_a_real_model(
         )
         elapsed = time.monotonic() - started
         pages = {
-            c.url: (await client.fetch(c.url, format="text")).content for c in report.citations
+            c.url: (await client.fetch(c.url, format="text", no_cache=True)).content
+            for c in report.citations
         }
 
     print(
@@ -60,7 +65,8 @@ async def test_a_quick_research_run_with_a_real_model(
         f"server start {real_llm.start_seconds} s, research run {elapsed:.1f} s; "
         f"{report.tokens} tokens, {report.searches} searches, {report.pages_read} pages, "
         f"{len(report.citations)} citations, stopped: {report.stopped_because}, "
-        f"notes: {report.notes}\nqueries: {report.queries}\nanswer: {report.answer}"
+        f"notes: {report.notes}\nqueries: {report.queries}\nanswer: {report.answer}\n"
+        + "\n".join(f"[{c.n}] {c.quote}" for c in report.citations)
     )
     assert llm.state.requests == []  # the scripted model was never asked: the real one was
     assert report.mode == "llm"
@@ -69,7 +75,12 @@ async def test_a_quick_research_run_with_a_real_model(
     assert report.answer.strip()
     assert report.queries and research_web.state.searches
     assert report.sources and report.pages_read == len(report.sources) <= 3
+    # The model wrote the answer: no extractive fallback stands in for it (its quotes would
+    # pass every check below without the model citing anything).
+    assert not any("extractive" in note for note in report.notes), report.notes
+    assert report.citations, "the model's answer kept no verified citation"
     numbered = {source.rank: source.url for source in report.sources}
     for citation in report.citations:
         assert numbered[citation.n] == citation.url
         assert quote_occurs(citation.quote, pages[citation.url]), citation
+        assert f"[{citation.n}]" in report.answer

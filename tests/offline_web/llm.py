@@ -1,11 +1,13 @@
 """A scripted OpenAI-compatible chat server for tests: deterministic answers chosen by the request.
 
 It recognises netsift's own prompts (planning, gap review, cited synthesis) and answers them
-the way a well-behaved model would — quotes copied from the sources it was given — unless a
-mode says to misbehave: malformed JSON, 429, 500, slowness, hallucinated quotes, no json_schema
-support (`no_schema`: 400; `llamacpp`: 500 as llama-cpp-python answers), no response_format
-at all (`no_formats`). Anything else gets a plain answer that echoes what it saw, so chat
-tests can check what reached the model.
+the way a well-behaved model would — each claim a sentence of a source, cited by the id the
+prompt numbered it with — unless a mode says to do otherwise: `quotes` (cite by quoting the
+numbered line, id and all, as a model that ignores ids does), malformed JSON, 429, 500,
+slowness, hallucinated quotes (`hallucinate`, or `hallucinate_always`), ids that were never
+shown (`invent_ids`), no json_schema support (`no_schema`: 400; `llamacpp`: 500 as
+llama-cpp-python answers), no response_format at all (`no_formats`). Anything else gets a
+plain answer that echoes what it saw, so chat tests can check what reached the model.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 MODEL = "scripted-test-model"
-_SOURCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=^\[\d+\] |\Z)", re.DOTALL | re.MULTILINE)
-_SENTENCE = re.compile(r"[^.!?]{30,300}[.!?]")
+_SENTENCE_LINE = re.compile(r"^((\d+)\.\d+) (.+)$", re.MULTILINE)  # "2.3 A sentence."
+_ANSWER_PROMPT = "Answer the question using only the sources"
+_RETRY_PROMPT = "are not sentences of their sources"
 
 
 @dataclass
@@ -79,26 +82,32 @@ def _plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return {"queries": queries[:wanted]}
 
 
-def _answer(messages: list[dict[str, Any]], *, hallucinate: bool) -> dict[str, Any]:
-    user = _user_text(messages)
-    sources = {int(n): body for n, body in _SOURCE.findall(user.split("\n\nQuestion:")[0])}
+def _answer(messages: list[dict[str, Any]], mode: str) -> dict[str, Any]:
+    """One claim per source (the first four): its first sentence of 30-300 characters,
+    cited the way `mode` says."""
+    context = _user_text(messages).split("\n\nQuestion:")[0]
+    first: dict[int, tuple[str, str]] = {}
+    for sentence_id, n, sentence in _SENTENCE_LINE.findall(context):
+        if 30 <= len(sentence) <= 300:
+            first.setdefault(int(n), (sentence_id, sentence))
     lines: list[str] = []
     citations: list[dict[str, Any]] = []
-    for n, body in sorted(sources.items())[:4]:
-        sentence = next((s.strip() for s in _SENTENCE.findall(body)), "")
-        if not sentence:
-            continue
-        quote = (
-            "This sentence appears in no source at all, invented by the model."
-            if hallucinate
-            else sentence
-        )
+    for n, (sentence_id, sentence) in sorted(first.items())[:4]:
         lines.append(f"{sentence} [{n}]")
-        citations.append({"n": n, "quote": quote})
+        if mode == "hallucinate":
+            quote = "This sentence appears in no source at all, invented by the model."
+            citations.append({"n": n, "quote": quote})
+        elif mode == "invent_ids":
+            citations.append({"id": f"{n}.99"})
+        elif mode == "quotes":
+            citations.append({"n": n, "quote": f"{sentence_id} {sentence}"})
+        else:
+            citations.append({"id": sentence_id})
     discoveries = []
-    if sources:
-        first = min(sources)
-        discoveries.append({"title": "Notable source", "description": "Worth a look.", "n": first})
+    if first:
+        discoveries.append(
+            {"title": "Notable source", "description": "Worth a look.", "n": min(first)}
+        )
     answer = " ".join(lines) or "The sources do not answer the question."
     return {"answer": answer, "citations": citations, "discoveries": discoveries}
 
@@ -109,7 +118,7 @@ def _kind(body: dict[str, Any]) -> str:
         return "plan"
     if "review a research answer" in system:
         return "gaps"
-    if "using only the numbered sources" in system:
+    if _ANSWER_PROMPT in system:
         return "answer"
     return "chat"
 
@@ -125,10 +134,12 @@ def _reply(body: dict[str, Any], mode: str, state: LLMState) -> str:
             queries = state.gaps.pop(0)
             return json.dumps({"gaps": [f"more about {q}" for q in queries], "queries": queries})
         return json.dumps({"gaps": [], "queries": []})
-    if "using only the numbered sources" in system:
-        retry = "do not occur word for word" in every
-        hallucinate = mode == "hallucinate_always" or (mode == "hallucinate" and not retry)
-        return json.dumps(_answer(messages, hallucinate=hallucinate))
+    if _ANSWER_PROMPT in system:
+        if mode == "hallucinate_always":
+            mode = "hallucinate"
+        elif _RETRY_PROMPT in every and mode in {"hallucinate", "invent_ids"}:
+            mode = "ok"  # asked again, the model gets it right
+        return json.dumps(_answer(messages, mode))
     return f"Scripted answer. I saw: {_user_text(messages)[-2000:]}"
 
 

@@ -1,5 +1,12 @@
 from netsift.research.passages import Passage
-from netsift.research.synthesis import Source, synthesize_extractive, verify
+from netsift.research.synthesis import (
+    Source,
+    _place_markers,
+    build_answer_schema,
+    build_context,
+    synthesize_extractive,
+    verify,
+)
 
 SOURCES = {
     1: Source(
@@ -15,6 +22,63 @@ SOURCES = {
         "Webb's primary mirror is made of 18 gold-plated beryllium segments.",
     ),
 }
+LAUNCH = Source(
+    1,
+    "http://launch.test:8000/webb-launch",
+    "James Webb Space Telescope launch",
+    "James Webb Space Telescope launch\nThe telescope was launched on 25 December 2021. "
+    "It flew on an Ariane 5 rocket. Ok.\nIt orbits 1.5 million kilometres from Earth.",
+)
+
+
+def test_context_is_a_header_line_then_numbered_sentences():
+    context, sentences = build_context([Passage(1, LAUNCH.text)], {1: LAUNCH}, 12_000)
+    assert context.splitlines() == [
+        "Source 1: James Webb Space Telescope launch <http://launch.test:8000/webb-launch>",
+        "1.1 The telescope was launched on 25 December 2021.",
+        "1.2 It flew on an Ariane 5 rocket.",
+        "1.3 It orbits 1.5 million kilometres from Earth.",
+    ]  # the title line (the header shows it) and "Ok." (too short to verify) are left out
+    assert [(s.id, s.source) for s in sentences.values()] == [("1.1", 1), ("1.2", 1), ("1.3", 1)]
+    assert sentences["1.2"].text == "It flew on an Ariane 5 rocket."
+
+
+def test_context_takes_passages_best_first_within_the_budget():
+    passages = [Passage(2, SOURCES[2].text), Passage(1, SOURCES[1].text)]
+    context, sentences = build_context(passages, SOURCES, len(SOURCES[2].text))
+    assert context.startswith("Source 2: Mirror <https://b.test/mirror>\n2.1 Webb's")
+    assert list(sentences) == ["2.1"] and "Source 1" not in context
+    context, sentences = build_context(passages, SOURCES, 12_000)
+    assert list(sentences) == ["1.1", "2.1"]  # shown in source order
+    assert context.index("Source 1:") < context.index("Source 2:")
+
+
+def test_schema_lets_a_citation_name_only_a_shown_sentence():
+    _, sentences = build_context([Passage(1, LAUNCH.text)], {1: LAUNCH}, 12_000)
+    schema = build_answer_schema(sentences, {1: LAUNCH, 2: SOURCES[2]})
+    citations = schema["properties"]["citations"]
+    assert citations["items"]["properties"]["id"]["enum"] == ["1.1", "1.2", "1.3"]
+    assert citations["maxItems"] > 0
+    discovery = schema["properties"]["discoveries"]["items"]["properties"]
+    assert discovery["n"]["enum"] == [1, 2]
+    assert schema["properties"]["answer"]["maxLength"] > 0
+    empty = build_answer_schema({}, {})
+    assert empty["properties"]["citations"]["maxItems"] == 0
+    assert "enum" not in empty["properties"]["citations"]["items"]["properties"]["id"]
+
+
+def test_a_cited_sentence_is_quoted_whole_and_still_checked():
+    _, sentences = build_context([Passage(1, LAUNCH.text)], {1: LAUNCH}, 12_000)
+    good, bad = verify([{"id": "1.3"}, {"id": "1.9"}, {"id": 1.1}], {1: LAUNCH}, sentences)
+    assert [(c.n, c.quote) for c in good] == [
+        (1, "It orbits 1.5 million kilometres from Earth."),
+        (1, "The telescope was launched on 25 December 2021."),
+    ]
+    assert bad == [{"id": "1.9", "reason": "no such sentence"}]
+    # The source's fetched text is what counts: a sentence shown but not in it fails.
+    changed = {1: Source(1, LAUNCH.url, LAUNCH.title, "Nothing about rockets here at all.")}
+    good, bad = verify([{"id": "1.2"}], changed, sentences)
+    assert good == [] and bad[0]["reason"] == "quote not found in the source"
 
 
 def test_verify_keeps_real_quotes_and_reports_invented_ones():
@@ -29,6 +93,38 @@ def test_verify_keeps_real_quotes_and_reports_invented_ones():
     )
     assert [(c.n, c.url) for c in good] == [(1, "https://a.test/webb")]
     assert [b["reason"] for b in bad] == ["quote not found in the source", "no such source"]
+
+
+def test_a_quote_copied_with_its_id_is_checked_without_the_id():
+    good, bad = verify(
+        [
+            {"n": 1, "quote": "1.2 It flew on an Ariane 5 rocket."},
+            {"n": 1, "quote": "1.5 million kilometres from Earth"},  # a number, not an id
+            {"n": 1, "quote": "1.2 It flew on a Soyuz rocket."},
+        ],
+        {1: LAUNCH},
+    )
+    assert [c.quote for c in good] == [
+        "It flew on an Ariane 5 rocket.",
+        "1.5 million kilometres from Earth",
+    ]
+    assert [b["quote"] for b in bad] == ["It flew on a Soyuz rocket."]
+
+
+def test_an_echoed_source_header_is_not_a_quote():
+    context, _ = build_context([Passage(1, LAUNCH.text)], {1: LAUNCH}, 12_000)
+    header = context.splitlines()[0]
+    old_style = f"[1] {LAUNCH.title} ({LAUNCH.url})"
+    good, bad = verify([{"n": 1, "quote": header}, {"n": 1, "quote": old_style}], {1: LAUNCH})
+    assert good == [] and len(bad) == 2
+
+
+def test_markers_name_sources():
+    good, _ = verify([{"n": 2, "quote": "made of 18 gold-plated beryllium"}], SOURCES)
+    assert _place_markers("Beryllium [2.1].", good) == "Beryllium [2]."
+    assert _place_markers("Made of beryllium.", good) == "Made of beryllium. [2]"
+    assert _place_markers("Launched in 2021 [1].", good) == "Launched in 2021 [1]."
+    assert _place_markers("No sources.", []) == "No sources."
 
 
 def test_extractive_answer_quotes_sources_verbatim():
