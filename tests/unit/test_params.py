@@ -7,7 +7,12 @@ from netsift.params import BatchSearchParams, FetchParams, SearchParams
 def test_search_params_limits():
     assert SearchParams(query="  rust  ").query == "rust"
     assert SearchParams(query="q", providers="brave, ddg").providers == ["brave", "ddg"]
-    for bad in ({"query": ""}, {"query": "x" * 401}, {"query": "q", "count": 0}, {"query": "q", "count": 51}):
+    for bad in (
+        {"query": ""},
+        {"query": "x" * 401},
+        {"query": "q", "count": 0},
+        {"query": "q", "count": 51},
+    ):
         with pytest.raises(ValidationError):
             SearchParams(**bad)
     with pytest.raises(ValidationError):

@@ -9,7 +9,9 @@ from netsift.store.discoveries import DiscoveryLog
 
 def test_flag_and_read_back(tmp_path):
     log = DiscoveryLog(tmp_path / "d" / "discoveries.jsonl")
-    first = log.flag("Zero-day in parser", "CVE text says the parser overflows.", "https://example.org/cve")
+    first = log.flag(
+        "Zero-day in parser", "CVE text says the parser overflows.", "https://example.org/cve"
+    )
     log.flag("Second", "Another finding.", job_id="job1")
     read = log.read()
     assert [d.title for d in read.discoveries] == ["Zero-day in parser", "Second"]
