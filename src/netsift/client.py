@@ -177,7 +177,7 @@ class Client:
     async def meta(self, url: str, *, respect_robots: bool | None = None) -> Metadata:
         """The link-preview card of `url`: title, description, image, site name, favicon…"""
         page = await self.fetch(url, respect_robots=respect_robots, max_length=1)
-        return page.metadata
+        return page.metadata.model_copy(update={"page_type": page.page_type})
 
     def extract(
         self,

@@ -126,6 +126,7 @@ class Metadata(_Model):
     lang: str | None = None
     canonical: str | None = None
     favicon: str | None = None
+    page_type: PageType | None = None  # what netsift read the page as (Page.page_type)
     twitter: dict[str, str] = Field(default_factory=dict)
     opengraph: dict[str, str] = Field(default_factory=dict)
     json_ld: list[dict[str, Any]] = Field(default_factory=list)

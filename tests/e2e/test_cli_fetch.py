@@ -221,12 +221,14 @@ def test_meta_card(netsift: CliCall, offline_web: OfflineWeb) -> None:
     assert "title: Harbour town switches its ferries to batteries" in run.stdout
     assert "site_name: The Coastal Courier" in run.stdout
     assert f"favicon: http://news.test:{offline_web.port}/static/favicon-32.png" in run.stdout
+    assert "page_type: article" in run.stdout
 
 
 def test_meta_json(invoke: CliCall, offline_web: OfflineWeb) -> None:
     run = invoke("meta", "--json", offline_web.url("blog.test", "/post"))
     assert run.code == 0
     card = Metadata.model_validate_json(run.stdout)
+    assert card.page_type == "article"
     assert card.author == "Priya Natarajan"
     assert card.canonical == "https://blog.example/posts/fridge-starter"
 

@@ -16,7 +16,7 @@ def test_search_params_limits():
         with pytest.raises(ValidationError):
             SearchParams(**bad)
     with pytest.raises(ValidationError):
-        SearchParams(query="q", unknown=1)
+        SearchParams.model_validate({"query": "q", "unknown": 1})
 
 
 def test_fetch_params():

@@ -52,8 +52,8 @@ def print_page(page: Page) -> None:
 
 
 def print_meta(meta: Metadata) -> None:
-    fields = ("title", "description", "site_name", "url", "image", "favicon", "type")
-    fields += ("author", "published", "lang", "canonical")
+    fields: tuple[str, ...] = ("title", "description", "site_name", "url", "image", "favicon")
+    fields += ("type", "author", "published", "lang", "canonical", "page_type")
     for name in fields:
         value = getattr(meta, name)
         if value:
