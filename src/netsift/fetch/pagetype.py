@@ -27,6 +27,7 @@ __all__ = [
     "classify_page",
     "count_priced_blocks",
     "json_ld_objects",
+    "publication_marks",
     "schema_types",
 ]
 
@@ -203,6 +204,19 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
     total = sum(ev.scores.values())
     kind = next(k for k in HTML_PAGE_TYPES if k == kind_name)
     return Classification(kind, round(best / total, 2), tuple(ev.signals))
+
+
+def publication_marks(classification: Classification) -> int:
+    """How many independent declarations (schema.org, OpenGraph, a dated URL) call it an article.
+
+    The page's shape can look like an article's on a service or listing page; a publisher's own
+    markup saying so, twice over, is what makes a news or blog story.
+    """
+    return sum(
+        1
+        for s in classification.signals
+        if s.startswith(("schema:", "og:type=", "url:")) and "→ article " in s
+    )
 
 
 def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
