@@ -21,6 +21,7 @@
     │   ├── RateLimited               rate_limited · 429 · retry_after · retryable
     │   └── AllProvidersFailed        all_providers_failed · details.attempts
     ├── Disabled                      disabled · 503 · exit 5
+    ├── Unauthorized                  unauthorized · 401 · exit 5 (no or an unknown API key)
     ├── BudgetExhausted               budget_exhausted · 429
     ├── LLMError                      llm_error · 502 · exit 4
     └── NotFound                      not_found · 404
@@ -58,6 +59,7 @@ __all__ = [
     "Timeout",
     "TooLarge",
     "TooManyRedirects",
+    "Unauthorized",
     "UnsupportedContentType",
     "UnsupportedScheme",
     "error_from_dict",
@@ -263,6 +265,16 @@ class Disabled(NetsiftError):
 
     code = "disabled"
     status = 503
+    exit_code = 5
+
+
+class Unauthorized(NetsiftError):
+    """The request carries no API key, or one the server does not know (`NETSIFT_API_KEYS`).
+
+    Exit 5 like `disabled`: the fix is configuration (the key to send), not the input."""
+
+    code = "unauthorized"
+    status = 401
     exit_code = 5
 
 

@@ -2,7 +2,6 @@ import pytest
 
 from netsift import errors
 
-
 LEAVES = [
     cls
     for cls in vars(errors).values()
@@ -34,6 +33,8 @@ def test_groups_carry_status_and_exit_codes():
     assert errors.Disabled("x").exit_code == 5
     assert errors.InvalidURL("x").exit_code == 2
     assert errors.AllProvidersFailed("x").exit_code == 4
+    assert errors.Unauthorized("x").status == 401 and errors.Unauthorized("x").exit_code == 5
+    assert not errors.Unauthorized("x").retryable
 
 
 def test_http_error_keeps_the_status_and_maps_404():
@@ -49,6 +50,7 @@ def test_round_trip_through_dict():
         errors.HTTPError("nope", status_code=500),
         errors.BlockedAddress("no", details={"host": "x"}),
         errors.NetsiftError("boom"),
+        errors.Unauthorized("no key", details={"scheme": "bearer"}),
     ):
         back = errors.error_from_dict(err.to_dict())
         assert type(back) is type(err)
