@@ -7,6 +7,10 @@ at them (tavily only, memory cache, limits lifted), and drives it from a second 
 loopback with an httpx load loop, bounded in time: cached `/v1/search` (one query, repeated)
 and uncached (a new query each time, the simulator adding `--latency`). The ceiling is a
 FastAPI app answering `POST /echo` with a small JSON body under the same load and workers.
+
+Beside req/s (which the load driver, sharing the cores, often bounds) each row gives the
+server's own CPU per request: the CPU time of the server's process tree over the row
+(Linux `/proc`), divided by the requests it answered; "-" where `/proc` is not there.
 """
 
 from __future__ import annotations
@@ -61,12 +65,33 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> 
     raise RuntimeError(f"{url} did not answer in {timeout}s")
 
 
-def drive(url: str, seconds: float, concurrency: int, unique: bool) -> dict[str, float]:
-    """Run the load loop in a separate process and return its figures."""
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a process and all its descendants, from Linux's /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += cpu_seconds(int(child)) or 0.0
+    except (OSError, IndexError, ValueError):
+        return None
+    return total
+
+
+def drive(
+    url: str, seconds: float, concurrency: int, unique: bool, server: int
+) -> dict[str, float]:
+    """Run the load loop in a separate process and return its figures, with the CPU the
+    server (pid `server` and its workers) spent per request."""
     command = [sys.executable, __file__, "--drive", url, "--seconds", str(seconds)]
     command += ["--concurrency", str(concurrency)] + (["--unique"] if unique else [])
+    before = cpu_seconds(server)
     out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=REPO)
+    after = cpu_seconds(server)
     figures: dict[str, float] = json.loads(out.stdout)
+    if before is not None and after is not None and figures["requests"]:
+        # The warm-up request is in the CPU time but not in the count: at most one more.
+        figures["cpu_ms"] = (after - before) / figures["requests"] * 1000
     return figures
 
 
@@ -172,9 +197,9 @@ def main() -> None:
             netsift += ["--workers", str(workers), "--log-level", "warning"]
             proc = start(netsift, env, f"{base}/readyz")
             try:
-                cached = drive(f"{base}/v1/search", args.seconds, args.concurrency, False)
+                cached = drive(f"{base}/v1/search", args.seconds, args.concurrency, False, proc.pid)
                 rows.append(("cached /v1/search", workers, cached))
-                fresh = drive(f"{base}/v1/search", args.seconds, args.concurrency, True)
+                fresh = drive(f"{base}/v1/search", args.seconds, args.concurrency, True, proc.pid)
                 rows.append(
                     (f"uncached /v1/search ({args.latency * 1000:.0f} ms sim)", workers, fresh)
                 )
@@ -187,19 +212,23 @@ def main() -> None:
             proc = start(echo, env, f"http://127.0.0.1:{port}/docs")
             try:
                 ceiling = drive(
-                    f"http://127.0.0.1:{port}/echo", args.seconds, args.concurrency, False
+                    f"http://127.0.0.1:{port}/echo", args.seconds, args.concurrency, False, proc.pid
                 )
                 rows.append(("FastAPI echo (ceiling)", workers, ceiling))
             finally:
                 stop(proc)
 
     print(f"{args.seconds:.0f} s per row, {args.concurrency} concurrent connections, loopback")
-    print(f"{'load':<36} {'workers':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+    print(
+        f"{'load':<36} {'workers':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}"
+        f" {'server CPU ms/req':>17}"
+    )
     ceilings = {w: f["rps"] for name, w, f in rows if name.startswith("FastAPI")}
     for name, workers, f in rows:
+        cpu = f"{f['cpu_ms']:.2f}" if "cpu_ms" in f else "-"
         print(
             f"{name:<36} {workers:>7} {f['rps']:>9.0f} {f['p50_ms']:>8.1f} {f['p99_ms']:>8.1f}"
-            f" {f['errors']:>6.0f}"
+            f" {f['errors']:>6.0f} {cpu:>17}"
         )
     for name, workers, f in rows:
         if name.startswith("cached"):

@@ -242,3 +242,29 @@ async def test_web_page_is_self_contained(api):
     script = (await api.get("/static/app.js")).text
     assert "text/event-stream" in script and "/v1/fetch" in script
     assert "innerHTML" not in script
+
+
+async def test_docs_load_only_from_this_server(api):
+    page = await api.get("/docs")
+    assert page.status_code == 200
+    html = page.text
+    assert "SwaggerUIBundle" in html
+    assert "cdn" not in html.lower() and "http://" not in html and "https://" not in html
+    assets = re.findall(r"(?:src|href)=\"([^\"]+)\"", html)
+    assert {a.rsplit("/", 1)[-1] for a in assets} == {
+        "swagger-ui-bundle.js",
+        "swagger-ui.css",
+        "favicon.png",
+    }
+    kinds = {".js": "javascript", ".css": "text/css", ".png": "image/png"}
+    for asset in assets:
+        assert asset.startswith("/docs/assets/"), asset
+        served = await api.get(asset)
+        assert served.status_code == 200, asset
+        assert kinds[asset[asset.rindex(".") :]] in served.headers["content-type"]
+    bundle = (await api.get("/docs/assets/swagger-ui-bundle.js")).text
+    assert "SwaggerUIBundle" in bundle and len(bundle) > 500_000  # the real Swagger UI
+    assert re.search(r"url: '/openapi.json'", html)
+    assert (await api.get("/openapi.json")).status_code == 200
+    redirect = await api.get("/docs/oauth2-redirect")
+    assert redirect.status_code == 200 and "oauth2" in redirect.text.lower()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -223,3 +224,39 @@ def test_sse_refusals_keep_their_status(sim_settings, sims):
         )
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "disabled"
+
+
+class HopCountingLoop(asyncio.SelectorEventLoop):
+    """Counts results handed back from other threads: anyio's worker threads (FastAPI's
+    threadpool) and asyncio's executor (`to_thread`) both report through this call."""
+
+    hops = 0
+
+    def call_soon_threadsafe(self, callback, *args, context=None):  # type: ignore[override]
+        self.hops += 1
+        return super().call_soon_threadsafe(callback, *args, context=context)
+
+
+def test_cached_search_stays_on_the_event_loop(sim_settings):
+    """A cached search is a dictionary lookup: a worker-thread hop per request (a sync
+    dependency, a rate limiter's sweep) used to cost more than the search itself."""
+    settings = sim_settings(providers=["tavily"], capabilities=["search"])
+
+    async def hops_per_request() -> float:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, HopCountingLoop)
+        async with Client(settings) as client:
+            transport = httpx.ASGITransport(app=create_app(client=client))
+            async with httpx.AsyncClient(transport=transport, base_url="http://api.test") as http:
+                warm = await http.post("/v1/search", json={"query": "rust async runtime"})
+                assert warm.status_code == 200 and not warm.json()["cached"]
+                before = loop.hops
+                for _ in range(20):
+                    found = await http.post("/v1/search", json={"query": "rust async runtime"})
+                    assert found.json()["cached"]
+                    for _ in range(3):  # let background tasks (expiry sweeps) run
+                        await asyncio.sleep(0)
+                return (loop.hops - before) / 20
+
+    with asyncio.Runner(loop_factory=HopCountingLoop) as runner:
+        assert runner.run(hops_per_request()) == 0

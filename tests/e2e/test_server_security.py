@@ -11,12 +11,16 @@ import time
 
 import httpx
 import pytest
+from limits import parse_many
 from typer.testing import CliRunner
 
 from netsift.cli import app as cli
 from netsift.client import Client
+from netsift.errors import QuotaExceeded, RateLimited, Unauthorized
 from netsift.server import create_app
-from netsift.server.auth import Authenticator, Unauthorized, check_bind, is_loopback
+from netsift.server.auth import Authenticator, check_bind, is_loopback
+from netsift.server.limits import ClientLimits, LocalWindows
+from tests.offline_web.server import serve
 
 
 @pytest.fixture
@@ -133,6 +137,62 @@ async def test_rate_limit_is_per_client(make_api):
     assert (await api.get("/v1/info", headers={"Authorization": "Bearer b"})).is_success
 
 
+async def test_local_windows_move():
+    """The in-process moving window: N per span, freed one by one as each hit ages out."""
+    now = [1000.0]
+    windows = LocalWindows(clock=lambda: now[0])
+    [per_minute] = parse_many("3/minute")
+    for _ in range(3):
+        now[0] += 10
+        assert await windows.hit(per_minute, "rate", "a")
+    assert not await windows.hit(per_minute, "rate", "a")  # 3 in the last minute
+    assert await windows.hit(per_minute, "rate", "b")  # per client
+    assert await windows.wait(per_minute, "rate", "a") == 40  # the first hit was at 1010
+    now[0] += 40.5
+    assert await windows.hit(per_minute, "rate", "a")  # the first one aged out
+    assert not await windows.hit(per_minute, "rate", "a")
+    assert not await windows.test(per_minute, "quota", "c", cost=4)  # more than the window
+    assert await windows.test(per_minute, "quota", "c", cost=3)
+    assert await windows.hit(per_minute, "quota", "c", cost=3)
+    assert not await windows.hit(per_minute, "quota", "c")
+
+
+async def test_idle_clients_are_forgotten():
+    now = [0.0]
+    windows = LocalWindows(clock=lambda: now[0])
+    windows.SWEEP_EVERY = 10
+    [per_second] = parse_many("5/second")
+    for client in range(9):
+        assert await windows.hit(per_second, "rate", f"idle-{client}")
+    now[0] += 2
+    assert await windows.hit(per_second, "rate", "busy")  # the 10th hit: a sweep first
+    assert list(windows._hits) == ["LIMITER/rate/busy/5/1/second"]  # the idle ones are gone
+    for _ in range(4):
+        assert await windows.hit(per_second, "rate", "busy")
+    assert not await windows.hit(per_second, "rate", "busy")  # its first hit still counts
+
+
+@pytest.mark.redis
+async def test_shared_windows_count_every_replica(redis_url):
+    """Two servers (or workers) on the same Redis count one client against one window."""
+    one = ClientLimits(rate_limit="2/minute", search_quota="3/day", storage_url=redis_url)
+    two = ClientLimits(rate_limit="2/minute", search_quota="3/day", storage_url=redis_url)
+    try:
+        await one.hit_request("client-a")
+        await two.hit_request("client-a")
+        with pytest.raises(RateLimited) as limited:
+            await one.hit_request("client-a")
+        assert 1 <= limited.value.details["retry_after"] <= 60
+        await two.hit_request("client-b")
+        await one.spend_searches("client-a", 2)
+        with pytest.raises(QuotaExceeded):
+            await two.spend_searches("client-a", 2)  # all or none: nothing taken
+        await two.spend_searches("client-a", 1)
+    finally:
+        await one.aclose()
+        await two.aclose()
+
+
 async def test_search_quota_counts_batch_queries(make_api, sims):
     api = await make_api(server_search_quota="3/day")
     assert (await api.post("/v1/search", json={"query": "rust"})).status_code == 200
@@ -160,6 +220,38 @@ async def test_cors_is_off_unless_configured(make_api):
         "/v1/search", headers={**preflight, "Origin": "https://evil.example"}
     )
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_cors_allows_every_method_the_api_has(sim_settings):
+    settings = sim_settings(
+        providers=["tavily"],
+        capabilities=["search", "research"],
+        cors_origins="https://app.example",
+    )
+    origin = {"Origin": "https://app.example"}
+    with (
+        serve(create_app(settings), lifespan="on") as server,
+        httpx.Client(base_url=server.url("")) as api,
+    ):
+        for method, path in (
+            ("GET", "/v1/info"),
+            ("POST", "/v1/search"),
+            ("DELETE", "/v1/research/x"),
+        ):
+            preflight = api.options(
+                path, headers={**origin, "Access-Control-Request-Method": method}
+            )
+            assert preflight.status_code == 200, (method, preflight.text)
+            allowed = preflight.headers["access-control-allow-methods"]
+            assert method in {m.strip() for m in allowed.split(",")}
+        # The browser's DELETE itself goes through, and the page may read the answer.
+        cancelled = api.delete("/v1/research/no-such-job", headers=origin)
+        assert cancelled.status_code == 404
+        assert cancelled.headers["access-control-allow-origin"] == "https://app.example"
+        refused = api.options(
+            "/v1/search", headers={**origin, "Access-Control-Request-Method": "PATCH"}
+        )
+        assert refused.status_code == 400  # no route answers PATCH: the preflight says no
 
 
 def free_port() -> int:
@@ -205,3 +297,44 @@ def test_netsift_serve_runs_uvicorn(tmp_path, sims):
         proc.send_signal(signal.SIGINT)
         output = proc.communicate(timeout=15)[0].decode()
     assert "serve-key" not in output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_with_workers_removes_its_metrics_dir(tmp_path, sims, stop):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("NETSIFT_", "PROMETHEUS_"))},
+        **sims.env(),
+        "TMPDIR": str(temp),  # where tempfile makes the metrics dir
+        "NETSIFT_PROVIDERS": "tavily",
+        "NETSIFT_CAPABILITIES": "search",
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+    }
+    command = [sys.executable, "-m", "netsift", "serve", "--port", str(port), "--workers", "2"]
+    proc = subprocess.Popen(
+        command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
+            time.sleep(0.1)
+        assert httpx.post(f"{base}/v1/search", json={"query": "rust"}).status_code == 200
+        [metrics_dir] = list(temp.glob("netsift-metrics-*"))
+        assert any(metrics_dir.iterdir())  # the workers write their counters there
+        assert "netsift_searches_total" in httpx.get(f"{base}/metrics").text
+    finally:
+        proc.send_signal(stop)
+        output = proc.communicate(timeout=30)[0].decode()
+    assert proc.returncode == 0, output
+    assert list(temp.iterdir()) == [], output

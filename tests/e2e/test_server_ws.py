@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from websockets.typing import Subprotocol
 
 from netsift.server import create_app
 from tests.offline_web.server import serve
@@ -107,6 +108,40 @@ async def test_socket_needs_the_api_key(ws_settings):
             await ws.send(json.dumps({"type": "search", "request_id": "a1", "query": "rust"}))
             got = await collect(ws, {"a1"})
     assert got["a1"][-1]["type"] == "done"
+
+
+def offer(*names: str) -> list[Subprotocol]:
+    return [Subprotocol(name) for name in names]
+
+
+async def test_browser_sends_the_key_as_a_subprotocol(ws_settings):
+    """A browser's `new WebSocket(url, ["netsift.bearer", key])`: no Authorization header."""
+    with serve(create_app(ws_settings(api_keys=["sekret-1"])), lifespan="on") as server:
+        url = server.url("/v1/ws", scheme="ws")
+        async with connect(url, subprotocols=offer("netsift.bearer", "sekret-1")) as ws:
+            assert ws.subprotocol == "netsift.bearer"  # answered with the scheme, not the key
+            assert ws.response is not None and "sekret-1" not in str(ws.response.headers)
+            await ws.send(json.dumps({"type": "search", "request_id": "p1", "query": "rust"}))
+            got = await collect(ws, {"p1"})
+        assert got["p1"][-1]["type"] == "done"
+        for offered in (
+            offer("netsift.bearer", "sekret-2"),
+            offer("netsift.bearer"),
+            offer("sekret-1"),
+        ):
+            with pytest.raises(InvalidStatus) as refused:
+                async with connect(url, subprotocols=offered):
+                    pass
+            assert refused.value.response.status_code == 403
+        # Never through the URL: a query token would end up in access logs.
+        with pytest.raises(InvalidStatus):
+            async with connect(f"{url}?token=sekret-1"):
+                pass
+    # Without keys the offer is still answered, or a browser would drop the socket.
+    with serve(create_app(ws_settings()), lifespan="on") as server:
+        url = server.url("/v1/ws", scheme="ws")
+        async with connect(url, subprotocols=offer("netsift.bearer", "anything")) as ws:
+            assert ws.subprotocol == "netsift.bearer"
 
 
 async def test_quota_applies_per_message(ws_settings):

@@ -2,13 +2,11 @@
 
 It binds the loopback unless told otherwise, and refuses (exit 5) to serve any other address
 without `NETSIFT_API_KEYS` or an explicit `--insecure-no-auth`. With several workers, their
-metrics are summed through a shared multiprocess directory.
+metrics are summed through a shared multiprocess directory, removed when the server stops.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from typing import Annotated
 
 import typer
@@ -40,18 +38,6 @@ def serve(
         check_bind(host, api_keys=settings.api_keys, insecure_no_auth=insecure_no_auth)
     except NetsiftError as error:
         fail(error, as_json=False)
-    import uvicorn
+    from ..server.serve import run
 
-    if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        # Set before the workers start, so each one writes its counters where /metrics reads.
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="netsift-metrics-")
-    uvicorn.run(
-        "netsift.server.app:create_app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        access_log=False,
-        server_header=False,
-    )
+    run(host=host, port=port, workers=workers, log_level=log_level)

@@ -25,6 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 
@@ -38,7 +39,7 @@ from .limits import ClientLimits
 from .metrics import Metrics
 from .middleware import RequestContext
 from .responses import describe_validation, error_response
-from .routers import chat, discoveries, fetch, info, page, research, search, sleeps, ws
+from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
 
 __all__ = ["create_app", "create_app_from_env", "server_settings"]
 
@@ -55,6 +56,7 @@ ROUTERS = (
     discoveries.router,
     ws.router,
     page.router,
+    docs.router,
 )
 
 DESCRIPTION = """Web search and page reading for AI agents, self-hosted.
@@ -107,6 +109,7 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # served by routers/docs.py from local assets, not a CDN
         redoc_url=None,
     )
     app.state.netsift = state
@@ -116,16 +119,29 @@ def create_app(
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
+            allow_methods=api_methods(),
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
             expose_headers=["X-Request-ID", "Retry-After"],
         )
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=page.STATIC), name="static")
+    app.mount(docs.ASSETS_URL, StaticFiles(directory=docs.ASSETS), name="docs-assets")
     if not state.auth.required:
         app.openapi = _without_security(app)  # type: ignore[method-assign]
     return app
+
+
+def api_methods() -> list[str]:
+    """Every method the API's routes answer (GET, POST, DELETE...), for CORS preflights."""
+    methods = {
+        method
+        for router in ROUTERS
+        for route in router.routes
+        if isinstance(route, APIRoute)
+        for method in route.methods or ()
+    }
+    return sorted(methods)
 
 
 def _without_security(app: FastAPI) -> Callable[[], dict[str, Any]]:

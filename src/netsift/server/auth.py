@@ -1,7 +1,11 @@
 """Who may call the API: bearer tokens from `NETSIFT_API_KEYS`, and where the server may bind.
 
 The server is safe by default: it binds the loopback, and binding any other address needs API
-keys (or an explicit `--insecure-no-auth`). Tokens are compared in constant time, against
+keys (or an explicit `--insecure-no-auth`). The key travels in `Authorization: Bearer <key>`;
+a browser cannot set that header on a WebSocket, so `/v1/ws` also takes it as the second of
+the subprotocols `["netsift.bearer", "<key>"]` (`new WebSocket(url, ["netsift.bearer", key])`)
+and answers with `netsift.bearer` alone, never echoing the key. Never in the URL: query
+strings end up in access logs and browser history. Tokens are compared in constant time, against
 every key, so neither a key's length nor its position leaks through timing. A caller is known
 by a fingerprint of its key (never the key itself), which names it in limits and metrics.
 """
@@ -11,21 +15,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-from typing import ClassVar
 
-from ..errors import Disabled, NetsiftError
+from ..errors import Disabled, Unauthorized
 
-__all__ = ["ANONYMOUS", "Authenticator", "Unauthorized", "check_bind", "is_loopback"]
+__all__ = [
+    "ANONYMOUS",
+    "BEARER_SUBPROTOCOL",
+    "Authenticator",
+    "bearer_from_subprotocols",
+    "check_bind",
+    "is_loopback",
+]
 
 ANONYMOUS = "anonymous"
-
-
-class Unauthorized(NetsiftError):
-    """The request carries no API key, or one this server does not know (HTTP 401)."""
-
-    code: ClassVar[str] = "unauthorized"
-    status: ClassVar[int] = 401
-    exit_code: ClassVar[int] = 5
+BEARER_SUBPROTOCOL = "netsift.bearer"
 
 
 def is_loopback(host: str) -> bool:
@@ -48,6 +51,16 @@ def check_bind(host: str, *, api_keys: list[str], insecure_no_auth: bool) -> Non
         "(bearer tokens) or pass --insecure-no-auth if something else guards this address",
         details={"host": host},
     )
+
+
+def bearer_from_subprotocols(subprotocols: list[str]) -> str | None:
+    """`Bearer <key>` from a WebSocket's offered subprotocols `[..., "netsift.bearer", key]`;
+    None when `netsift.bearer` is not offered, `Bearer ` (no key: refused) when nothing
+    follows it."""
+    if BEARER_SUBPROTOCOL not in subprotocols:
+        return None
+    rest = subprotocols[subprotocols.index(BEARER_SUBPROTOCOL) + 1 :]
+    return f"Bearer {rest[0] if rest else ''}"
 
 
 def _fingerprint(key: bytes) -> str:

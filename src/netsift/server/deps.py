@@ -18,7 +18,7 @@ from starlette.requests import HTTPConnection
 from ..client import Client
 from ..config import Settings
 from ..errors import Disabled
-from .auth import ANONYMOUS, Authenticator
+from .auth import ANONYMOUS, Authenticator, bearer_from_subprotocols
 from .limits import ClientLimits
 from .metrics import Metrics
 
@@ -30,6 +30,7 @@ __all__ = [
     "authenticate",
     "get_caller",
     "get_state",
+    "state_of",
 ]
 
 # Declares the scheme in OpenAPI; the check itself is Authenticator's (constant time).
@@ -60,17 +61,28 @@ class Caller:
     label: str
 
 
-def get_state(connection: HTTPConnection) -> ServerState:
+def state_of(connection: HTTPConnection) -> ServerState:
     state: ServerState = connection.app.state.netsift
     return state
+
+
+async def get_state(connection: HTTPConnection) -> ServerState:
+    # async on purpose: FastAPI runs a plain `def` dependency in a worker thread, a hop that
+    # cost more than the rest of a cached search.
+    return state_of(connection)
 
 
 StateDep = Annotated[ServerState, Depends(get_state)]
 
 
 def authenticate(state: ServerState, connection: HTTPConnection) -> Caller:
-    """The caller behind a request or WebSocket handshake; raises Unauthorized."""
-    fingerprint = state.auth.check(connection.headers.get("authorization"))
+    """The caller behind a request or WebSocket handshake; raises Unauthorized.
+
+    A handshake without `Authorization` may carry the key as a subprotocol (auth.py)."""
+    authorization = connection.headers.get("authorization")
+    if authorization is None and connection.scope["type"] == "websocket":
+        authorization = bearer_from_subprotocols(connection.scope.get("subprotocols", []))
+    fingerprint = state.auth.check(authorization)
     if fingerprint is not None:
         return Caller(key=fingerprint, label=fingerprint)
     host = connection.client.host if connection.client else "unknown"

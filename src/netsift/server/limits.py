@@ -1,17 +1,22 @@
-"""Per-client limits of the HTTP server: a request rate and a search quota (`limits` library).
+"""Per-client limits of the HTTP server: a request rate and a search quota (`limits` notation).
 
 The rate limit (`NETSIFT_SERVER_RATE_LIMIT`, every API request) keeps one client from
 starving the others; the quota (`NETSIFT_SERVER_SEARCH_QUOTA`, searches, a batch counting
 each of its queries) is what a host sells or budgets. Both answer 429 with `Retry-After`.
-Windows live in memory, or in Redis when `REDIS_URL` is set, so every replica and worker
-counts the same client against the same window.
+Both are moving windows. They live in Redis when `REDIS_URL` is set (the `limits` library),
+so every replica and worker counts the same client against the same window; otherwise in
+this process (`LocalWindows`), which checks a request without a thread hop or a lock: the
+`limits` in-memory storage hands its expiry sweep to a worker thread on nearly every hit,
+which cost more than the cached search the request was for.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import Storage
@@ -21,7 +26,7 @@ from limits.storage import storage_from_string
 from ..config import Settings
 from ..errors import InvalidInput, QuotaExceeded, RateLimited
 
-__all__ = ["ClientLimits"]
+__all__ = ["ClientLimits", "LocalWindows"]
 
 _NAMESPACE = "netsift-server"
 
@@ -37,6 +42,109 @@ def _parse(limit: str | None, setting: str) -> list[RateLimitItem]:
         ) from exc
 
 
+class Windows(Protocol):
+    """Moving windows: `hit` takes `cost` if it fits, `test` only asks, `wait` says when."""
+
+    async def hit(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool: ...
+
+    async def test(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool: ...
+
+    async def wait(self, item: RateLimitItem, *keys: str) -> int: ...
+
+    async def reset(self) -> None: ...
+
+
+class LocalWindows:
+    """Moving windows in this process: per key, the times of the hits still inside it.
+
+    Each key's deque is pruned when the key is used, so a check is O(expired hits); keys
+    nobody used for a whole window are dropped every `SWEEP_EVERY` hits.
+    """
+
+    SWEEP_EVERY = 4096
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._hits: dict[str, deque[float]] = {}
+        self._span: dict[str, float] = {}
+        self._since_sweep = 0
+
+    def _window(self, item: RateLimitItem, keys: tuple[str, ...]) -> tuple[deque[float], float]:
+        key = item.key_for(*keys)
+        now = self._clock()
+        hits = self._hits.get(key)
+        if hits is None:
+            hits = self._hits[key] = deque()
+            self._span[key] = item.get_expiry()
+        cutoff = now - item.get_expiry()
+        while hits and hits[0] < cutoff:
+            hits.popleft()
+        return hits, now
+
+    async def hit(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool:
+        self._since_sweep += 1
+        if self._since_sweep >= self.SWEEP_EVERY:  # before this key's window is taken
+            self._sweep(self._clock())
+        hits, now = self._window(item, keys)
+        if len(hits) + cost > item.amount:
+            return False
+        hits.extend([now] * cost)
+        return True
+
+    async def test(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool:
+        hits, _ = self._window(item, keys)
+        return len(hits) + cost <= item.amount
+
+    async def wait(self, item: RateLimitItem, *keys: str) -> int:
+        hits, now = self._window(item, keys)
+        if not hits:
+            return 1
+        return max(1, math.ceil(hits[0] + item.get_expiry() - now))
+
+    async def reset(self) -> None:
+        self._hits.clear()
+        self._span.clear()
+
+    def _sweep(self, now: float) -> None:
+        self._since_sweep = 0
+        idle = [k for k, hits in self._hits.items() if not hits or hits[-1] < now - self._span[k]]
+        for key in idle:
+            del self._hits[key]
+            del self._span[key]
+
+
+class SharedWindows:
+    """Moving windows in Redis through the `limits` library, shared by every process."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio
+
+        pool: Any = redis.asyncio.ConnectionPool.from_url(url)
+        self._pool = pool
+        storage = storage_from_string(
+            f"async+{url}", implementation="redispy", connection_pool=pool
+        )
+        assert isinstance(storage, Storage)
+        self._storage = storage
+        self._strategy = MovingWindowRateLimiter(storage)
+
+    async def hit(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool:
+        return await self._strategy.hit(item, _NAMESPACE, *keys, cost=cost)
+
+    async def test(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool:
+        return await self._strategy.test(item, _NAMESPACE, *keys, cost=cost)
+
+    async def wait(self, item: RateLimitItem, *keys: str) -> int:
+        stats = await self._strategy.get_window_stats(item, _NAMESPACE, *keys)
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    async def reset(self) -> None:
+        await self._storage.reset()
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+
 class ClientLimits:
     """Moving windows per client id: `hit_request` for every call, `spend_searches` for quota."""
 
@@ -47,9 +155,13 @@ class ClientLimits:
         self.search_quota = search_quota or None
         self._rate = _parse(rate_limit, "NETSIFT_SERVER_RATE_LIMIT")
         self._quota = _parse(search_quota, "NETSIFT_SERVER_SEARCH_QUOTA")
-        self._pool: Any = None
-        self._storage = self._open(storage_url)
-        self._strategy = MovingWindowRateLimiter(self._storage)
+        self._shared: SharedWindows | None = None
+        self._windows: Windows
+        if storage_url.startswith(("redis://", "rediss://")):
+            self._shared = SharedWindows(storage_url)
+            self._windows = self._shared
+        else:
+            self._windows = LocalWindows()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ClientLimits:
@@ -59,24 +171,11 @@ class ClientLimits:
             storage_url=settings.redis_url or "memory://",
         )
 
-    def _open(self, url: str) -> Storage:
-        if url.startswith(("redis://", "rediss://")):
-            import redis.asyncio
-
-            self._pool = redis.asyncio.ConnectionPool.from_url(url)
-            storage = storage_from_string(
-                f"async+{url}", implementation="redispy", connection_pool=self._pool
-            )
-        else:
-            storage = storage_from_string("async+memory://")
-        assert isinstance(storage, Storage)
-        return storage
-
     async def hit_request(self, client_id: str) -> None:
         """Count one API request for `client_id`; raises RateLimited when the window is full."""
         for item in self._rate:
-            if not await self._strategy.hit(item, _NAMESPACE, "rate", client_id):
-                wait = await self._wait(item, "rate", client_id)
+            if not await self._windows.hit(item, "rate", client_id):
+                wait = await self._windows.wait(item, "rate", client_id)
                 raise RateLimited(
                     f"too many requests from this client (limit {self.rate_limit}); "
                     f"retry in {wait}s",
@@ -87,8 +186,8 @@ class ClientLimits:
     async def spend_searches(self, client_id: str, count: int) -> None:
         """Take `count` searches from the client's quota, all or none; raises QuotaExceeded."""
         for item in self._quota:
-            if not await self._strategy.test(item, _NAMESPACE, "quota", client_id, cost=count):
-                wait = await self._wait(item, "quota", client_id)
+            if not await self._windows.test(item, "quota", client_id, cost=count):
+                wait = await self._windows.wait(item, "quota", client_id)
                 raise QuotaExceeded(
                     f"this client's search quota ({self.search_quota}) does not cover "
                     f"{count} more search{'es' if count != 1 else ''}; retry in {wait}s",
@@ -96,16 +195,12 @@ class ClientLimits:
                     retryable=True,
                 )
         for item in self._quota:
-            await self._strategy.hit(item, _NAMESPACE, "quota", client_id, cost=count)
-
-    async def _wait(self, item: RateLimitItem, *keys: str) -> int:
-        stats = await self._strategy.get_window_stats(item, _NAMESPACE, *keys)
-        return max(1, math.ceil(stats.reset_time - time.time()))
+            await self._windows.hit(item, "quota", client_id, cost=count)
 
     async def reset(self) -> None:
-        await self._storage.reset()
+        await self._windows.reset()
 
     async def aclose(self) -> None:
-        if self._pool is not None:
-            await self._pool.aclose()
-            self._pool = None
+        if self._shared is not None:
+            await self._shared.aclose()
+            self._shared = None

@@ -10,6 +10,7 @@ summed at `/metrics` by prometheus_client's multiprocess collector.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import generate_latest
@@ -29,6 +30,8 @@ class Metrics:
     def __init__(self, *, multiprocess_dir: Path | None = None) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self._multiprocess_dir = multiprocess_dir
+        # Labelled children, looked up once: `labels()` validates and locks on every call.
+        self._children: dict[tuple[object, tuple[str, ...]], Any] = {}
         r = self.registry
         self.requests = Counter(
             "netsift_http_requests",
@@ -77,13 +80,20 @@ class Metrics:
             "netsift_errors", "Errors answered to clients, by error code.", ["code"], registry=r
         )
 
+    def _child(self, metric: Counter | Histogram, *values: str) -> Any:
+        key = (metric, values)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*values)
+        return child
+
     def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
-        self.requests.labels(method, route, str(status)).inc()
-        self.latency.labels(method, route).observe(seconds)
+        self._child(self.requests, method, route, str(status)).inc()
+        self._child(self.latency, method, route).observe(seconds)
 
     def observe_search(self, client: str, response: SearchResponse) -> None:
-        self.searches.labels(client, "true" if response.cached else "false").inc()
-        self.cache.labels("hit" if response.cached else "miss").inc()
+        self._child(self.searches, client, "true" if response.cached else "false").inc()
+        self._child(self.cache, "hit" if response.cached else "miss").inc()
         if response.cached:
             return
         for attempt in response.attempts:

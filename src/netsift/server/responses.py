@@ -19,6 +19,10 @@ from ..params import BatchSearchParams, FetchParams, MetaParams, SearchParams
 from ..search.batch import BatchItem
 
 __all__ = [
+    "BODY",
+    "GUARDED",
+    "SSE",
+    "SSE_CHUNKS",
     "BatchRequest",
     "BatchResponse",
     "ErrorBody",
@@ -122,16 +126,57 @@ _DESCRIPTIONS = {
     400: "Invalid input (bad URL, unknown provider, malformed JSON)",
     401: "Missing or unknown API key",
     403: "Blocked: the SSRF guard or robots.txt refused the URL",
-    404: "Not found (the page answered 404 or 410)",
+    404: "Not found (the page answered 404 or 410, or no such job or sleep)",
     413: "Too large: the request body or the fetched page is over its cap",
     415: "The page's content type is not readable",
     422: "Validation failed (a field has the wrong type or is out of range)",
-    429: "Rate limited or quota used up; see Retry-After",
+    429: "Rate limited, quota or budget used up; see Retry-After",
     500: "Internal error",
-    502: "The upstream (page or provider) failed",
-    503: "The capability is disabled on this host",
+    502: "The upstream (page, provider or language model) failed",
+    503: "Disabled: the capability is switched off on this host, or the server is starting",
     504: "Timed out",
 }
+
+# An answer streamed as server-sent events (`Accept: text/event-stream`, or chat's
+# `stream: true`), for a 200's `content` beside its JSON. Before OpenAPI 3.2's `itemSchema`,
+# a `text/event-stream` schema describes one event: netsift's carry their JSON as `data`
+# (`{type, job_id, seq, at, data}`), chat's carry OpenAI's chunks and a final `[DONE]`.
+_EVENT_FIELDS: dict[str, Any] = {
+    "event": {"type": "string"},
+    "id": {"type": "string"},
+    "retry": {"type": "integer"},
+}
+SSE: dict[str, Any] = {
+    "text/event-stream": {
+        "schema": {
+            "type": "object",
+            "required": ["event", "data"],
+            "properties": {
+                **_EVENT_FIELDS,
+                "data": {"type": "string", "contentMediaType": "application/json"},
+            },
+        },
+        "example": 'event: done\nid: 5\ndata: {"type": "done", "seq": 5, ...}\n\n',
+    }
+}
+SSE_CHUNKS: dict[str, Any] = {
+    "text/event-stream": {
+        "schema": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {**_EVENT_FIELDS, "data": {"type": "string"}},
+        },
+        "example": 'data: {"object": "chat.completion.chunk", ...}\n\ndata: [DONE]\n\n',
+    }
+}
+
+# What every route behind the API key may answer, whatever it does: no or an unknown key
+# (401; dropped from the document of a server without keys), the client's rate limit (429),
+# the server starting or the capability switched off (503), and `internal` (500).
+GUARDED = (401, 429, 500, 503)
+# What a route with a JSON body may answer before it runs: malformed JSON or not JSON (400),
+# a body over NETSIFT_SERVER_MAX_BODY (413), a field out of its schema (422).
+BODY = (400, 413, 422)
 
 
 def errors_for(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -14,16 +14,26 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import Field
 
 from ...errors import Disabled, LLMError, NetsiftError
 from ...research.chat import ChatRequest, chat, chat_stream
 from ...research.llm import LLM
 from ..deps import CallerDep, StateDep
-from ..responses import errors_for
+from ..responses import BODY, GUARDED, SSE_CHUNKS, errors_for
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/chat", tags=["chat"])
+router = APIRouter(prefix="/v1/chat", tags=["chat"], responses=errors_for(*GUARDED))
+
+
+class ChatBody(ChatRequest):
+    """A chat completions body: OpenAI's fields pass on; netsift's own are checked strictly,
+    so `"web_search": 0` or `"stream": "yes"` is refused (422) rather than guessed at."""
+
+    stream: bool = Field(default=False, strict=True)
+    web_search: bool = Field(default=False, strict=True)
+    max_searches: int = Field(default=3, ge=1, le=10, strict=True)
 
 
 def _sse(payload: dict[str, Any] | str) -> bytes:
@@ -47,9 +57,15 @@ async def _relay(
 @router.post(
     "/completions",
     summary="Chat completion (OpenAI-compatible), optionally with web search",
-    responses=errors_for(400, 422, 429, 502, 503, 504),
+    responses={
+        200: {
+            "description": "The completion; with `stream: true` its chunks as `data:` lines",
+            "content": {"application/json": {"schema": {"type": "object"}}, **SSE_CHUNKS},
+        },
+        **errors_for(*BODY, 502, 504),
+    },
 )
-async def chat_completions(body: ChatRequest, state: StateDep, _: CallerDep) -> Response:
+async def chat_completions(body: ChatBody, state: StateDep, _: CallerDep) -> Response:
     client = state.require_client()
     settings = client.settings
     if not settings.enabled("chat"):

@@ -17,11 +17,11 @@ from fastapi import APIRouter, Query
 from ...errors import Disabled
 from ...tools.schemas import FlagDiscoveryArgs
 from ..deps import CallerDep, ServerState, StateDep
-from ..responses import errors_for
+from ..responses import BODY, GUARDED, errors_for
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/discoveries", tags=["discoveries"])
+router = APIRouter(prefix="/v1/discoveries", tags=["discoveries"], responses=errors_for(*GUARDED))
 
 
 class DiscoveryRequest(FlagDiscoveryArgs):
@@ -36,7 +36,7 @@ def _require(state: ServerState) -> None:
         )
 
 
-@router.get("", summary="Flagged discoveries, oldest first")
+@router.get("", summary="Flagged discoveries, oldest first", responses=errors_for(422))
 async def list_discoveries(
     state: StateDep,
     _: CallerDep,
@@ -52,7 +52,7 @@ async def list_discoveries(
     }
 
 
-@router.post("", status_code=201, summary="Flag a discovery", responses=errors_for(400, 422, 503))
+@router.post("", status_code=201, summary="Flag a discovery", responses=errors_for(*BODY))
 async def flag_discovery(body: DiscoveryRequest, state: StateDep, _: CallerDep) -> dict[str, Any]:
     _require(state)
     found = state.require_client().discoveries.flag(body.title, body.description, body.url)

@@ -11,14 +11,14 @@ from fastapi import APIRouter
 from ...models import Metadata, Page
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import FetchRequest, MetaRequest, errors_for
+from ..responses import BODY, GUARDED, FetchRequest, MetaRequest, errors_for
 from .search import use_request_id
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1", tags=["fetch"])
+router = APIRouter(prefix="/v1", tags=["fetch"], responses=errors_for(*GUARDED))
 
-FETCH_ERRORS = errors_for(400, 401, 403, 404, 413, 415, 422, 429, 500, 502, 503, 504)
+FETCH_ERRORS = errors_for(*BODY, 403, 404, 415, 502, 504)
 
 
 @router.post(

@@ -56,7 +56,7 @@ class Readiness(BaseModel):
 @router.get(
     "/v1/info",
     response_model=Info,
-    responses=errors_for(401, 429, 500),
+    responses=errors_for(401, 429, 500, 503),
     summary="Version, capabilities, providers (configured, breaker, limits), cache stats",
 )
 async def info(state: StateDep, caller: CallerDep) -> Info:
@@ -117,7 +117,7 @@ async def readyz(state: StateDep) -> Response:
     response_class=Response,
     responses={
         200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
-        **errors_for(401, 429),
+        **errors_for(401, 429, 500),
     },
     summary="Prometheus metrics: requests, latency, searches, cache, fetches, errors",
 )

@@ -15,6 +15,7 @@ replica sharing the store can serve the rest of a stream another one started.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
@@ -29,17 +30,40 @@ from ...research.runner import ResearchRunner
 from ...store.jobs import Job, JobStatus
 from ..deps import CallerDep, ServerState, StateDep
 from ..events import encode_sse
-from ..responses import describe_validation, errors_for
+from ..responses import BODY, GUARDED, SSE, describe_validation, errors_for
 
 __all__ = ["router", "sse_events", "ws_research"]
 
-router = APIRouter(prefix="/v1/research", tags=["research"])
+router = APIRouter(prefix="/v1/research", tags=["research"], responses=errors_for(*GUARDED))
 KEEPALIVE_SECONDS = 15.0
 MAX_WAIT_SECONDS = 3600.0
 
 
 class ResearchRequest(ResearchParams):
     """Research a question: plans searches, reads sources, answers with verified citations."""
+
+
+class FinishedResearch(ResearchReport):
+    """The report of a job that ended, with the job's id (`POST /v1/research?wait=true`)."""
+
+    job_id: str
+
+
+class JobView(BaseModel):
+    """A research job as the API shows it: its store record without the runner's bookkeeping
+    (`owner`, `heartbeat_at`); `result` holds the report (partial when cancelled)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: str
+    status: JobStatus
+    params: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    result: dict[str, Any] | None
+    error: dict[str, Any] | None
+    last_seq: int
 
 
 def _wants_sse(request: Request) -> bool:
@@ -80,12 +104,21 @@ def _job_body(job: Job) -> dict[str, Any]:
     "",
     status_code=202,
     summary="Start a research job",
+    response_model=None,
     responses={
         200: {
-            "description": "With `wait=true`: the finished job's report",
-            "model": ResearchReport,
+            "description": "With `wait=true`: the finished job's report; with `Accept: "
+            "text/event-stream`: the job's events as they happen",
+            "model": FinishedResearch,
+            "content": SSE,
         },
-        **errors_for(400, 422, 429, 503, 504),
+        202: {
+            "description": "The job, started (or still running after the wait)",
+            "model": JobView,
+        },
+        # With wait=true the job's own failure is the answer: a model or every provider
+        # failing (502), a budget (429) or a deadline (504).
+        **errors_for(*BODY, 502, 504),
     },
 )
 async def start_research(
@@ -113,7 +146,7 @@ async def start_research(
     return JSONResponse(_job_body(done), status_code=202, headers=location)
 
 
-@router.get("", summary="Recent research jobs")
+@router.get("", summary="Recent research jobs", responses=errors_for(422))
 async def list_research(
     state: StateDep,
     _: CallerDep,
@@ -127,7 +160,10 @@ async def list_research(
 
 
 @router.get(
-    "/{job_id}", summary="A research job and, once done, its report", responses=errors_for(404)
+    "/{job_id}",
+    summary="A research job and, once done, its report",
+    response_model=None,
+    responses={200: {"model": JobView}, **errors_for(404, 422)},
 )
 async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     client = state.require_client()
@@ -138,7 +174,10 @@ async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, 
 @router.get(
     "/{job_id}/events",
     summary="A research job's events (JSON, or SSE that resumes after Last-Event-ID)",
-    responses=errors_for(400, 404),
+    responses={
+        200: {"content": {"application/json": {"schema": {"type": "object"}}, **SSE}},
+        **errors_for(400, 404, 422),
+    },
 )
 async def research_events(
     job_id: str,
@@ -163,7 +202,12 @@ async def research_events(
     )
 
 
-@router.delete("/{job_id}", summary="Cancel a research job", responses=errors_for(400, 404))
+@router.delete(
+    "/{job_id}",
+    summary="Cancel a research job",
+    response_model=None,
+    responses={200: {"model": JobView}, **errors_for(400, 404, 422)},
+)
 async def cancel_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     job = await state.require_client().runner.cancel(job_id)
     return _job_body(job)

@@ -8,29 +8,21 @@ proper status code rather than an `error` event.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from ...models import SearchResponse
 from ...net.audit import request_id_var
-from ..deps import CallerDep, StateDep
+from ..deps import CallerDep, StateDep, state_of
 from ..events import EventChannel, EventStreamResponse
 from ..operations import Operations
-from ..responses import BatchRequest, BatchResponse, SearchRequest, errors_for
+from ..responses import BODY, GUARDED, SSE, BatchRequest, BatchResponse, SearchRequest, errors_for
 
 __all__ = ["router", "use_request_id", "wants_events"]
 
-router = APIRouter(prefix="/v1", tags=["search"])
+router = APIRouter(prefix="/v1", tags=["search"], responses=errors_for(*GUARDED))
 
-SSE_DOC: dict[str, Any] = {
-    "text/event-stream": {
-        "schema": {"type": "string"},
-        "example": 'event: search_done\nid: 2\ndata: {"type": "search_done", ...}\n\n',
-    }
-}
-SEARCH_ERRORS = errors_for(400, 401, 413, 422, 429, 500, 502, 503, 504)
+SEARCH_ERRORS = errors_for(*BODY, 502, 504)
 
 
 def wants_events(request: Request) -> bool:
@@ -47,13 +39,13 @@ def use_request_id(request_id: str | None) -> str | None:
 @router.post(
     "/search",
     response_model=SearchResponse,
-    responses={200: {"content": SSE_DOC}, **SEARCH_ERRORS},
+    responses={200: {"content": SSE}, **SEARCH_ERRORS},
     summary="Search the web with failover; attempts say what each provider did",
 )
 async def search(
-    params: SearchRequest, request: Request, state: StateDep, caller: CallerDep
+    params: SearchRequest, request: Request, caller: CallerDep
 ) -> Response | SearchResponse:
-    ops = Operations(state, caller)
+    ops = Operations(state_of(request), caller)
     request_id = use_request_id(params.request_id)
     if not wants_events(request):
         return await ops.search(params)
@@ -66,7 +58,7 @@ async def search(
 @router.post(
     "/search/batch",
     response_model=BatchResponse,
-    responses={200: {"content": SSE_DOC}, **SEARCH_ERRORS},
+    responses={200: {"content": SSE}, **SEARCH_ERRORS},
     summary="Run several searches at once; each query's response or error, in order",
 )
 async def batch(

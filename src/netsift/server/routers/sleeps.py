@@ -18,11 +18,11 @@ from fastapi import APIRouter
 from ...errors import Disabled
 from ...tools.schemas import SleepArgs
 from ..deps import CallerDep, ServerState, StateDep
-from ..responses import errors_for
+from ..responses import BODY, GUARDED, errors_for
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/sleeps", tags=["sleep"])
+router = APIRouter(prefix="/v1/sleeps", tags=["sleep"], responses=errors_for(*GUARDED))
 
 
 class SleepRequest(SleepArgs):
@@ -37,7 +37,7 @@ def _require(state: ServerState) -> None:
         )
 
 
-@router.post("", summary="Sleep (answers when it wakes)", responses=errors_for(400, 404, 422, 503))
+@router.post("", summary="Sleep (answers when it wakes)", responses=errors_for(*BODY, 404))
 async def sleep(body: SleepRequest, state: StateDep, _: CallerDep) -> dict[str, Any]:
     _require(state)
     sleeper = state.require_client().sleeper
@@ -53,14 +53,14 @@ async def list_sleeps(state: StateDep, _: CallerDep) -> dict[str, Any]:
     return {"sleeps": [record.model_dump(mode="json") for record in active]}
 
 
-@router.get("/{sleep_id}", summary="One sleep", responses=errors_for(404))
+@router.get("/{sleep_id}", summary="One sleep", responses=errors_for(404, 422))
 async def get_sleep(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     _require(state)
     record = await state.require_client().sleeper.store.get(sleep_id)
     return record.model_dump(mode="json")
 
 
-@router.post("/{sleep_id}/wake", summary="Wake a sleep", responses=errors_for(400, 404))
+@router.post("/{sleep_id}/wake", summary="Wake a sleep", responses=errors_for(400, 404, 422))
 async def wake(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     _require(state)
     record = await state.require_client().sleeper.store.wake(sleep_id)

@@ -4,7 +4,9 @@ A client sends `{"type": "search" | "batch" | "fetch" | "meta", "request_id": ".
 (the rest are the same fields as the REST body) and receives `started`, the provider attempts,
 `result` and `done`, or `error`, each carrying its `request_id`. Requests run concurrently and
 their events interleave. A bad message gets an `error` for its request_id and the socket stays
-open. The handshake needs the same bearer key as REST (a browser cannot send one: use SSE).
+open. The handshake needs the same bearer key as REST: in `Authorization`, or, from a
+browser (which cannot set that header), as the subprotocols `["netsift.bearer", "<key>"]`;
+the server then answers with the `netsift.bearer` subprotocol.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
-from ...errors import InvalidInput, NetsiftError, RateLimited
-from ..auth import Unauthorized
-from ..deps import ServerState, authenticate, get_state
+from ...errors import InvalidInput, NetsiftError, RateLimited, Unauthorized
+from ..auth import BEARER_SUBPROTOCOL
+from ..deps import ServerState, authenticate, state_of
 from ..events import EventChannel, encode_ws
 from ..operations import Operations
 from ..responses import (
@@ -121,14 +123,19 @@ async def _admit(ops: Operations, kind: str, params: BaseModel) -> None:
 
 @router.websocket("/v1/ws")
 async def ws(websocket: WebSocket) -> None:
-    state: ServerState = get_state(websocket)
+    state: ServerState = state_of(websocket)
     try:
         caller = authenticate(state, websocket)
         await state.limits.hit_request(caller.key)
     except (Unauthorized, RateLimited) as error:
         await websocket.close(code=POLICY_VIOLATION, reason=error.message[:120])
         return
-    await websocket.accept()
+    # A client that offered netsift.bearer must get it back (browsers refuse a handshake that
+    # answers none of the offered subprotocols); the key itself is never echoed.
+    offered = websocket.scope.get("subprotocols", [])
+    await websocket.accept(
+        subprotocol=BEARER_SUBPROTOCOL if BEARER_SUBPROTOCOL in offered else None
+    )
     socket = _Socket(websocket)
     in_flight = 0
     counter = 0
