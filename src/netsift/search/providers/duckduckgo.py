@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 import lxml.html
+from lxml import etree
 from lxml.etree import ParserError
 
 from ...errors import InvalidInput, NetsiftError, ProviderUnavailable, RateLimited
@@ -156,17 +157,17 @@ def _form_request(base: str, path: str, form: dict[str, str]) -> httpx.Request:
 
 def _parse_html(doc: Any) -> list[SearchResult]:
     results = []
-    for block in doc.xpath(f"//div[@id='links']/div[{_cls('result')}]"):
+    for block in _HTML_BLOCKS(doc):
         classes = set((block.get("class") or "").split())
         if classes & {"result--ad", "result--no-result"}:
             continue
-        links = block.xpath(f".//a[{_cls('result__a')}]")
+        links = _HTML_LINK(block)
         url = unwrap_link(links[0].get("href")) if links else None
         if not url:
             continue
-        snippet = block.xpath(f".//a[{_cls('result__snippet')}]")
-        stamp = block.xpath(f".//div[{_cls('result__extras__url')}]/span[not(@class)]")
-        icon = block.xpath(f".//img[{_cls('result__icon__img')}]/@src")
+        snippet = _HTML_SNIPPET(block)
+        stamp = _HTML_STAMP(block)
+        icon = _HTML_ICON(block)
         results.append(
             SearchResult(
                 title=_text(links[0]),
@@ -177,7 +178,7 @@ def _parse_html(doc: Any) -> list[SearchResult]:
                 favicon=f"https:{icon[0]}" if icon and icon[0].startswith("//") else None,
             )
         )
-    if results or doc.xpath(f"//div[{_cls('result--no-result')} or {_cls('no-results')}]"):
+    if results or _HTML_NO_RESULTS(doc):
         return results
     raise ProviderUnavailable(
         "duckduckgo sent a results page with neither results nor 'No results'"
@@ -215,6 +216,15 @@ def _parse_lite(doc: Any) -> list[SearchResult]:
 def _cls(name: str) -> str:
     """XPath test for one class token (not a substring of another class)."""
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+# Compiled once: evaluating XPath text re-parses it on every call.
+_HTML_BLOCKS = etree.XPath(f"//div[@id='links']/div[{_cls('result')}]")
+_HTML_LINK = etree.XPath(f".//a[{_cls('result__a')}]")
+_HTML_SNIPPET = etree.XPath(f".//a[{_cls('result__snippet')}]")
+_HTML_STAMP = etree.XPath(f".//div[{_cls('result__extras__url')}]/span[not(@class)]")
+_HTML_ICON = etree.XPath(f".//img[{_cls('result__icon__img')}]/@src")
+_HTML_NO_RESULTS = etree.XPath(f"//div[{_cls('result--no-result')} or {_cls('no-results')}]")
 
 
 def _text(element: Any) -> str:
