@@ -4,20 +4,21 @@ An agent reading a page wants the article, the docs section, the thread or the p
 the menu, the cookie banner and the footer. The page is parsed once; that one tree serves the
 page-type classifier (`pagetype.py`) and the extractor chosen for the type:
 
-- article, documentation, service, collection: trafilatura's boilerplate removal (tuned per
-  type: articles drop comments, docs favour recall), handed the parsed tree so it never
-  fetches or re-parses anything;
+- article and documentation: trafilatura's boilerplate removal (stories their publisher marks
+  as such read with precision), handed the parsed tree so it never fetches or re-parses;
 - forum: every post with its author and date (`forum.py`);
 - product: in Markdown, the schema.org facts (`product.py`) as a list above the visible
   description (text and HTML keep to what the page shows);
-- listing, and service pages with a grid of priced plans: the whole main region once the
-  chrome is pruned (`region.py`), every item or plan included.
+- listing, collection and service: the whole main region once the chrome is pruned
+  (`region.py`), every item, product or plan included, unless trafilatura's pick holds about
+  as much text (then the region's extra is chrome).
 
 Each type-aware path falls back to the generic one when the structure it needs is not there.
 """
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,6 @@ from urllib.parse import urljoin
 import lxml.html
 import trafilatura
 from lxml import etree
-from trafilatura.utils import is_dubious_html, repair_faulty_html
 
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
@@ -38,7 +38,6 @@ from .pagetype import (
     Classification,
     HtmlPageType,
     classify_page,
-    count_priced_blocks,
     publication_marks,
 )
 from .product import extract_product_facts, render_facts
@@ -50,10 +49,10 @@ PAGE_TYPE_CHOICES: tuple[str, ...] = ("auto", *HTML_PAGE_TYPES)
 _OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
 _TRAFILATURA: dict[str, dict[str, Any]] = {
     "article": {"include_comments": False, "favor_precision": True},
-    "documentation": {"include_comments": False, "favor_recall": True},
+    "documentation": {"include_comments": False},
     "service": {"include_comments": True},
     "collection": {"include_comments": True},
-    "product": {"include_comments": True},
+    "product": {"include_comments": False},
     "forum": {"include_comments": True},
     "listing": {"include_comments": True},
 }
@@ -91,27 +90,48 @@ def _parser() -> lxml.html.HTMLParser:
 
 
 _PARSER = _parser()
+_CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
+_XHTML_DOCTYPE = re.compile("^< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
+_SELF_CLOSED_HTML = re.compile(r"(<html.*?)\s*/>", re.IGNORECASE)
+
+
+def _repaired(text: str) -> bytes:
+    """trafilatura's repairs for libxml2 (XHTML doctype, a self-closed `<html/>`, characters
+    XML forbids), as UTF-8: removing control bytes from bytes is far cheaper than a regex over
+    the text, and libxml2 reads the bytes without converting the text first."""
+    if "doctype" in text[:50].lower():
+        text = _XHTML_DOCTYPE.sub("", text, count=1)
+    for line in text[:4096].splitlines()[:4]:
+        if "<html" in line and line.endswith("/>"):
+            text = _SELF_CLOSED_HTML.sub(r"\1>", text, count=1)
+            break
+    if "\ufffe" in text or "\uffff" in text:
+        text = text.replace("\ufffe", "").replace("\uffff", "")
+    return text.encode("utf-8", "surrogatepass").translate(None, _CONTROL_BYTES)
 
 
 def parse_html(text: str) -> etree._Element | None:
     """One lxml tree for the whole pipeline (encoding declarations and broken markup handled)."""
-    beginning = text[:50].lower()
-    text = repair_faulty_html(text, beginning)
-    tree: etree._Element | None = None
     try:
-        tree = lxml.html.fromstring(text, parser=_PARSER)
-    except ValueError:  # a str carrying an encoding declaration: parse its bytes
-        tree = None
-    except etree.ParserError:
+        tree = lxml.html.fromstring(_repaired(text), parser=_PARSER)
+    except (ValueError, etree.ParserError):
         return None
-    if tree is None or len(tree) < 1:
-        try:
-            tree = lxml.html.fromstring(text.encode("utf-8", "surrogatepass"), parser=_PARSER)
-        except (ValueError, etree.ParserError):
-            return None
-    if is_dubious_html(beginning) and len(tree) < 2:  # not HTML at all
+    if "html" not in text[:50].lower() and len(tree) < 2:  # not HTML at all
         return None
     return tree
+
+
+_INERT = ("style", "link", "meta")
+
+
+def _drop_inert(tree: etree._Element) -> None:
+    """Remove what no extractor reads once the page is classified (styles, head links and
+    metas, the code of scripts other than JSON-LD), so trafilatura's many tree copies and
+    searches stay small. Not media, SVG, noscript or form controls: pages hide text there."""
+    for script in tree.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json":
+            script.text = None
+    etree.strip_elements(tree, *_INERT, with_tail=False)
 
 
 def _title(tree: etree._Element) -> str | None:
@@ -205,6 +225,19 @@ def _listing(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str |
     return _render(find_main_region(work), fmt) or None
 
 
+_BLOCK_PAGES = frozenset({"listing", "collection", "service"})
+_REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
+
+
+def _blocks(tree: etree._Element, url: str | None, fmt: ContentFormat, kind: str) -> str | None:
+    """Pages built of blocks (items, products, plans, features) read as their whole main
+    region, unless trafilatura's densest-text pick holds about as much: then the region's
+    extra is the page's chrome, not more blocks."""
+    region = _listing(tree, url, fmt) or ""
+    picked = _trafilatura(tree, url, fmt, _TRAFILATURA[kind])
+    return region if len(picked) < _REGION_SHARE * len(region) else picked
+
+
 def _product(tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str) -> str | None:
     facts = extract_product_facts(tree)
     if facts is None or not facts.items() or fmt != "markdown":
@@ -234,15 +267,17 @@ def extract_html(
         forced: HtmlPageType = next(k for k in HTML_PAGE_TYPES if k == page_type)
         classification = Classification(forced, 1.0, ("requested",))
     kind = classification.type
+    title = _title(tree)
+    _drop_inert(tree)
     content: str | None = None
     if kind == "forum":
         content = _forum(tree, url, format)
-    elif kind == "listing" or (kind == "service" and count_priced_blocks(_body(tree)) >= 2):
-        content = _listing(tree, url, format)
+    elif kind in _BLOCK_PAGES:
+        content = _blocks(tree, url, format, kind)
     if not content and kind == "article":
         content = _article(tree, url, format, publication_marks(classification) >= 2)
     elif not content:
         content = _trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":
             content = _product(tree, url, format, content) or content
-    return HtmlExtraction(_title(tree), content, kind, classification)
+    return HtmlExtraction(title, content, kind, classification)

@@ -247,3 +247,36 @@ def test_cli_extract_takes_page_type(tmp_path: Path) -> None:
     assert json.loads(forced.output)["page_type"] == "forum"
     bad = CliRunner().invoke(app, [*args, "--page-type", "recipe"])
     assert bad.exit_code == 2
+
+
+COLLECTION = (
+    """<html><head><title>Kettles</title></head><body>
+<header><nav><a href="/">Brewhaus</a><a href="/cart">Cart</a></nav></header>
+<main><h1>Kettles</h1><ul class="products">"""
+    + "".join(
+        f"""<li class="product"><a href="/p/kettle-{i}">Kettle model {i}</a>
+<span class="price">${20 + i}.00</span></li>"""
+        for i in range(8)
+    )
+    + """</ul></main><footer>Shipping. Returns. Newsletter.</footer></body></html>"""
+)
+
+
+def test_collection_keeps_every_product_card() -> None:
+    result = extract_html(COLLECTION, url="https://brewhaus.example/kettles", format="text")
+    assert result.page_type == "collection"
+    for i in range(8):
+        assert f"Kettle model {i}" in result.content and f"${20 + i}.00" in result.content
+    assert "Shipping. Returns" not in result.content
+
+
+def test_parser_repairs_what_libxml2_rejects() -> None:
+    page = (
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+        '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+        "<html><body><main><p>Control\x0b characters\x00 and \ufffe non-characters are "
+        "dropped, the text around them kept, in a paragraph long enough to count.</p>"
+        "</main></body></html>"
+    )
+    result = extract_html(page, url=None, format="text")
+    assert "Control characters and non-characters are dropped" in result.content
