@@ -13,6 +13,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
@@ -269,15 +270,20 @@ class _Shape:
     headings: list[str] = field(default_factory=list)
 
 
+@lru_cache(maxsize=8192)
+def _class_marks(cls: str) -> tuple[bool, bool]:
+    """Whether a class attribute names an author, and whether it names a post (pages repeat
+    the same few class strings thousands of times)."""
+    return bool(_AUTHOR_CLASS.search(cls)), bool(_POST_CLASS.search(cls))
+
+
 def _scan(body: etree._Element) -> _Shape:
     """Every element once (an XPath per signal cost several times the walk on large pages)."""
     shape = _Shape()
     candidates: dict[etree._Element, str] = {}
     authors: list[etree._Element] = []
-    for node in body.iter():
+    for node in body.iter(etree.Element):
         tag = node.tag
-        if not isinstance(tag, str):
-            continue
         if tag == "p":
             if len(" ".join(node.itertext()).split()) >= 25:
                 shape.long_paragraphs += 1
@@ -287,18 +293,24 @@ def _scan(body: etree._Element) -> _Shape:
             shape.headings.append(" ".join(node.itertext()))
         elif tag == "time" and node.get("datetime") is not None:
             shape.byline = True
-        itemprop = node.get("itemprop") or ""
+        attrib = node.attrib
+        if not attrib:
+            continue
+        itemprop = attrib.get("itemprop") or ""
         if itemprop:
             if itemprop in ("price", "offers", "sku"):
                 shape.price_markup = True
             elif itemprop == "author":
                 shape.byline = True
-        if node.get("rel") == "author":
+            if _AUTHOR_CLASS.search(itemprop):
+                authors.append(node)
+        if attrib.get("rel") == "author":
             shape.byline = True
-        cls = node.get("class") or ""
-        if (cls or itemprop) and _AUTHOR_CLASS.search(f"{cls} {itemprop}"):
+        cls = attrib.get("class") or ""
+        author, post = _class_marks(cls) if cls else (False, False)
+        if author and not (itemprop and authors and authors[-1] is node):
             authors.append(node)
-        if len(node) and (_POST_CLASS.search(cls) or _POST_CLASS.search(node.get("id") or "")):
+        if len(node) and (post or _POST_CLASS.search(attrib.get("id") or "")):
             candidates[node] = f"{tag}.{cls.split()[0] if cls.split() else ''}"
     # a post names its author somewhere inside: credit each author's enclosing candidates
     authored: set[etree._Element] = set()
