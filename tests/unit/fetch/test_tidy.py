@@ -1,0 +1,51 @@
+"""fetch/tidy.py: source indentation leaves paragraphs; structure that needs it stays."""
+
+from __future__ import annotations
+
+from netsift.fetch.tidy import tidy
+
+
+def test_paragraph_continuation_lines_lose_source_indentation() -> None:
+    text = "The ferries made their first\n        battery-only crossings on\n    Monday."
+    assert tidy(text) == "The ferries made their first\nbattery-only crossings on\nMonday."
+
+
+def test_code_lists_quotes_and_tables_keep_their_indentation() -> None:
+    text = "\n".join(
+        [
+            "```python",
+            "def f():",
+            "    return 1",
+            "```",
+            "After the code.",
+            "",
+            "- item",
+            "  - nested item",
+            "",
+            "    indented code after a blank line",
+            "",
+            "| a | b |",
+            "  > quoted",
+        ]
+    )
+    assert tidy(text).splitlines() == [
+        "```python",
+        "def f():",
+        "    return 1",
+        "```",
+        "",  # a fence is followed by a blank line
+        "After the code.",
+        "",
+        "- item",
+        "  - nested item",
+        "",
+        "    indented code after a blank line",
+        "",
+        "| a | b |",
+        "  > quoted",
+    ]
+
+
+def test_trailing_space_goes_and_plain_text_is_unchanged() -> None:
+    assert tidy("one   \ntwo\t") == "one\ntwo"
+    assert tidy("no change here\n\nnor here") == "no change here\n\nnor here"
