@@ -42,6 +42,7 @@ from .pagetype import (
 )
 from .product import extract_product_facts, render_facts
 from .region import find_main_region
+from .tidy import tidy
 
 __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
 
@@ -280,4 +281,6 @@ def extract_html(
         content = _trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":
             content = _product(tree, url, format, content) or content
+    if format != "html":
+        content = tidy(content)
     return HtmlExtraction(title, content, kind, classification)

@@ -49,3 +49,19 @@ def test_code_lists_quotes_and_tables_keep_their_indentation() -> None:
 def test_trailing_space_goes_and_plain_text_is_unchanged() -> None:
     assert tidy("one   \ntwo\t") == "one\ntwo"
     assert tidy("no change here\n\nnor here") == "no change here\n\nnor here"
+
+
+def test_extraction_output_is_tidied() -> None:
+    from netsift.fetch.html import extract_html
+
+    html = (
+        "<html><body><article><h1>Title here</h1><p>The three ferries that link Kelby with the"
+        " islands made their first\n        battery-only crossings on Monday, ending"
+        " <em>ninety years</em> of diesel engines on the\n        route. The batteries are"
+        " charged overnight from the tidal array the council finished last autumn.</p>"
+        "<p>Second paragraph with enough words to count as content for the extractor.</p>"
+        "</article></body></html>"
+    )
+    for fmt in ("markdown", "text"):
+        content = extract_html(html, url=None, format=fmt).content
+        assert "battery-only crossings" in content and "        " not in content
