@@ -27,6 +27,7 @@ from urllib.parse import urljoin
 import lxml.html
 import trafilatura
 from lxml import etree
+from trafilatura.xpaths import BODY_XPATH
 
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
@@ -145,6 +146,7 @@ def _title(tree: etree._Element) -> str | None:
 
 _BALANCED_ARTICLE: dict[str, Any] = {"include_comments": False}
 _SHORT_SHARE = 0.7  # of the page's paragraph text: a precise extraction that short lost the body
+_CHUNKED = 1.5  # the body's chunks hold this much more than the extraction: it read only one
 _MIN_PRECISE = 200  # characters: below this a precise extraction found nothing to be precise about
 
 
@@ -175,10 +177,77 @@ def _paragraph_text(tree: etree._Element) -> int:
     return total
 
 
+def _prose(node: etree._Element) -> bool:
+    return any(" ".join(p.itertext()).count(" ") >= 11 for p in node.iter("p"))
+
+
+def _signature(node: etree._Element | None) -> tuple[str, str] | None:
+    return None if node is None else (str(node.tag), node.get("class") or "")
+
+
+def _body_chunks(tree: etree._Element) -> list[etree._Element]:
+    """The chunks of an article body its page splits around ads and asides: the container
+    trafilatura's body expressions find first, and the later containers of the same kind (same
+    tag and class, in the same kind of wrapper, none inside another), each holding prose."""
+    first = next((n for n in BODY_XPATH[0](tree) if n is not None), None)
+    if first is None or not first.get("class") or not _prose(first):
+        return []
+    kind, wrapper = _signature(first), _signature(first.getparent())
+    chunks = [first]
+    for node in tree.iter(first.tag):
+        if node is first or _signature(node) != kind or _signature(node.getparent()) != wrapper:
+            continue
+        if any(a is c for a in node.iterancestors() for c in chunks) or not _prose(node):
+            continue
+        if not any(a is node for a in first.iterancestors()):
+            chunks.append(node)
+    return chunks if len(chunks) > 1 else []
+
+
+def _join(chunks: list[etree._Element]) -> None:
+    first = chunks[0]
+    for chunk in chunks[1:]:
+        parent = chunk.getparent()
+        first.extend(list(chunk))
+        if parent is not None:
+            parent.remove(chunk)
+
+
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
+def _drop_related(tree: etree._Element) -> None:
+    """Drop the teasers a heading its class names as related introduces: the heading and what
+    follows it in its container. Trafilatura discards related blocks by their container's
+    marks, which a bare run of teaser posts after such a heading does not carry. Only a class
+    that starts with the word counts: ids and slug classes spell out the heading's text."""
+    marked = [
+        h
+        for h in tree.iter(*_HEADINGS)
+        if any(t.startswith("related") for t in (h.get("class") or "").lower().split())
+    ]
+    for heading in marked:
+        parent = heading.getparent()
+        if parent is None:
+            continue
+        for node in [heading, *heading.itersiblings()]:
+            parent.remove(node)
+
+
 def _article(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
     """Precision first on a page its publisher marks as a story (it drops the captions, teasers
     and link lists beside it); when it keeps much less than the page's prose it cut the body
     itself. Pages that only look like articles are read in balance: their edges are content."""
+    _drop_related(tree)
+    content = _story(tree, url, fmt, published)
+    chunks = _body_chunks(tree)
+    if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * len(content):
+        _join(chunks)
+        content = _story(tree, url, fmt, published)
+    return content
+
+
+def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
     if published:
         content = _trafilatura(tree, url, fmt, _TRAFILATURA["article"])
         floor = max(_SHORT_SHARE * _paragraph_text(tree), _MIN_PRECISE)
@@ -250,6 +319,20 @@ def _product(tree: etree._Element, url: str | None, fmt: ContentFormat, generic:
     return "\n\n".join(p for p in parts if p)
 
 
+def _without_headline(content: str, tree: etree._Element, title: str | None) -> str:
+    """A story's plain text without its headline line: the headline is reported as the title,
+    and in plain text it is no part of the body (Markdown keeps it as the document heading)."""
+    first, _, rest = content.partition("\n")
+    first = normalize_space(first).strip()
+    if len(first.split()) < 3 or not rest.strip():
+        return content
+    heading = tree.find(".//h1")
+    h1 = normalize_space(" ".join(heading.itertext())).strip() if heading is not None else ""
+    if first == h1 or (title and first in title):
+        return rest.lstrip()
+    return content
+
+
 def extract_html(
     text: str, *, url: str | None, format: ContentFormat, page_type: str = "auto"
 ) -> HtmlExtraction:
@@ -277,6 +360,8 @@ def extract_html(
         content = _blocks(tree, url, format, kind)
     if not content and kind == "article":
         content = _article(tree, url, format, publication_marks(classification) >= 2)
+        if format == "text":
+            content = _without_headline(content, tree, title)
     elif not content:
         content = _trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":

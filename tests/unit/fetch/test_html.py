@@ -280,3 +280,53 @@ def test_parser_repairs_what_libxml2_rejects() -> None:
     )
     result = extract_html(page, url=None, format="text")
     assert "Control characters and non-characters are dropped" in result.content
+
+
+def _story_paragraphs(topic: str, count: int) -> str:
+    return "".join(
+        f"<p>Paragraph {i} about {topic} carries enough plain words to read as prose in a story "
+        f"body, with a detail numbered {i} that no other paragraph repeats.</p>"
+        for i in range(count)
+    )
+
+
+def test_article_body_split_around_ads_reads_every_chunk() -> None:
+    chunks = "".join(
+        f'<div class="grid"><div class="article__body">{_story_paragraphs(f"part{n}", 4)}</div>'
+        f'<aside class="ad-rail">Advertisement</aside></div>'
+        for n in range(3)
+    )
+    page = (
+        '<html><head><title>Split story</title><meta property="og:type" content="article"></head>'
+        f'<body><main><article><h1>Split story</h1><div class="chunks">{chunks}</div>'
+        "</article></main></body></html>"
+    )
+    text = extract_html(page, url="https://news.example/2024/01/02/split", format="text").content
+    for n in range(3):
+        assert f"about part{n}" in text
+
+
+def test_teasers_after_a_related_heading_are_dropped() -> None:
+    teasers = "".join(
+        f'<article class="post teaser"><p>Teaser {i} for another post on this site, a long '
+        f"enough excerpt of someone else's story that ends in the middle …</p></article>"
+        for i in range(5)
+    )
+    page = (
+        "<html><head><title>One post</title></head><body><main>"
+        f'<article class="post">{_story_paragraphs("the post", 2)}</article>'
+        f'<section class="post"><h3 class="relatedposts-title">You may like</h3>{teasers}</section>'
+        "</main></body></html>"
+    )
+    text = extract_html(page, url="https://blog.example/one-post", format="text").content
+    assert "about the post" in text
+    assert "Teaser" not in text
+
+
+def test_plain_text_leaves_the_headline_to_the_title() -> None:
+    result = extract_html(ARTICLE, url="https://news.example/rivers", format="text")
+    assert result.title == "Rivers of the North | Daily"
+    assert not result.content.startswith("Rivers of the North")
+    assert result.content.startswith("The northern rivers carry melt water")
+    markdown = extract_html(ARTICLE, url="https://news.example/rivers", format="markdown")
+    assert "Rivers of the North" in markdown.content
