@@ -260,6 +260,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_ready(proc: subprocess.Popen[bytes], port: int, *, timeout: float) -> str:
+    """The base URL of a `netsift serve` subprocess, once `/readyz` answers 200."""
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{base}/readyz").status_code == 200:
+                return base
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
+        time.sleep(0.1)
+
+
 @pytest.mark.slow
 def test_netsift_serve_runs_uvicorn(tmp_path, sims):
     port = free_port()
@@ -277,16 +291,7 @@ def test_netsift_serve_runs_uvicorn(tmp_path, sims):
         command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(f"{base}/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
-            time.sleep(0.1)
+        base = wait_ready(proc, port, timeout=20)
         headers = {"Authorization": "Bearer serve-key"}
         found = httpx.post(f"{base}/v1/search", json={"query": "rust"}, headers=headers)
         assert found.status_code == 200 and found.json()["provider"] == "tavily"
@@ -319,16 +324,7 @@ def test_serve_with_workers_removes_its_metrics_dir(tmp_path, sims, stop):
         command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
-            time.sleep(0.1)
+        base = wait_ready(proc, port, timeout=30)
         assert httpx.post(f"{base}/v1/search", json={"query": "rust"}).status_code == 200
         [metrics_dir] = list(temp.glob("netsift-metrics-*"))
         assert any(metrics_dir.iterdir())  # the workers write their counters there
