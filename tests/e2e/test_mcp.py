@@ -18,25 +18,14 @@ from netsift.mcp import create_server
 SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "batch_search"}
 
 
-@pytest.fixture
-def mcp_settings(sim_settings, sims, offline_web):
-    def factory(**overrides):
-        overrides.setdefault("resolve", sims.pins + offline_web.pins)
-        overrides.setdefault("providers", ["tavily"])
-        overrides.setdefault("capabilities", ["search", "fetch"])
-        return sim_settings(**overrides)
-
-    return factory
-
-
 def body(result: Any) -> Any:
     """The JSON object of a tool result (its first text block, before any hint)."""
     text = result.content[0].text
     return json.loads(text.split("\n\n", 1)[0])
 
 
-async def test_tools_are_listed_with_their_schemas(mcp_settings):
-    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+async def test_tools_are_listed_with_their_schemas(door_settings):
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
         tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
     assert set(tools) == SEARCH_TOOLS  # research is switched off: its tools are not offered
     fetch = tools["web_fetch"].input_schema
@@ -45,8 +34,8 @@ async def test_tools_are_listed_with_their_schemas(mcp_settings):
     assert tools["web_search"].description
 
 
-async def test_each_tool_answers(mcp_settings, offline_web):
-    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+async def test_each_tool_answers(door_settings, offline_web):
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
         found = await mcp.call_tool("web_search", {"query": "rust async runtime", "count": 3})
         article = await mcp.call_tool(
             "web_fetch", {"url": offline_web.url("news.test", "/article")}
@@ -62,9 +51,9 @@ async def test_each_tool_answers(mcp_settings, offline_web):
     assert [item["query"] for item in body(batch)["results"]] == ["rust async", "python web"]
 
 
-async def test_truncated_fetch_hints_and_continues_from_the_cache(mcp_settings, offline_web):
+async def test_truncated_fetch_hints_and_continues_from_the_cache(door_settings, offline_web):
     url = offline_web.url("files.test", "/long.txt")
-    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
         first = await mcp.call_tool("web_fetch", {"url": url, "max_length": 1000})
         page = body(first)
         assert page["truncated"] and page["next_start_index"] == 1000
@@ -80,8 +69,8 @@ async def test_truncated_fetch_hints_and_continues_from_the_cache(mcp_settings, 
     assert offline_web.state.hits("files.test", "/long.txt") == 1  # not downloaded again
 
 
-async def test_errors_come_back_as_tool_results(mcp_settings, offline_web):
-    async with Client(mcp_settings(allow_networks=[])) as netsift:
+async def test_errors_come_back_as_tool_results(door_settings, offline_web):
+    async with Client(door_settings(allow_networks=[])) as netsift:
         async with MCPClient(create_server(client=netsift)) as mcp:
             blocked = await mcp.call_tool(
                 "web_fetch", {"url": offline_web.url("news.test", "/article")}
@@ -97,14 +86,14 @@ async def test_errors_come_back_as_tool_results(mcp_settings, offline_web):
     assert research.is_error  # switched off on this host
 
 
-async def test_long_calls_send_progress(mcp_settings, sims):
+async def test_long_calls_send_progress(door_settings, sims):
     sims["tavily"].latency = 2.6
     seen: list[tuple[float, str | None]] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         seen.append((progress, message))
 
-    async with Client(mcp_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
         result = await mcp.call_tool(
             "web_search", {"query": "rust async runtime"}, progress_callback=on_progress
         )

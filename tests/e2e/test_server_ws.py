@@ -14,17 +14,6 @@ from netsift.server import create_app
 from tests.offline_web.server import serve
 
 
-@pytest.fixture
-def ws_settings(sim_settings, sims, offline_web):
-    def factory(**overrides):
-        overrides.setdefault("resolve", sims.pins + offline_web.pins)
-        overrides.setdefault("providers", ["tavily"])
-        overrides.setdefault("capabilities", ["search", "fetch"])
-        return sim_settings(**overrides)
-
-    return factory
-
-
 async def collect(ws, until: set[str]) -> Any:
     """Messages by request_id until every id in `until` got its `done` or `error`."""
     seen: dict[Any, Any] = {}
@@ -41,9 +30,9 @@ async def collect(ws, until: set[str]) -> Any:
     return seen
 
 
-async def test_requests_in_flight_interleave(ws_settings, sims, offline_web):
+async def test_requests_in_flight_interleave(door_settings, sims, offline_web):
     sims["tavily"].latency = 1.0
-    with serve(create_app(ws_settings()), lifespan="on") as server:
+    with serve(create_app(door_settings()), lifespan="on") as server:
         async with connect(server.url("/v1/ws", scheme="ws")) as ws:
             await ws.send(json.dumps({"type": "search", "request_id": "s1", "query": "rust async"}))
             await ws.send(
@@ -82,8 +71,8 @@ async def test_requests_in_flight_interleave(ws_settings, sims, offline_web):
     assert unnamed[0]["data"]["error"]["message"].startswith("the message is not valid JSON")
 
 
-async def test_batch_over_the_socket(ws_settings):
-    with serve(create_app(ws_settings()), lifespan="on") as server:
+async def test_batch_over_the_socket(door_settings):
+    with serve(create_app(door_settings()), lifespan="on") as server:
         async with connect(server.url("/v1/ws", scheme="ws")) as ws:
             queries = ["rust async runtime", "python web framework"]
             await ws.send(json.dumps({"type": "batch", "request_id": "b1", "queries": queries}))
@@ -93,8 +82,8 @@ async def test_batch_over_the_socket(ws_settings):
     assert got["b1"][-1]["type"] == "done"
 
 
-async def test_socket_needs_the_api_key(ws_settings):
-    with serve(create_app(ws_settings(api_keys=["sekret-1"])), lifespan="on") as server:
+async def test_socket_needs_the_api_key(door_settings):
+    with serve(create_app(door_settings(api_keys=["sekret-1"])), lifespan="on") as server:
         url = server.url("/v1/ws", scheme="ws")
         with pytest.raises(InvalidStatus) as refused:
             async with connect(url):
@@ -114,9 +103,9 @@ def offer(*names: str) -> list[Subprotocol]:
     return [Subprotocol(name) for name in names]
 
 
-async def test_browser_sends_the_key_as_a_subprotocol(ws_settings):
+async def test_browser_sends_the_key_as_a_subprotocol(door_settings):
     """A browser's `new WebSocket(url, ["netsift.bearer", key])`: no Authorization header."""
-    with serve(create_app(ws_settings(api_keys=["sekret-1"])), lifespan="on") as server:
+    with serve(create_app(door_settings(api_keys=["sekret-1"])), lifespan="on") as server:
         url = server.url("/v1/ws", scheme="ws")
         async with connect(url, subprotocols=offer("netsift.bearer", "sekret-1")) as ws:
             assert ws.subprotocol == "netsift.bearer"  # answered with the scheme, not the key
@@ -138,14 +127,14 @@ async def test_browser_sends_the_key_as_a_subprotocol(ws_settings):
             async with connect(f"{url}?token=sekret-1"):
                 pass
     # Without keys the offer is still answered, or a browser would drop the socket.
-    with serve(create_app(ws_settings()), lifespan="on") as server:
+    with serve(create_app(door_settings()), lifespan="on") as server:
         url = server.url("/v1/ws", scheme="ws")
         async with connect(url, subprotocols=offer("netsift.bearer", "anything")) as ws:
             assert ws.subprotocol == "netsift.bearer"
 
 
-async def test_quota_applies_per_message(ws_settings):
-    settings = ws_settings(server_search_quota="1/hour")
+async def test_quota_applies_per_message(door_settings):
+    settings = door_settings(server_search_quota="1/hour")
     with serve(create_app(settings), lifespan="on") as server:
         async with connect(server.url("/v1/ws", scheme="ws")) as ws:
             await ws.send(json.dumps({"type": "search", "request_id": "q1", "query": "rust"}))

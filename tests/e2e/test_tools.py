@@ -12,19 +12,8 @@ from netsift.cli import app as cli
 from netsift.client import Client
 
 
-@pytest.fixture
-def tool_settings(sim_settings, sims, offline_web):
-    def factory(**overrides):
-        overrides.setdefault("resolve", sims.pins + offline_web.pins)
-        overrides.setdefault("providers", ["tavily"])
-        overrides.setdefault("capabilities", ["search", "fetch"])
-        return sim_settings(**overrides)
-
-    return factory
-
-
-async def test_dispatch_runs_each_tool(tool_settings, offline_web):
-    async with Client(tool_settings()) as client:
+async def test_dispatch_runs_each_tool(door_settings, offline_web):
+    async with Client(door_settings()) as client:
         found = await tools.dispatch("web_search", {"query": "rust async"}, client=client)
         # OpenAI hands arguments over as a JSON string: accepted as is.
         card = await tools.dispatch(
@@ -57,16 +46,16 @@ async def test_dispatch_runs_each_tool(tool_settings, offline_web):
         ("research", {"question": "why is the sky blue"}, "invalid_input", "unknown tool"),
     ],
 )
-async def test_dispatch_never_raises(tool_settings, name, arguments, code, words):
-    async with Client(tool_settings()) as client:
+async def test_dispatch_never_raises(door_settings, name, arguments, code, words):
+    async with Client(door_settings()) as client:
         result = await tools.dispatch(name, arguments, client=client)
     assert set(result) == {"error"}
     assert result["error"]["code"] == code
     assert words in result["error"]["message"]
 
 
-async def test_blocked_url_is_an_error_object(tool_settings, offline_web):
-    async with Client(tool_settings(allow_networks=[])) as client:
+async def test_blocked_url_is_an_error_object(door_settings, offline_web):
+    async with Client(door_settings(allow_networks=[])) as client:
         result = await tools.dispatch(
             "web_fetch", {"url": offline_web.url("news.test", "/article")}, client=client
         )
@@ -79,16 +68,16 @@ class BrokenClient(Client):
         raise ZeroDivisionError("a bug with a secret: sk-live-123")
 
 
-async def test_a_crash_is_an_internal_error_object(tool_settings):
-    async with BrokenClient(tool_settings()) as client:
+async def test_a_crash_is_an_internal_error_object(door_settings):
+    async with BrokenClient(door_settings()) as client:
         result = await tools.dispatch("web_search", {"query": "rust"}, client=client)
     assert result["error"]["code"] == "internal"
     assert "sk-live" not in json.dumps(result)
 
 
-async def test_dispatch_opens_its_own_client(tool_settings, offline_web):
+async def test_dispatch_opens_its_own_client(door_settings, offline_web):
     result = await tools.dispatch(
-        "page_meta", {"url": offline_web.url("news.test", "/article")}, settings=tool_settings()
+        "page_meta", {"url": offline_web.url("news.test", "/article")}, settings=door_settings()
     )
     assert result["site_name"] == "The Coastal Courier"
 
