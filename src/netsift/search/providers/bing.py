@@ -18,7 +18,7 @@ import httpx
 from ...models import Query, SearchResult
 from ..provider import About, Provider
 from .region import parse_region
-from .serpapi import parse_serpapi
+from .serpapi import parse_serpapi, serpapi_request
 
 __all__ = ["Bing"]
 
@@ -52,13 +52,7 @@ class Bing(Provider):
         region = parse_region(query.region)
         if region.country:
             params["cc"] = region.country.upper()
-        params["api_key"] = self.settings.key() or ""
-        return httpx.Request(
-            "GET",
-            f"{self.base_url}/search.json",
-            params=params,
-            headers={"Accept": "application/json"},
-        )
+        return serpapi_request(self.base_url, params, self.settings.key())
 
     def parse_response(self, response: httpx.Response, query: Query) -> list[SearchResult]:
         return parse_serpapi(response, self.name)

@@ -27,7 +27,7 @@ from .region import parse_region
 from .status import raise_for_status, read_json
 from .text import plain_text
 
-__all__ = ["SerpApi", "parse_serpapi"]
+__all__ = ["SerpApi", "parse_serpapi", "serpapi_request"]
 
 _QUOTA_WORDS = ("run out of searches", "plan searches", "monthly searches")
 
@@ -61,16 +61,20 @@ class SerpApi(Provider):
             params["hl"] = region.language
         if query.time_range:
             params["tbs"] = f"qdr:{query.time_range}"
-        params["api_key"] = self.settings.key() or ""
-        return httpx.Request(
-            "GET",
-            f"{self.base_url}/search.json",
-            params=params,
-            headers={"Accept": "application/json"},
-        )
+        return serpapi_request(self.base_url, params, self.settings.key())
 
     def parse_response(self, response: httpx.Response, query: Query) -> list[SearchResult]:
         return parse_serpapi(response, self.name)
+
+
+def serpapi_request(base_url: str, params: dict[str, str | int], key: str | None) -> httpx.Request:
+    """SerpApi's one endpoint for every engine; the key goes in the query, as its API asks."""
+    return httpx.Request(
+        "GET",
+        f"{base_url}/search.json",
+        params={**params, "api_key": key or ""},
+        headers={"Accept": "application/json"},
+    )
 
 
 def parse_serpapi(response: httpx.Response, provider: str) -> list[SearchResult]:
