@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
+from .dom import own_copy, render_node
 from .markdown import TextFormat, normalize_space, render
 
-__all__ = ["Post", "extract_posts", "find_posts", "render_posts"]
+__all__ = ["Post", "extract_posts", "find_posts", "read_forum", "render_posts"]
 
 _POST = re.compile(
     r"(?:^|[-_\s])(post|message|reply|comment|answer|topic-post|postbit|forum-post|"
@@ -152,3 +154,13 @@ def render_posts(posts: list[Post], fmt: TextFormat, title: str | None = None) -
             parts.append("\n".join([*lines, "", text]) if lines else text)
     sep = "\n\n---\n\n" if fmt == "markdown" else "\n\n"
     return sep.join(parts)
+
+
+def read_forum(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str | None:
+    """The thread as its posts, or None when the page holds fewer than two (read it generically)."""
+    posts = extract_posts(own_copy(tree, url))
+    if len(posts) < 2:
+        return None
+    if fmt == "html":
+        return "\n".join(render_node(p.body, "html") for p in posts)
+    return render_posts(posts, fmt).strip() or None

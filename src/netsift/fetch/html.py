@@ -10,7 +10,7 @@ page-type classifier (`pagetype.py`) and the extractor chosen for the type:
 - product: in Markdown, the schema.org facts (`product.py`) as a list above the visible
   description (text and HTML keep to what the page shows);
 - listing, collection and service: the whole main region once the chrome is pruned
-  (`region.py`), every item, product or plan included, unless trafilatura's pick holds about
+  (`blocks.py`), every item, product or plan included, unless trafilatura's pick holds about
   as much text (then the region's extra is chrome).
 
 Each type-aware path falls back to the generic one when the structure it needs is not there.
@@ -19,21 +19,19 @@ Each type-aware path falls back to the generic one when the structure it needs i
 from __future__ import annotations
 
 import re
-from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin
 
 import lxml.html
-import trafilatura
 from lxml import etree
 from trafilatura.xpaths import BODY_XPATH
 
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
-from .boilerplate import prune_boilerplate
-from .forum import extract_posts, render_posts
-from .markdown import TextFormat, normalize_space, render
+from .blocks import BLOCK_PAGES, read_blocks
+from .dom import run_trafilatura
+from .forum import read_forum
+from .markdown import normalize_space
 from .pagetype import (
     HTML_PAGE_TYPES,
     Classification,
@@ -41,14 +39,12 @@ from .pagetype import (
     classify_page,
     publication_marks,
 )
-from .product import extract_product_facts, render_facts
-from .region import find_main_region
+from .product import read_product
 from .tidy import tidy
 
 __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
 
 PAGE_TYPE_CHOICES: tuple[str, ...] = ("auto", *HTML_PAGE_TYPES)
-_OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
 _TRAFILATURA: dict[str, dict[str, Any]] = {
     "article": {"include_comments": False, "favor_precision": True},
     "documentation": {"include_comments": False},
@@ -150,23 +146,6 @@ _CHUNKED = 1.5  # the body's chunks hold this much more than the extraction: it 
 _MIN_PRECISE = 200  # characters: below this a precise extraction found nothing to be precise about
 
 
-def _trafilatura(
-    tree: etree._Element, url: str | None, fmt: ContentFormat, options: dict[str, Any]
-) -> str:
-    content = trafilatura.extract(
-        tree,
-        url=url,
-        output_format=_OUTPUT[fmt],
-        include_tables=True,
-        include_links=fmt != "text",
-        include_formatting=fmt != "text",
-        include_images=False,
-        deduplicate=False,
-        **options,
-    )
-    return (content or "").strip()
-
-
 def _paragraph_text(tree: etree._Element) -> int:
     """Characters in the page's prose paragraphs (a dozen words or more), menus and cards aside."""
     total = 0
@@ -249,74 +228,11 @@ def _article(tree: etree._Element, url: str | None, fmt: ContentFormat, publishe
 
 def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
     if published:
-        content = _trafilatura(tree, url, fmt, _TRAFILATURA["article"])
+        content = run_trafilatura(tree, url, fmt, _TRAFILATURA["article"])
         floor = max(_SHORT_SHARE * _paragraph_text(tree), _MIN_PRECISE)
         if len(content) >= floor:
             return content
-    return _trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
-
-
-def _render(node: etree._Element, fmt: ContentFormat) -> str:
-    if fmt == "html":
-        return str(lxml.html.tostring(node, encoding="unicode", method="html")).strip()
-    text_format: TextFormat = fmt
-    return render(node, text_format).strip()
-
-
-def _body(tree: etree._Element) -> etree._Element:
-    body = tree.find(".//body")
-    return body if body is not None else tree
-
-
-def _own_copy(tree: etree._Element, url: str | None) -> etree._Element:
-    """A copy of the body to prune freely, its links made absolute against the page URL."""
-    work = deepcopy(_body(tree))
-    if url:
-        for node in work.iter("a"):
-            href = node.get("href")
-            if href and not href.startswith(("#", "javascript:", "mailto:")):
-                node.set("href", urljoin(url, href.strip()))
-    return work
-
-
-def _forum(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str | None:
-    work = _own_copy(tree, url)
-    posts = extract_posts(work)
-    if len(posts) < 2:
-        return None
-    if fmt == "html":
-        return "\n".join(_render(p.body, "html") for p in posts)
-    return render_posts(posts, fmt).strip() or None
-
-
-def _listing(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str | None:
-    work = _own_copy(tree, url)
-    prune_boilerplate(work)
-    return _render(find_main_region(work), fmt) or None
-
-
-_BLOCK_PAGES = frozenset({"listing", "collection", "service"})
-_REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
-
-
-def _blocks(tree: etree._Element, url: str | None, fmt: ContentFormat, kind: str) -> str | None:
-    """Pages built of blocks (items, products, plans, features) read as their whole main
-    region, unless trafilatura's densest-text pick holds about as much: then the region's
-    extra is the page's chrome, not more blocks."""
-    region = _listing(tree, url, fmt) or ""
-    picked = _trafilatura(tree, url, fmt, _TRAFILATURA[kind])
-    return region if len(picked) < _REGION_SHARE * len(region) else picked
-
-
-def _product(tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str) -> str | None:
-    facts = extract_product_facts(tree)
-    if facts is None or not facts.items() or fmt != "markdown":
-        return None
-    facts_text = render_facts(facts, fmt)
-    parts = [facts_text, generic]
-    if facts.description and facts.description[:60] not in generic:
-        parts.insert(1, facts.description)
-    return "\n\n".join(p for p in parts if p)
+    return run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
 
 
 def _without_headline(content: str, tree: etree._Element, title: str | None) -> str:
@@ -355,17 +271,17 @@ def extract_html(
     _drop_inert(tree)
     content: str | None = None
     if kind == "forum":
-        content = _forum(tree, url, format)
-    elif kind in _BLOCK_PAGES:
-        content = _blocks(tree, url, format, kind)
+        content = read_forum(tree, url, format)
+    elif kind in BLOCK_PAGES:
+        content = read_blocks(tree, url, format, _TRAFILATURA[kind])
     if not content and kind == "article":
         content = _article(tree, url, format, publication_marks(classification) >= 2)
         if format == "text":
             content = _without_headline(content, tree, title)
     elif not content:
-        content = _trafilatura(tree, url, format, _TRAFILATURA[kind])
+        content = run_trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":
-            content = _product(tree, url, format, content) or content
+            content = read_product(tree, format, content) or content
     if format != "html":
         content = tidy(content)
     return HtmlExtraction(title, content, kind, classification)

@@ -12,10 +12,11 @@ from typing import Any
 
 from lxml import etree
 
+from ..models import ContentFormat
 from .markdown import TextFormat, normalize_space
 from .pagetype import json_ld_objects
 
-__all__ = ["ProductFacts", "extract_product_facts", "render_facts"]
+__all__ = ["ProductFacts", "extract_product_facts", "read_product", "render_facts"]
 
 
 @dataclass(frozen=True)
@@ -112,3 +113,15 @@ def render_facts(facts: ProductFacts, fmt: TextFormat) -> str:
     if fmt == "markdown":
         return "\n".join(f"- **{k}:** {v}" for k, v in facts.items())
     return "\n".join(f"{k}: {v}" for k, v in facts.items())
+
+
+def read_product(tree: etree._Element, fmt: ContentFormat, generic: str) -> str | None:
+    """In Markdown, the schema.org facts as a list above the visible description and the
+    generic extraction; text and HTML keep to what the page shows (None: use `generic`)."""
+    facts = extract_product_facts(tree)
+    if facts is None or not facts.items() or fmt != "markdown":
+        return None
+    parts = [render_facts(facts, fmt), generic]
+    if facts.description and facts.description[:60] not in generic:
+        parts.insert(1, facts.description)
+    return "\n\n".join(p for p in parts if p)

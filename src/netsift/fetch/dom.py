@@ -1,0 +1,60 @@
+"""Tree steps every page-type reader shares: a copy of the body to prune, rendering a node in
+the requested format, and the one way netsift calls trafilatura."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import Any
+from urllib.parse import urljoin
+
+import lxml.html
+import trafilatura
+from lxml import etree
+
+from ..models import ContentFormat
+from .markdown import TextFormat, render
+
+__all__ = ["body_of", "own_copy", "render_node", "run_trafilatura"]
+
+_OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
+
+
+def run_trafilatura(
+    tree: etree._Element, url: str | None, fmt: ContentFormat, options: dict[str, Any]
+) -> str:
+    """trafilatura on the already parsed tree (it neither fetches nor re-parses), tables kept."""
+    content = trafilatura.extract(
+        tree,
+        url=url,
+        output_format=_OUTPUT[fmt],
+        include_tables=True,
+        include_links=fmt != "text",
+        include_formatting=fmt != "text",
+        include_images=False,
+        deduplicate=False,
+        **options,
+    )
+    return (content or "").strip()
+
+
+def render_node(node: etree._Element, fmt: ContentFormat) -> str:
+    if fmt == "html":
+        return str(lxml.html.tostring(node, encoding="unicode", method="html")).strip()
+    text_format: TextFormat = fmt
+    return render(node, text_format).strip()
+
+
+def body_of(tree: etree._Element) -> etree._Element:
+    body = tree.find(".//body")
+    return body if body is not None else tree
+
+
+def own_copy(tree: etree._Element, url: str | None) -> etree._Element:
+    """A copy of the body to prune freely, its links made absolute against the page URL."""
+    work = deepcopy(body_of(tree))
+    if url:
+        for node in work.iter("a"):
+            href = node.get("href")
+            if href and not href.startswith(("#", "javascript:", "mailto:")):
+                node.set("href", urljoin(url, href.strip()))
+    return work
