@@ -281,7 +281,7 @@ def extract_html(
     elif not content:
         content = run_trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":
-            content = read_product(tree, format, content) or content
+            content = read_product(tree, url, format, content) or content
     if format != "html":
         content = tidy(content)
     return HtmlExtraction(title, content, kind, classification)

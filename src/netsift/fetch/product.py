@@ -115,7 +115,9 @@ def render_facts(facts: ProductFacts, fmt: TextFormat) -> str:
     return "\n".join(f"{k}: {v}" for k, v in facts.items())
 
 
-def read_product(tree: etree._Element, fmt: ContentFormat, generic: str) -> str | None:
+def read_product(
+    tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str
+) -> str | None:
     """In Markdown, the schema.org facts as a list above the visible description and the
     generic extraction; text and HTML keep to what the page shows (None: use `generic`)."""
     facts = extract_product_facts(tree)
