@@ -125,3 +125,13 @@ def test_schema_types_reads_json_ld_graph_and_microdata() -> None:
 def test_priced_blocks_counts_plan_grids_only() -> None:
     assert count_priced_blocks(_tree(PRICING)) == 2
     assert count_priced_blocks(_tree(ARTICLE)) == 0
+
+
+def test_names_and_button_words_match_in_any_case() -> None:
+    # Class names and control text are lower-cased before matching: capitals count the same.
+    shouting = FORUM.replace("'post'", "'Post'").replace("'username'", "'UserName'")
+    assert "dom:posts=4" in " ".join(classify_page(_tree(shouting), None).signals)
+    cart = _page("<h1>Kettle</h1><p>Steel.</p><button>ADD TO CART</button>")
+    assert "dom:cart-buttons=1" in " ".join(classify_page(_tree(cart), None).signals)
+    plans = PRICING.replace("Get started", "GET STARTED").replace("Solo", "Solo, Billed Monthly")
+    assert "dom:plan-words=3" in " ".join(classify_page(_tree(plans), None).signals)
