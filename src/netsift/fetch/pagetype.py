@@ -206,8 +206,25 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
         return Classification("article", 0.0, ("default",))
     kind_name, best = max(ev.scores.items(), key=lambda item: item[1])
     total = sum(ev.scores.values())
+    if kind_name == "article" and not _signed(ev.signals):
+        # prose that no publisher markup, dated address or byline calls a story is an about,
+        # landing or category page: its blocks are the content (ties go to service, the first)
+        kind_name = max(_BLOCK_KINDS, key=lambda k: ev.scores.get(k, 0.0))
+        best = ev.scores.get(kind_name, 0.0)
+        ev.signals.append(f"unsigned: no article markup, dated URL or byline → {kind_name}")
     kind = next(k for k in HTML_PAGE_TYPES if k == kind_name)
     return Classification(kind, round(best / total, 2), tuple(ev.signals))
+
+
+_BLOCK_KINDS: Final[tuple[HtmlPageType, ...]] = ("service", "listing", "collection")
+
+
+def _signed(signals: list[str]) -> bool:
+    """Whether anything names the page a story: schema.org, OpenGraph, a dated URL or a byline."""
+    return any(
+        "→ article " in s and s.startswith(("schema:", "og:type=", "url:", "dom:byline"))
+        for s in signals
+    )
 
 
 def publication_marks(classification: Classification) -> int:

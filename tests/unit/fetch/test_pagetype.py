@@ -135,3 +135,37 @@ def test_names_and_button_words_match_in_any_case() -> None:
     assert "dom:cart-buttons=1" in " ".join(classify_page(_tree(cart), None).signals)
     plans = PRICING.replace("Get started", "GET STARTED").replace("Solo", "Solo, Billed Monthly")
     assert "dom:plan-words=3" in " ".join(classify_page(_tree(plans), None).signals)
+
+
+ABOUT_PROSE = "".join(
+    f"<p>Our workshop in the valley has repaired looms, mills and presses since 1952, and "
+    f"every machine that leaves it is tested by the same small team of engineers. {i}</p>"
+    for i in range(6)
+)
+
+
+def test_prose_nobody_signed_reads_as_blocks() -> None:
+    # Long paragraphs but no article markup, dated URL or byline: an about or landing page.
+    result = classify_page(_tree(_page(f"<h1>About us</h1>{ABOUT_PROSE}")), "https://x.example/a")
+    assert result.type == "service"
+    assert any(s.startswith("unsigned") and s.endswith("→ service") for s in result.signals)
+
+
+def test_prose_with_a_byline_or_markup_stays_an_article() -> None:
+    byline = _page(f"<h1>Mill</h1><time datetime='2024-05-01'>1 May</time>{ABOUT_PROSE}")
+    assert classify_page(_tree(byline), "https://x.example/a").type == "article"
+    og = _page(f"<h1>Mill</h1>{ABOUT_PROSE}", "<meta property='og:type' content='article'>")
+    assert classify_page(_tree(og), "https://x.example/a").type == "article"
+    dated = _page(f"<h1>Mill</h1>{ABOUT_PROSE}")
+    assert classify_page(_tree(dated), "https://x.example/2024/05/mill").type == "article"
+
+
+def test_unsigned_prose_goes_to_the_block_type_with_evidence() -> None:
+    cards = "".join(
+        f"<li class='card'><a href='/m/{i}'>Machine {i}</a> restored loom with notes</li>"
+        for i in range(6)
+    )
+    html = _page(f"<h1>Workshop</h1>{ABOUT_PROSE}{ABOUT_PROSE}<ul class='grid'>{cards}</ul>")
+    result = classify_page(_tree(html), "https://x.example/a")
+    assert "dom:cards=6 → listing +1.75" in result.signals
+    assert result.type == "listing", result.signals
