@@ -241,9 +241,7 @@ def publication_marks(classification: Classification) -> int:
 
 
 def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
-    body = tree.find(".//body")
-    if body is None:
-        body = tree
+    body = next(tree.iterdescendants("body"), tree)  # find(".//body") walks in Python
     shape = _scan(body)
     if shape.posts >= 3:
         ev.add("forum", min(4.0, 1.0 + shape.posts / 4), f"dom:posts={shape.posts}")
@@ -347,28 +345,27 @@ def _scan(body: etree._Element) -> _Shape:
 
 def _repeated_cards(body: etree._Element) -> tuple[int, int]:
     """The largest run of same-shaped siblings holding a link; how many of them show a price."""
-    best, best_priced = 0, 0
+    best_texts: list[str] = []
     for parent in body.iter("ul", "ol", "div", "section", "main"):
         if len(parent) < 6:
             continue
-        children = [c for c in parent if isinstance(c.tag, str)]
+        children = list(parent.iterchildren(etree.Element))
         if len(children) < 6:
             continue
-        shapes = Counter(f"{c.tag}.{(c.get('class') or '').split()[:1]}" for c in children)
-        shape, count = shapes.most_common(1)[0]
-        if count < 6 or count <= best or _in_chrome(parent):
+        keys = [f"{c.tag}.{(c.get('class') or '').split()[:1]}" for c in children]
+        shape, count = Counter(keys).most_common(1)[0]
+        if count < 6 or count <= len(best_texts) or _in_chrome(parent):
             continue
-        same = [c for c in children if f"{c.tag}.{(c.get('class') or '').split()[:1]}" == shape]
-        linked = [c for c in same if c.find(".//a") is not None or c.tag == "a"]
+        same = [c for c, key in zip(children, keys, strict=True) if key == shape]
+        linked = [c for c in same if c.tag == "a" or next(c.iterdescendants("a"), None) is not None]
         if len(linked) < 0.8 * len(same):
             continue
-        text_lengths = [len(" ".join(c.itertext()).split()) for c in linked]
-        mean_words = sum(text_lengths) / len(linked)
+        texts = [" ".join(c.itertext()) for c in linked]
+        mean_words = sum(len(text.split()) for text in texts) / len(linked)
         if mean_words > 80 or mean_words < 4:  # posts, or bare menu links, not cards
             continue
-        best = len(linked)
-        best_priced = sum(1 for c in linked if _PRICE.search(" ".join(c.itertext())))
-    return best, best_priced
+        best_texts = texts
+    return len(best_texts), sum(1 for text in best_texts if _PRICE.search(text))
 
 
 def _in_chrome(node: etree._Element) -> bool:
