@@ -68,7 +68,17 @@ def _is_post_candidate(node: etree._Element) -> bool:
     itemtype = node.get("itemtype") or ""
     if any(t in itemtype for t in ("Comment", "Answer", "DiscussionForumPosting", "Question")):
         return True
-    return any(_POST.search(n) and not _NOT_POST.search(n) for n in names.split())
+    words = names.split()
+    if any(_is_part(n) for n in words):
+        return False
+    return any(_POST.search(n) and not _NOT_POST.search(n) for n in words)
+
+
+def _is_part(name: str) -> bool:
+    """A class naming a post's part ("message-cell--user", "post-body"): the part word comes
+    after the post word ("h-content-post-box" is a post of content, not a part)."""
+    post, part = _POST.search(name), _NOT_POST.search(name)
+    return bool(post and part and part.start() > post.start())
 
 
 def _find_author(node: etree._Element) -> str | None:
@@ -110,6 +120,14 @@ def _find_body(node: etree._Element) -> etree._Element:
     return best if best is not None else node
 
 
+def _has_author_and_text(node: etree._Element) -> bool:
+    """A post names its author and says something: an author line alone is only a part."""
+    author = _find_author(node)
+    if author is None:
+        return False
+    return len(normalize_space(" ".join(node.itertext())).strip()) > len(author) + 8
+
+
 def find_posts(root: etree._Element) -> list[etree._Element]:
     """The largest group of same-shaped post blocks that carry an author (outermost only)."""
     groups: dict[str, list[etree._Element]] = defaultdict(list)
@@ -120,7 +138,7 @@ def find_posts(root: etree._Element) -> list[etree._Element]:
     for nodes in groups.values():
         members = set(nodes)
         outer = [n for n in nodes if not any(a in members for a in n.iterancestors())]
-        authored = [n for n in outer if _find_author(n) is not None]
+        authored = [n for n in outer if _has_author_and_text(n)]
         if len(authored) >= 2 and len(authored) >= 0.5 * len(outer) and len(outer) > len(best):
             best = outer
     return best

@@ -1,0 +1,56 @@
+"""read_forum: a thread read as its posts (author, date, text), whatever the forum engine."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from netsift.fetch.forum import find_posts, read_forum
+
+
+def _tree(body: str) -> lxml.html.HtmlElement:
+    return lxml.html.fromstring(f"<html><body>{body}</body></html>")
+
+
+def _cells(author: str, date: str, text: str, stats: str) -> str:
+    """A post laid out as an author cell and a message cell that share a base class."""
+    return f"""<article class="message message--post">
+<div class="message-cell message-cell--user"><h4 class="message-name">
+<a class="username">{author}</a></h4><dl><dt>Joined</dt><dd>{stats}</dd></dl></div>
+<div class="message-cell message-cell--main"><time>{date}</time>
+<div class="message-body"><p>{text}</p></div></div></article>"""
+
+
+def test_author_and_message_cells_are_one_post_not_two() -> None:
+    thread = _tree(
+        _cells("ana", "Jan 2, 2024", "The pump hums at night.", "Mar 3, 2011")
+        + _cells("ben", "Jan 3, 2024", "Mine did that until I cleaned the filter.", "May 9, 2015")
+    )
+    posts = find_posts(thread)
+    assert [p.get("class") for p in posts] == ["message message--post"] * 2
+    text = read_forum(thread, None, "text") or ""
+    assert "ana\nJan 2, 2024\n\nThe pump hums at night." in text
+    assert "Joined" not in text and "Mar 3, 2011" not in text
+
+
+def test_a_repeated_author_heading_is_not_a_post() -> None:
+    # the author name repeated in a heading per post forms a bigger group than the posts
+    post = """<div class="post"><h4 class="post-name"><a class="username">{0}</a></h4>
+<h4 class="post-name"><a class="username">{0}</a></h4><span class="date">{1}</span>
+<div class="content"><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "May 1", "Which glue holds on wet stone?")
+        + post.format("ben", "May 2", "Two-part epoxy, the marine kind.")
+    )
+    assert [p.get("class") for p in find_posts(thread)] == ["post", "post"]
+
+
+def test_a_post_of_content_is_a_post_not_a_part() -> None:
+    # "content-post" names a kind of post; "post-content" would name a part of one
+    post = """<article class="post-box content-post-box"><span class="author">{0}</span>
+<div class="post-body"><p>{1}</p></div></article>"""
+    thread = _tree(
+        post.format("ana", "Has anyone grown figs on a north wall?")
+        + post.format("ben", "Yes, they fruit late but they fruit.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "north wall" in text and "fruit late" in text
