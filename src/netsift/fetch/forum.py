@@ -144,8 +144,72 @@ def find_posts(root: etree._Element) -> list[etree._Element]:
     return best
 
 
+_QA = re.compile(r"schema\.org/(Question|Answer)$", re.IGNORECASE)
+_ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ]\d")
+
+
+def _own_prop(scope: etree._Element, names: tuple[str, ...]) -> etree._Element | None:
+    """The first element under `scope` with one of these itemprops that belongs to `scope`
+    itself, not to an item nested in it (an answer's comments carry their own text)."""
+    for el in scope.iter():
+        if el is scope or not isinstance(el.tag, str) or el.get("itemprop") not in names:
+            continue
+        owner = next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
+        if owner is scope:
+            return el
+    return None
+
+
+def _prop_text(el: etree._Element | None) -> str | None:
+    if el is None:
+        return None
+    text = el.get("content") or normalize_space(" ".join(el.itertext())).strip()
+    text = text or el.get("datetime") or ""
+    day = _ISO_DAY.match(text)
+    return (day.group(1) if day else text) or None
+
+
+def _item_author(item: etree._Element) -> str | None:
+    """The author's name: its name property, else its first link (a user card's text also
+    holds reputation and badge counts)."""
+    author = _own_prop(item, ("author",))
+    if author is None:
+        return None
+    name = _own_prop(author, ("name",))
+    if name is None:
+        name = next((a for a in author.iter("a") if "".join(a.itertext()).strip()), author)
+    return _prop_text(name)
+
+
+def _qa_posts(root: etree._Element) -> list[Post] | None:
+    """A question and its answers marked up as schema.org items (Stack Exchange and the many
+    Q&A engines that follow it): each item's own text, author and date, comments left out."""
+    items = [
+        el
+        for el in root.iter()
+        if isinstance(el.tag, str)
+        and el.get("itemscope") is not None
+        and _QA.search(el.get("itemtype") or "")
+    ]
+    kinds = {(el.get("itemtype") or "").rpartition("/")[2].lower() for el in items}
+    if kinds != {"question", "answer"}:
+        return None
+    posts = []
+    for item in items:
+        body = _own_prop(item, ("text",))
+        if body is None:
+            continue
+        date = _own_prop(item, ("dateCreated", "datePublished"))
+        prune_boilerplate(body)
+        posts.append(Post(_item_author(item), _prop_text(date), body))
+    return posts
+
+
 def extract_posts(root: etree._Element) -> list[Post]:
     """Each post's author, date and body (pruned of buttons, signatures and chrome)."""
+    qa = _qa_posts(root)
+    if qa and len(qa) >= 2:
+        return qa
     posts = []
     for node in find_posts(root):
         author, date = _find_author(node), _find_date(node)
