@@ -37,6 +37,12 @@ _AUTHOR = re.compile(
     r"user-info|member-name|uname|nickname|byline)(?:$|[-_\s])",
     re.IGNORECASE,
 )
+_NAME = re.compile(
+    r"(?:^|[-_\s])(name|username|user-name|member-name|author-name|display-name|nickname|"
+    r"uname)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_AVATAR = re.compile(r"avatar|photo|picture", re.IGNORECASE)
 _DATE = re.compile(r"(?:^|[-_\s])(date|time|timestamp|post-date|posted|published)", re.I)
 _BODY = re.compile(
     r"(?:^|[-_\s])(cooked|post-?body|post-?content|post-?text|message-?body|message-?content|"
@@ -90,10 +96,40 @@ def _find_author(node: etree._Element) -> str | None:
             or el.get("rel") == "author"
             or _AUTHOR.search(el.get("class") or "")
         ):
-            name = el.xpath(".//*[@itemprop='name']//text()") or list(el.itertext())
-            text = normalize_space(" ".join(str(t) for t in name)).strip()
+            text = _author_name(el)
             if 0 < len(text) <= 60:
                 return text
+    return None
+
+
+def _text(node: etree._Element) -> str:
+    return normalize_space(" ".join(node.itertext())).strip()
+
+
+def _author_name(el: etree._Element) -> str:
+    """The name in an author block: its name property or name-classed part, else its first
+    link that is no avatar, else all its text (which also holds titles and post counts)."""
+    named = _named_part(el)
+    while named is not None:  # the innermost: "name-with-badges" may wrap "name"
+        inner = _named_part(named)
+        if inner is None:
+            text = named.get("content") or _text(named)
+            if text:
+                return text
+            break
+        named = inner
+    for link in el.iter("a"):
+        text = _text(link)
+        if len(text) > 1 and not any(_AVATAR.search(n.get("class") or "") for n in link.iter()):
+            return text
+    return _text(el)
+
+
+def _named_part(el: etree._Element) -> etree._Element | None:
+    for node in el.iter():
+        if node is not el and isinstance(node.tag, str):
+            if node.get("itemprop") == "name" or _NAME.search(node.get("class") or ""):
+                return node
     return None
 
 

@@ -82,3 +82,30 @@ def test_question_and_answers_read_as_posts_without_comments() -> None:
     assert "Which flour" not in text and "gold badges" not in text
     md = read_forum(_tree(QA), None, "markdown") or ""
     assert md.startswith("### dora · 2021-03-04\n\nMine is hard")
+
+
+def test_author_is_the_name_not_the_whole_user_card() -> None:
+    post = """<div class="post"><div class="author-card">
+<a class="avatar-link" href="/u/{0}"><span class="avatar">{1}</span> Offline</a>
+<div class="card-name-with-badges"><a class="card__name" href="/u/{0}">{0}</a>
+<span>Thread starter</span></div><span>1,204 posts · Joined 2011</span></div>
+<span class="date">May {2}</span><div class="content"><p>{3}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "A", 1, "Does rye need a warmer proof than wheat?")
+        + post.format("ben", "B", 2, "A little warmer and shorter, yes.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.startswith("ana\nMay 1\n\nDoes rye") and "\n\nben\nMay 2\n\n" in text
+    assert "posts" not in text and "starter" not in text and "Offline" not in text
+
+
+def test_author_falls_back_to_the_first_link_that_is_no_avatar() -> None:
+    post = """<div class="post"><div class="byline"><a class="x" href="/u/{0}">
+<img class="avatar" alt=""><span class="avatar">{1}</span></a> <a href="/u/{0}">{0}</a>
+<span>Member since 2019</span></div><div class="content"><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "A", "Is cast iron fine on induction?")
+        + post.format("ben", "B", "Yes, it is magnetic.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.startswith("ana\n\nIs cast iron") and "\n\nben\n\nYes" in text
