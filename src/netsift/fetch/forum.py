@@ -70,10 +70,14 @@ def _key(node: etree._Element) -> str:
 
 
 def _is_post_candidate(node: etree._Element) -> bool:
-    names = _names(node)
-    itemtype = node.get("itemtype") or ""
-    if any(t in itemtype for t in ("Comment", "Answer", "DiscussionForumPosting", "Question")):
+    itemtype = node.get("itemtype")
+    if itemtype and any(
+        t in itemtype for t in ("Comment", "Answer", "DiscussionForumPosting", "Question")
+    ):
         return True
+    names = _names(node)
+    if not _POST.search(names):  # one search settles most nodes
+        return False
     words = names.split()
     if any(_is_part(n) for n in words):
         return False
@@ -170,14 +174,18 @@ def find_posts(root: etree._Element) -> list[etree._Element]:
     for node in root.iter():
         if isinstance(node.tag, str) and len(node) and _is_post_candidate(node):
             groups[_key(node)].append(node)
-    best: list[etree._Element] = []
+    outers = []
     for nodes in groups.values():
         members = set(nodes)
-        outer = [n for n in nodes if not any(a in members for a in n.iterancestors())]
-        authored = [n for n in outer if _has_author_and_text(n)]
-        if len(authored) >= 2 and len(authored) >= 0.5 * len(outer) and len(outer) > len(best):
-            best = outer
-    return best
+        outers.append([n for n in nodes if not any(a in members for a in n.iterancestors())])
+    # the largest group that is authored; on a tie the first (outer) one, as sort is stable
+    for outer in sorted(outers, key=len, reverse=True):
+        if len(outer) < 2:
+            break
+        authored = sum(1 for n in outer if _has_author_and_text(n))
+        if authored >= 2 and authored >= 0.5 * len(outer):
+            return outer
+    return []
 
 
 _QA = re.compile(r"schema\.org/(Question|Answer)$", re.IGNORECASE)
@@ -222,10 +230,8 @@ def _qa_posts(root: etree._Element) -> list[Post] | None:
     Q&A engines that follow it): each item's own text, author and date, comments left out."""
     items = [
         el
-        for el in root.iter()
-        if isinstance(el.tag, str)
-        and el.get("itemscope") is not None
-        and _QA.search(el.get("itemtype") or "")
+        for el in root.xpath("//*[@itemscope][@itemtype]")
+        if _QA.search(el.get("itemtype") or "")
     ]
     kinds = {(el.get("itemtype") or "").rpartition("/")[2].lower() for el in items}
     if kinds != {"question", "answer"}:
@@ -252,7 +258,47 @@ def extract_posts(root: etree._Element) -> list[Post]:
         body = _find_body(node)
         prune_boilerplate(body)
         posts.append(Post(author, date, body))
+    _drop_repeated_chrome(posts)
     return posts
+
+
+_CHROME_WORDS = 6  # a button or label ("Reply with quote", "Click to expand...") is this short
+
+
+def _drop_repeated_chrome(posts: list[Post]) -> None:
+    """Remove short texts that recur across the thread's posts: the same words in a third of
+    the posts are the engine's buttons and labels, not what anyone wrote."""
+    if len(posts) < 3:
+        return
+    seen: dict[str, list[etree._Element]] = defaultdict(list)
+    for post in posts:
+        texts: dict[str, etree._Element] = {}
+        for el in post.body.iter():
+            if el is post.body or not isinstance(el.tag, str):
+                continue
+            text = _text(el)
+            if text and len(text.split()) <= _CHROME_WORDS and text not in texts:
+                texts[text] = el
+        for text, el in texts.items():
+            seen[text].append(el)
+    floor = max(3, len(posts) / 3)
+    for els in seen.values():
+        if len(els) >= floor:
+            for el in els:
+                _remove(el)
+
+
+def _remove(el: etree._Element) -> None:
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail and el.tail.strip():
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
 
 
 def render_posts(posts: list[Post], fmt: TextFormat, title: str | None = None) -> str:

@@ -109,3 +109,19 @@ def test_author_falls_back_to_the_first_link_that_is_no_avatar() -> None:
     )
     text = read_forum(thread, None, "text") or ""
     assert text.startswith("ana\n\nIs cast iron") and "\n\nben\n\nYes" in text
+
+
+def test_labels_repeated_in_every_post_are_dropped() -> None:
+    post = """<div class="post"><span class="username">{0}</span><div class="content">
+<blockquote><div class="quote-title">{1} said:</div><p>{2}</p>
+<div class="expander">Click to expand...</div></blockquote><p>{3}</p>
+<ul class="post-links"><li><a href="#">Reply with quote</a></li></ul></div></div>"""
+    thread = _tree(
+        post.format("ana", "ben", "Old pots crack.", "Mine held for years, Thanks!")
+        + post.format("ben", "ana", "Mine held.", "Lucky you, Thanks!")
+        + post.format("cara", "ben", "Lucky you.", "Glaze matters most.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "Click to expand" not in text and "Reply with quote" not in text
+    assert "ben said:" in text and "Glaze matters most." in text
+    assert "Mine held for years, Thanks!" in text
