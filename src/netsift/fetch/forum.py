@@ -23,7 +23,9 @@ __all__ = ["Post", "extract_posts", "find_posts", "read_forum", "render_posts"]
 
 _POST = re.compile(
     r"(?:^|[-_\s])(post|message|reply|comment|answer|topic-post|postbit|forum-post|"
-    r"thread-item|usertext|entry)(?:$|[-_\s\d])",
+    r"thread-item|usertext|entry)(?:$|[-_\s\d])"
+    # or a camelCase word ("cPost", "ipsComment")
+    r"|(?-i:[a-z](?:Post|Message|Reply|Comment|Answer)(?=$|[-_\sA-Z\d]))",
     re.IGNORECASE,
 )
 _NOT_POST = re.compile(

@@ -125,3 +125,16 @@ def test_labels_repeated_in_every_post_are_dropped() -> None:
     assert "Click to expand" not in text and "Reply with quote" not in text
     assert "ben said:" in text and "Glaze matters most." in text
     assert "Mine held for years, Thanks!" in text
+
+
+def test_camel_case_post_classes_are_posts() -> None:
+    post = """<article class="cPost ipsComment"><aside class="ipsComment_author">
+<h3 class="cAuthorPane_author"><a href="/u/{0}">{0}</a></h3></aside>
+<div class="ipsComment_content"><time datetime="2024-03-19">March {1}, 2024</time>
+<div class="ipsType_richText"><p>{2}</p></div></div></article>"""
+    thread = _tree(
+        post.format("ana", 19, "What is the port under the PSU for?")
+        + post.format("ben", 20, "It is for the lighting hub cable.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.startswith("ana\nMarch 19, 2024\n\n") and "lighting hub cable" in text
