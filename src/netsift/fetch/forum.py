@@ -30,7 +30,7 @@ _POST = re.compile(
 )
 _NOT_POST = re.compile(
     r"(?:^|[-_\s])(body|content|text|header|footer|meta|info|actions|controls|signature|"
-    r"author|user|avatar|date|time|list|stream|container|wrapper|form|count|title|link|"
+    r"author|user|avatar|date|time|list|stream|form|count|title|link|"
     r"menu|share|vote|votes|tools)(?:$|[-_\s])",
     re.IGNORECASE,
 )
@@ -244,7 +244,7 @@ def _qa_posts(root: etree._Element) -> list[Post] | None:
         if body is None:
             continue
         date = _own_prop(item, ("dateCreated", "datePublished"))
-        prune_boilerplate(body)
+        _prune_post(body)
         posts.append(Post(_item_author(item), _prop_text(date), body))
     return posts
 
@@ -258,10 +258,22 @@ def extract_posts(root: etree._Element) -> list[Post]:
     for node in find_posts(root):
         author, date = _find_author(node), _find_date(node)
         body = _find_body(node)
-        prune_boilerplate(body)
+        _prune_post(body)
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
     return posts
+
+
+_SIGNATURE = re.compile(r"signature", re.IGNORECASE)
+
+
+def _prune_post(body: etree._Element) -> None:
+    """A post's text without the page chrome and without its author's signature (the same
+    sign-off under every post, not what the post says)."""
+    for el in body.xpath(".//*[@class or @id or @data-role]"):
+        if _SIGNATURE.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
+            _remove(el)
+    prune_boilerplate(body)
 
 
 _CHROME_WORDS = 6  # a button or label ("Reply with quote", "Click to expand...") is this short

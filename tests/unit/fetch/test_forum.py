@@ -138,3 +138,17 @@ def test_camel_case_post_classes_are_posts() -> None:
     )
     text = read_forum(thread, None, "text") or ""
     assert text.startswith("ana\nMarch 19, 2024\n\n") and "lighting hub cable" in text
+
+
+def test_post_wrapper_is_the_post_and_signatures_are_dropped() -> None:
+    post = """<div class="post_wrapper"><div class="poster"><h4><a href="/u/{0}">{0}</a></h4>
+</div><div class="postarea"><div class="keyinfo">{1}</div><div class="post"><p>{2}</p></div>
+<div class="signature">{0} runs three hives in the valley.</div>
+<div data-role="memberSignature"><p>Ask me about {0}'s honey</p></div></div></div>"""
+    thread = _tree(
+        post.format("ana", "June 4, 2024", "When do you add the second super?")
+        + post.format("ben", "June 5, 2024", "When seven of ten frames are drawn.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "ana\n" in text and "second super" in text and "seven of ten" in text
+    assert "hives in the valley" not in text and "honey" not in text
