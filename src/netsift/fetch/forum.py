@@ -24,18 +24,22 @@ __all__ = ["Post", "extract_posts", "find_posts", "read_forum", "render_posts"]
 _POST = re.compile(
     r"(?:^|[-_\s])(post|message|reply|comment|answer|topic-post|postbit|forum-post|"
     r"thread-item|usertext|entry)(?:$|[-_\s\d])"
-    # or a camelCase word ("cPost", "ipsComment")
-    r"|(?-i:[a-z](?:Post|Message|Reply|Comment|Answer)(?=$|[-_\sA-Z\d]))",
+    # or a camelCase word ("cPost", "ipsComment", "postItem")
+    r"|(?-i:[a-z](?:Post|Message|Reply|Comment|Answer)(?=$|[-_\sA-Z\d]))"
+    r"|(?-i:(?:^|[-_\s])(?:post|message|reply|comment|answer)(?=[A-Z]))",
     re.IGNORECASE,
 )
 _NOT_POST = re.compile(
     r"(?:^|[-_\s])(body|content|text|header|footer|meta|info|actions|controls|signature|"
     r"author|user|avatar|date|time|list|stream|form|count|title|link|"
-    r"menu|share|vote|votes|tools)(?:$|[-_\s])",
+    r"menu|share|vote|votes|tools)(?:$|[-_\s])"
+    r"|(?-i:[a-z](?:Body|Content|Text|Header|Footer|Meta|Info|Actions|Controls|Signature|"
+    r"Author|User|Avatar|Date|Time|List|Title|Link|Menu|Share|Votes?|Tools|Buttons?|Toolbar)"
+    r"(?=$|[-_\sA-Z\d]))",
     re.IGNORECASE,
 )
 _AUTHOR = re.compile(
-    r"(?:^|[-_\s])(author|username|user-name|poster|postauthor|creator|user-details|"
+    r"(?:^|[-_\s])(author|username|user-name|name|poster|postauthor|creator|user-details|"
     r"user-info|member-name|uname|nickname|byline)(?:$|[-_\s])",
     re.IGNORECASE,
 )

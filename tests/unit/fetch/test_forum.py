@@ -152,3 +152,18 @@ def test_post_wrapper_is_the_post_and_signatures_are_dropped() -> None:
     text = read_forum(thread, None, "text") or ""
     assert "ana\n" in text and "second super" in text and "seven of ten" in text
     assert "hives in the valley" not in text and "honey" not in text
+
+
+def test_camel_case_parts_and_a_plain_name_class() -> None:
+    # "postItem" is a post, "postText" and "postButtons" its parts; the author is in "name"
+    post = """<div class="bg1 postItem"><div class="left"><div class="name">
+<a href="/u/{0}">{0}</a></div><div class="posts">Posts: 4958</div></div>
+<div class="right"><span class="post-date">{1}</span><span class="postButtons">
+<a href="#">quote</a></span><div class="postText">{2}</div></div></div>"""
+    thread = _tree(
+        post.format("ana", "Sep 16, 2019", "A year in a tiny house: pros and cons.")
+        + post.format("ben", "Sep 17, 2019", "How do you heat it in winter?")
+    )
+    assert [p.get("class") for p in find_posts(thread)] == ["bg1 postItem"] * 2
+    text = read_forum(thread, None, "text") or ""
+    assert "ana\nSep 16, 2019\n\nA year in a tiny house" in text and "heat it" in text
