@@ -277,7 +277,12 @@ def _prune_post(body: etree._Element) -> None:
     for el in body.xpath(".//*[@class or @id or @data-role]"):
         if _SIGNATURE.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
             _remove(el)
+        elif "label-hidden" in (el.get("class") or ""):  # a field whose label is hidden, shown
+            el.set("class", _LABEL_HIDDEN.sub(" ", el.get("class") or ""))
     prune_boilerplate(body)
+
+
+_LABEL_HIDDEN = re.compile(r"\S*label-hidden\S*")
 
 
 _CHROME_WORDS = 6  # a button or label ("Reply with quote", "Click to expand...") is this short

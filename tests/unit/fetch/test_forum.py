@@ -167,3 +167,15 @@ def test_camel_case_parts_and_a_plain_name_class() -> None:
     assert [p.get("class") for p in find_posts(thread)] == ["bg1 postItem"] * 2
     text = read_forum(thread, None, "text") or ""
     assert "ana\nSep 16, 2019\n\nA year in a tiny house" in text and "heat it" in text
+
+
+def test_a_field_with_a_hidden_label_is_still_read() -> None:
+    post = """<div class="post-wrap"><span class="author-details__username">{0}</span>
+<div class="post-body"><div class="field field--name-comment-body field--label-hidden">
+<p>{1}</p></div></div></div>"""
+    thread = _tree(
+        post.format("ana", "Is consulting worth the hours?")
+        + post.format("ben", "Only if the exits matter to you.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "worth the hours" in text and "exits matter" in text
