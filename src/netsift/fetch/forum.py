@@ -177,9 +177,11 @@ def _has_author_and_text(node: etree._Element) -> bool:
 def find_posts(root: etree._Element) -> list[etree._Element]:
     """The largest group of same-shaped post blocks that carry an author (outermost only)."""
     groups: dict[str, list[etree._Element]] = defaultdict(list)
+    candidates: list[etree._Element] = []
     for node in root.iter():
         if isinstance(node.tag, str) and len(node) and _is_post_candidate(node):
             groups[_key(node)].append(node)
+            candidates.append(node)
     outers = []
     for nodes in groups.values():
         members = set(nodes)
@@ -190,8 +192,27 @@ def find_posts(root: etree._Element) -> list[etree._Element]:
             break
         authored = sum(1 for n in outer if _has_author_and_text(n))
         if authored >= 2 and authored >= 0.5 * len(outer):
-            return outer
+            return _with_siblings(outer, candidates)
     return []
+
+
+def _with_siblings(
+    posts: list[etree._Element], candidates: list[etree._Element]
+) -> list[etree._Element]:
+    """The posts plus authored post blocks of the same tag beside them: engines class the
+    starter's posts ("topic-owner-post") or the opening post apart from the replies."""
+    parents = {p.getparent() for p in posts}
+    chosen = set(posts)
+    tag = posts[0].tag
+    extra = {
+        n
+        for n in candidates
+        if n not in chosen and n.tag == tag and n.getparent() in parents and _has_author_and_text(n)
+    }
+    if extra:  # a block that repeats a post (a summary of the opening post) adds nothing
+        said = " ".join(_text(_find_body(p)) for p in posts)
+        extra = {n for n in extra if _text(_find_body(n))[:200] not in said}
+    return [n for n in candidates if n in chosen or n in extra]
 
 
 _QA = re.compile(r"schema\.org/(Question|Answer)$", re.IGNORECASE)

@@ -179,3 +179,35 @@ def test_a_field_with_a_hidden_label_is_still_read() -> None:
     )
     text = read_forum(thread, None, "text") or ""
     assert "worth the hours" in text and "exits matter" in text
+
+
+def test_the_starters_posts_classed_apart_stay_in_the_thread() -> None:
+    post = """<li class="{0}"><span class="username">{1}</span><div class="content">
+<p>{2}</p></div></li>"""
+    thread = _tree(
+        "<ul>"
+        + post.format("topic-owner-post", "ana", "How do I load a saved route on the phone?")
+        + post.format("", "ben", "Open favourites and tap the route.")
+        + post.format("", "cara", "Sync takes a minute after saving.")
+        + post.format("topic-owner-post", "ana", "Found it, thanks both.")
+        + "</ul>"
+    )
+    for li in thread.iter("li"):  # the replies are posts by their markup, not by their class
+        if not li.get("class"):
+            li.set("itemtype", "https://schema.org/Comment")
+    text = read_forum(thread, None, "text") or ""
+    assert text.index("saved route") < text.index("favourites") < text.index("Found it")
+    assert text.count("saved route") == 1
+
+
+def test_a_block_repeating_a_post_beside_the_posts_is_not_read_twice() -> None:
+    post = """<div class="crawler-post"><span class="creator">{0}</span><div class="post">
+<p>{1}</p></div></div>"""
+    thread = _tree(
+        """<div itemtype="https://schema.org/DiscussionForumPosting"><span class="creator">ana
+</span><div class="post"><p>Which sealant for a shower tray?</p></div></div>"""
+        + post.format("ana", "Which sealant for a shower tray?")
+        + post.format("ben", "A sanitary silicone with fungicide.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.count("shower tray") == 1 and "fungicide" in text
