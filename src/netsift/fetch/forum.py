@@ -156,14 +156,29 @@ def _find_date(node: etree._Element) -> str | None:
 
 
 def _find_body(node: etree._Element) -> etree._Element:
-    best: etree._Element | None = None
+    """The post's text: the largest body-classed block, narrowed to a body-classed block
+    inside it that holds nearly all its text (a post body wrapping the subject line and the
+    "by author » date" line around the message)."""
+    sizes: list[tuple[int, etree._Element]] = []
     for el in node.iter():
         if el is node or not isinstance(el.tag, str):
             continue
         if el.get("itemprop") in ("text", "articleBody") or _BODY.search(el.get("class") or ""):
-            if best is None or len("".join(el.itertext())) > len("".join(best.itertext())):
-                best = el
-    return best if best is not None else node
+            sizes.append((len("".join(el.itertext())), el))
+    if not sizes:
+        return node
+    size, best = max(sizes, key=lambda x: x[0])
+    inner = [(n, el) for n, el in sizes if el is not best and n >= _NARROW * size]
+    while inner:
+        inside = [(n, el) for n, el in inner if best in el.iterancestors()]
+        if not inside:
+            break
+        size, best = max(inside, key=lambda x: x[0])
+        inner = [(n, el) for n, el in inside if el is not best]
+    return best
+
+
+_NARROW = 0.6  # of the outer body's text: the inner block is the message
 
 
 def _has_author_and_text(node: etree._Element) -> bool:

@@ -211,3 +211,26 @@ def test_a_block_repeating_a_post_beside_the_posts_is_not_read_twice() -> None:
     )
     text = read_forum(thread, None, "text") or ""
     assert text.count("shower tray") == 1 and "fungicide" in text
+
+
+def test_the_message_inside_a_post_body_leaves_subject_and_by_line_out() -> None:
+    post = """<div class="post"><dl class="postprofile"><dt><a class="username">{0}</a></dt></dl>
+<div class="postbody"><h3>Re: VirtualBox 7.1 is out</h3><p class="author">by {0} » {1}</p>
+<div class="content">{2}</div></div></div>"""
+    thread = _tree(
+        post.format(
+            "ana",
+            "11. Sep 2024",
+            "The new release needs a reboot after installing it, "
+            "and the guest additions should be updated in every guest as well.",
+        )
+        + post.format(
+            "ben",
+            "12. Sep 2024",
+            "NAT networking broke for me after the upgrade; "
+            "going back to the second beta brought the guests' internet back.",
+        )
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "reboot after installing" in text and "NAT networking" in text
+    assert "Re: VirtualBox" not in text and "by ana" not in text
