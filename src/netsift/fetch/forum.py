@@ -39,7 +39,7 @@ _NOT_POST = re.compile(
     re.IGNORECASE,
 )
 _AUTHOR = re.compile(
-    r"(?:^|[-_\s])(author|username|user-name|name|poster|postauthor|creator|user-details|"
+    r"(?:^|[-_\s])(author|[a-z]*username|user-name|name|poster|postauthor|creator|user-details|"
     r"user-info|member-name|uname|nickname|byline)(?:$|[-_\s])",
     re.IGNORECASE,
 )
@@ -51,7 +51,8 @@ _NAME = re.compile(
 _AVATAR = re.compile(r"avatar|photo|picture", re.IGNORECASE)
 _DATE = re.compile(r"(?:^|[-_\s])(date|time|timestamp|post-date|posted|published)", re.I)
 _BODY = re.compile(
-    r"(?:^|[-_\s])(cooked|post-?body|post-?content|post-?text|message-?body|message-?content|"
+    r"(?:^|[-_\s])(cooked|post-?body|post-?content|post-?text|post[-_]?message|message-?body|"
+    r"message-?content|"
     r"messagetext|content|entry-content|usertext-body|s-prose|js-post-body|bbwrapper|"
     r"comment-?body|comment-?content|answer-?body|text)(?:$|[-_\s])",
     re.IGNORECASE,
@@ -163,7 +164,8 @@ def _find_body(node: etree._Element) -> etree._Element:
     for el in node.iter():
         if el is node or not isinstance(el.tag, str):
             continue
-        if el.get("itemprop") in ("text", "articleBody") or _BODY.search(el.get("class") or ""):
+        names = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if el.get("itemprop") in ("text", "articleBody") or _BODY.search(names):
             sizes.append((len("".join(el.itertext())), el))
     if not sizes:
         return node

@@ -234,3 +234,18 @@ def test_the_message_inside_a_post_body_leaves_subject_and_by_line_out() -> None
     text = read_forum(thread, None, "text") or ""
     assert "reboot after installing" in text and "NAT networking" in text
     assert "Re: VirtualBox" not in text and "by ana" not in text
+
+
+def test_table_posts_with_ids_and_a_prefixed_username_class() -> None:
+    # vBulletin 3 style: tables carry the post id, the body a post_message id
+    post = """<table id="post{0}" class="tborder"><tr><td>{1} #{0} | Link</td></tr>
+<tr><td><a class="bigusername" href="/m/{2}">{2}</a><div>Registered User</div></td>
+<td><div class="smallfont"><strong>Wrong refresh rate</strong></div>
+<div id="post_message_{0}">{3}</div></td></tr></table>"""
+    thread = _tree(
+        post.format(1, "30th March 2025", "ana", "My card reports 23.951 Hz instead of 23.976 Hz.")
+        + post.format(2, "2nd April 2025", "ben", "Try a custom resolution in the driver panel.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.startswith("ana\n\nMy card reports") and "\n\nben\n\nTry a custom" in text
+    assert "Registered User" not in text and "refresh rate" not in text
