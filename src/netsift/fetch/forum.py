@@ -54,7 +54,9 @@ _BODY = re.compile(
     r"(?:^|[-_\s])(cooked|post-?body|post-?content|post-?text|post[-_]?message|message-?body|"
     r"message-?content|"
     r"messagetext|content|entry-content|usertext-body|s-prose|js-post-body|bbwrapper|"
-    r"comment-?body|comment-?content|answer-?body|text)(?:$|[-_\s])",
+    r"comment-?body|comment-?content|answer-?body|text)(?:$|[-_\s])"
+    # camelCase: userContent, richText (not a layout's primaryContent)
+    r"|(?-i:(?:user|post|message|comment|reply|rich)(?:Body|Content|Text)(?=$|[-_\s]))",
     re.IGNORECASE,
 )
 
@@ -296,14 +298,48 @@ def extract_posts(root: etree._Element) -> list[Post]:
     qa = _qa_posts(root)
     if qa and len(qa) >= 2:
         return qa
+    nodes = find_posts(root)
+    bodies = [_find_body(n) for n in nodes]
+    opening = _opening_post(nodes, bodies)
+    if opening is not None:
+        nodes, bodies = [opening[0], *nodes], [opening[1], *bodies]
     posts = []
-    for node in find_posts(root):
+    for node, body in zip(nodes, bodies, strict=True):
         author, date = _find_author(node), _find_date(node)
-        body = _find_body(node)
         _prune_post(body)
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
     return posts
+
+
+def _opening_post(
+    nodes: list[etree._Element], bodies: list[etree._Element]
+) -> tuple[etree._Element, etree._Element] | None:
+    """The thread's first post when the engine marks it apart from the replies (a discussion
+    above its comments): the one earlier block whose body is shaped like the replies' bodies,
+    widened to the largest block around it that holds no reply."""
+    if not nodes or bodies[0] is nodes[0] or not bodies[0].get("class"):
+        return None
+    first, body = nodes[0], bodies[0]
+    inside = set(nodes)
+    found = []
+    for el in first.getroottree().iter():
+        if el is first:
+            break
+        if (
+            el.tag == body.tag
+            and el.get("class") == body.get("class")
+            and not any(a in inside for a in el.iterancestors())
+        ):
+            found.append(el)
+    if len(found) != 1:
+        return None
+    block = found[0]
+    for parent in found[0].iterancestors():
+        if any(n in inside for n in parent.iter()) or parent.tag in ("body", "main"):
+            break
+        block = parent
+    return (block, found[0]) if _has_author_and_text(block) else None
 
 
 _SIGNATURE = re.compile(r"signature", re.IGNORECASE)

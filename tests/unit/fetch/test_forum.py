@@ -249,3 +249,21 @@ def test_table_posts_with_ids_and_a_prefixed_username_class() -> None:
     text = read_forum(thread, None, "text") or ""
     assert text.startswith("ana\n\nMy card reports") and "\n\nben\n\nTry a custom" in text
     assert "Registered User" not in text and "refresh rate" not in text
+
+
+def test_the_opening_post_marked_apart_from_the_comments_is_read_first() -> None:
+    comment = """<li class="Item ItemComment"><div class="Comment"><span class="Author">
+<a href="/u/{0}">{0}</a></span><span class="DateCreated">{1}</span>
+<div class="Message userContent">{2}</div></div></li>"""
+    page = _tree(
+        """<h1>Open source edition ends</h1><div class="Discussion"><span class="Author">
+<a href="/u/ana">ana</a></span><span class="DateCreated">Mar 1</span>
+<div class="Message userContent">The open source edition gets no more releases, so plan
+a migration before the end of the year.</div></div><ul class="Comments">"""
+        + comment.format("ben", "Mar 2", "Sad news, thanks for all the years.")
+        + comment.format("cara", "Mar 3", "Which forum software do you suggest instead?")
+        + "</ul>"
+    )
+    text = read_forum(page, None, "text") or ""
+    assert text.startswith("ana\nMar 1\n\nThe open source edition")
+    assert text.index("plan") < text.index("Sad news") < text.index("Which forum")
