@@ -235,7 +235,6 @@ def _with_siblings(
 
 
 _QA = re.compile(r"schema\.org/(Question|Answer)$", re.IGNORECASE)
-_ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ]\d")
 
 
 def _own_prop(scope: etree._Element, names: tuple[str, ...]) -> etree._Element | None:
@@ -253,10 +252,7 @@ def _own_prop(scope: etree._Element, names: tuple[str, ...]) -> etree._Element |
 def _prop_text(el: etree._Element | None) -> str | None:
     if el is None:
         return None
-    text = el.get("content") or normalize_space(" ".join(el.itertext())).strip()
-    text = text or el.get("datetime") or ""
-    day = _ISO_DAY.match(text)
-    return (day.group(1) if day else text) or None
+    return el.get("content") or _text(el) or None
 
 
 def _item_author(item: etree._Element) -> str | None:
@@ -289,7 +285,9 @@ def _qa_posts(root: etree._Element) -> list[Post] | None:
             continue
         date = _own_prop(item, ("dateCreated", "datePublished"))
         _prune_post(body)
-        posts.append(Post(_item_author(item), _prop_text(date), body))
+        # the date a reader sees; a machine date only in an attribute is no part of the text
+        shown = _text(date) if date is not None else ""
+        posts.append(Post(_item_author(item), shown or None, body))
     return posts
 
 

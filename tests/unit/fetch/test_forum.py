@@ -59,7 +59,7 @@ def test_a_post_of_content_is_a_post_not_a_part() -> None:
 QA = """<div itemscope itemtype="https://schema.org/QAPage"><h1>Why does bread go stale?</h1>
 <div itemprop="mainEntity" itemscope itemtype="https://schema.org/Question">
 <div class="post-text" itemprop="text"><p>Mine is hard after two days. Why?</p></div>
-<time itemprop="dateCreated" datetime="2021-03-04T10:00:00Z"></time>
+<time itemprop="dateCreated" datetime="2021-03-04T10:00:00Z">Mar 4, 2021</time>
 <div class="user-info" itemprop="author" itemscope itemtype="https://schema.org/Person">
 <a href="/u/1">dora</a> <span class="rep">1,204</span> <span>3 gold badges</span></div>
 <ul class="comments"><li itemprop="comment" itemscope itemtype="https://schema.org/Comment">
@@ -68,6 +68,7 @@ QA = """<div itemscope itemtype="https://schema.org/QAPage"><h1>Why does bread g
 <span itemprop="name">eli</span></span></li></ul></div>
 <div class="answer" itemprop="acceptedAnswer" itemscope itemtype="https://schema.org/Answer">
 <div class="post-text" itemprop="text"><p>Starch recrystallises as the loaf cools.</p></div>
+<time itemprop="dateCreated" datetime="2021-03-05T08:00:00Z"></time>
 <div itemprop="author" itemscope itemtype="https://schema.org/Person"><a href="/u/2">finn</a>
 </div></div>
 <div class="answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">
@@ -77,11 +78,11 @@ QA = """<div itemscope itemtype="https://schema.org/QAPage"><h1>Why does bread g
 
 def test_question_and_answers_read_as_posts_without_comments() -> None:
     text = read_forum(_tree(QA), None, "text") or ""
-    assert "dora\n2021-03-04\n\nMine is hard after two days. Why?" in text
+    assert "dora\nMar 4, 2021\n\nMine is hard after two days. Why?" in text
     assert "finn\n\nStarch recrystallises" in text and "toast from frozen" in text
     assert "Which flour" not in text and "gold badges" not in text
     md = read_forum(_tree(QA), None, "markdown") or ""
-    assert md.startswith("### dora · 2021-03-04\n\nMine is hard")
+    assert md.startswith("### dora · Mar 4, 2021\n\nMine is hard") and "2021-03-05" not in md
 
 
 def test_author_is_the_name_not_the_whole_user_card() -> None:
