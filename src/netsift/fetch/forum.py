@@ -344,8 +344,10 @@ _SIGNATURE = re.compile(r"signature", re.IGNORECASE)
 
 
 def _prune_post(body: etree._Element) -> None:
-    """A post's text without the page chrome and without its author's signature (the same
-    sign-off under every post, not what the post says)."""
+    """A post's text without the page chrome, its controls ("Click to expand...") and its
+    author's signature (the same sign-off under every post, not what the post says)."""
+    for el in body.xpath(".//*[@role='button']"):
+        _remove(el)
     for el in body.xpath(".//*[@class or @id or @data-role]"):
         if _SIGNATURE.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
             _remove(el)

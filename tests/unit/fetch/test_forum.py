@@ -268,3 +268,15 @@ a migration before the end of the year.</div></div><ul class="Comments">"""
     text = read_forum(page, None, "text") or ""
     assert text.startswith("ana\nMar 1\n\nThe open source edition")
     assert text.index("plan") < text.index("Sad news") < text.index("Which forum")
+
+
+def test_controls_inside_a_post_are_not_its_text() -> None:
+    post = """<div class="post"><span class="username">{0}</span><div class="content">
+<blockquote>{1} said: It rains.<div class="quote-more"><a role="button">Click to expand...</a>
+</div></blockquote><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "ben", "Bring a coat then.") + post.format("ben", "ana", "I will.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "Bring a coat then." in text and "said: It rains." in text
+    assert "Click to expand" not in text
