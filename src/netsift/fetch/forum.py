@@ -305,9 +305,25 @@ def extract_posts(root: etree._Element) -> list[Post]:
     for node, body in zip(nodes, bodies, strict=True):
         author, date = _find_author(node), _find_date(node)
         _prune_post(body)
+        for said in (author, date):
+            if said and body is not node:
+                _drop_restated(body, said)
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
     return posts
+
+
+def _drop_restated(body: etree._Element, said: str) -> None:
+    """Remove the short line in the body that restates the post's author or date ("Posted
+    March 3", "by ana"): the post's heading says it once."""
+    limit = len(said.split()) + 2
+    for el in body.iter():
+        if el is body or not isinstance(el.tag, str):
+            continue
+        text = _text(el)
+        if said in text and len(text.split()) <= limit:
+            _remove(el)
+            return
 
 
 def _opening_post(

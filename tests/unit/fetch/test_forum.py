@@ -280,3 +280,16 @@ def test_controls_inside_a_post_are_not_its_text() -> None:
     text = read_forum(thread, None, "text") or ""
     assert "Bring a coat then." in text and "said: It rains." in text
     assert "Click to expand" not in text
+
+
+def test_the_author_and_date_restated_in_the_body_are_said_once() -> None:
+    post = """<article class="post"><aside><span class="author">{0}</span></aside>
+<div class="post-content"><div class="meta"><a href="#">Posted <time>{1}</time></a></div>
+<p class="by">by {0}</p><div class="text"><p>{2}</p></div></div></article>"""
+    thread = _tree(
+        post.format("ana", "October 29, 2025", "Where does the payment module keep its data?")
+        + post.format("ben", "October 30, 2025", "In its own table, next to the orders.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.startswith("ana\nOctober 29, 2025\n\nWhere does")
+    assert "Posted" not in text and "by ana" not in text and text.count("October 29") == 1
