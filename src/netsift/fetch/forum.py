@@ -356,7 +356,7 @@ def _opening_post(
     return (block, found[0]) if _has_author_and_text(block) else None
 
 
-_SIGNATURE = re.compile(r"signature", re.IGNORECASE)
+_SIGN_OFF = re.compile(r"signature|last-?edit|edited-?by", re.IGNORECASE)  # and edit notes
 
 
 def _prune_post(body: etree._Element) -> None:
@@ -365,7 +365,7 @@ def _prune_post(body: etree._Element) -> None:
     for el in body.xpath(".//*[@role='button']"):
         _remove(el)
     for el in body.xpath(".//*[@class or @id or @data-role]"):
-        if _SIGNATURE.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
+        if _SIGN_OFF.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
             _remove(el)
         elif "label-hidden" in (el.get("class") or ""):  # a field whose label is hidden, shown
             el.set("class", _LABEL_HIDDEN.sub(" ", el.get("class") or ""))

@@ -293,3 +293,11 @@ def test_the_author_and_date_restated_in_the_body_are_said_once() -> None:
     text = read_forum(thread, None, "text") or ""
     assert text.startswith("ana\nOctober 29, 2025\n\nWhere does")
     assert "Posted" not in text and "by ana" not in text and text.count("October 29") == 1
+
+
+def test_edit_notes_are_not_the_post() -> None:
+    post = """<div class="post"><span class="username">{0}</span><div class="content"><p>{1}</p>
+<div class="message-lastEdit">Last edited: Jul 28, 2024</div></div></div>"""
+    thread = _tree(post.format("ana", "Squad list updated.") + post.format("ben", "Thanks."))
+    text = read_forum(thread, None, "text") or ""
+    assert "Squad list updated." in text and "Last edited" not in text
