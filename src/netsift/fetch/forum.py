@@ -375,12 +375,15 @@ def _prune_post(body: etree._Element) -> None:
 _LABEL_HIDDEN = re.compile(r"\S*label-hidden\S*")
 
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_REPLY_PREFIX = re.compile(r"^(?:re\s*:\s*)+", re.IGNORECASE)
 _CHROME_WORDS = 6  # a button or label ("Reply with quote", "Click to expand...") is this short
 
 
 def _drop_repeated_chrome(posts: list[Post]) -> None:
     """Remove short texts that recur across the thread's posts: the same words in a third of
-    the posts are the engine's buttons and labels, not what anyone wrote."""
+    the posts are the engine's buttons and labels, not what anyone wrote; so is a subject
+    heading repeating the thread's ("Re: Pump hums at night")."""
     if len(posts) < 3:
         return
     seen: dict[str, list[etree._Element]] = defaultdict(list)
@@ -390,7 +393,11 @@ def _drop_repeated_chrome(posts: list[Post]) -> None:
             if el is post.body or not isinstance(el.tag, str):
                 continue
             text = _text(el)
-            if text and len(text.split()) <= _CHROME_WORDS and text not in texts:
+            if el.tag in _HEADINGS:
+                text = _REPLY_PREFIX.sub("", text)
+            elif len(text.split()) > _CHROME_WORDS:
+                continue
+            if text and text not in texts:
                 texts[text] = el
         for text, el in texts.items():
             seen[text].append(el)

@@ -301,3 +301,17 @@ def test_edit_notes_are_not_the_post() -> None:
     thread = _tree(post.format("ana", "Squad list updated.") + post.format("ben", "Thanks."))
     text = read_forum(thread, None, "text") or ""
     assert "Squad list updated." in text and "Last edited" not in text
+
+
+def test_reply_subjects_repeating_the_thread_subject_are_dropped() -> None:
+    post = """<div class="post"><span class="username">{0}</span><div class="content">
+<h3>{1}</h3><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "Pond pump hums at night", "It hums from midnight on.")
+        + post.format("ben", "Re: Pond pump hums at night", "Clean the impeller.")
+        + post.format("cara", "Re: Pond pump hums at night", "Check the mounting feet.")
+        + post.format("dan", "Rubber feet help", "Mine stopped with rubber feet.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "Pond pump hums" not in text and "Rubber feet help" in text
+    assert "Clean the impeller." in text
