@@ -287,7 +287,7 @@ def _qa_posts(root: etree._Element) -> list[Post] | None:
         _prune_post(body)
         # the date a reader sees; a machine date only in an attribute is no part of the text
         shown = _text(date) if date is not None else ""
-        posts.append(Post(_item_author(item), shown or None, body))
+        posts.append(Post(_item_author(item), _dated(shown), body))
     return posts
 
 
@@ -303,7 +303,7 @@ def extract_posts(root: etree._Element) -> list[Post]:
         nodes, bodies = [opening[0], *nodes], [opening[1], *bodies]
     posts = []
     for node, body in zip(nodes, bodies, strict=True):
-        author, date = _find_author(node), _find_date(node)
+        author, date = _find_author(node), _dated(_find_date(node))
         _prune_post(body)
         for said in (author, date):
             if said and body is not node:
@@ -311,6 +311,15 @@ def extract_posts(root: etree._Element) -> list[Post]:
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
     return posts
+
+
+_RELATIVE = re.compile(r"\bago\s*$", re.IGNORECASE)
+
+
+def _dated(date: str | None) -> str | None:
+    """A date as the page states it; a relative one ("3 hours ago") is dropped, it is stale as
+    soon as the text is stored."""
+    return None if not date or _RELATIVE.search(date) else date
 
 
 def _drop_restated(body: etree._Element, said: str) -> None:

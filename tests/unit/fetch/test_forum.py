@@ -315,3 +315,15 @@ def test_reply_subjects_repeating_the_thread_subject_are_dropped() -> None:
     text = read_forum(thread, None, "text") or ""
     assert "Pond pump hums" not in text and "Rubber feet help" in text
     assert "Clean the impeller." in text
+
+
+def test_a_relative_date_is_no_date() -> None:
+    post = """<div class="post"><span class="username">{0}</span><span class="date">{1}</span>
+<div class="content"><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "17 hours ago", "Hair follicles grown in a lab.")
+        + post.format("ben", "May 2, 2024", "In mice so far.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.startswith("ana\n\nHair follicles") and "ben\nMay 2, 2024\n\nIn mice" in text
+    assert "ago" not in text
