@@ -371,8 +371,9 @@ _SIGN_OFF = re.compile(r"signature|last-?edit|edited-?by", re.IGNORECASE)  # and
 def _prune_post(body: etree._Element) -> None:
     """A post's text without the page chrome, its controls ("Click to expand...") and its
     author's signature (the same sign-off under every post, not what the post says)."""
-    for el in body.xpath(".//*[@role='button']"):
-        _remove(el)
+    for el in body.xpath(".//*[@role='button'] | .//a[not(@href)]"):
+        if el.tag != "a" or len(_text(el).split()) <= _CONTROL_WORDS:
+            _remove(el)
     for el in body.xpath(".//*[@class or @id or @data-role]"):
         if _SIGN_OFF.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
             _remove(el)
@@ -381,6 +382,7 @@ def _prune_post(body: etree._Element) -> None:
     prune_boilerplate(body)
 
 
+_CONTROL_WORDS = 4  # a script-driven link without a target ("Click to shrink...") is this short
 _LABEL_HIDDEN = re.compile(r"\S*label-hidden\S*")
 
 

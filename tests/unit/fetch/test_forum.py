@@ -327,3 +327,12 @@ def test_a_relative_date_is_no_date() -> None:
     text = read_forum(thread, None, "text") or ""
     assert text.startswith("ana\n\nHair follicles") and "ben\nMay 2, 2024\n\nIn mice" in text
     assert "ago" not in text
+
+
+def test_links_without_a_target_are_controls() -> None:
+    post = """<div class="post"><span class="username">{0}</span><div class="content">
+<blockquote>It rains.<div class="shrinker"><a>Click to shrink...</a></div></blockquote>
+<p>{1} <a href="/wiki/coat">coat</a></p></div></div>"""
+    thread = _tree(post.format("ana", "Bring a") + post.format("ben", "I packed a"))
+    text = read_forum(thread, None, "text") or ""
+    assert "Bring a coat" in text and "Click to shrink" not in text
