@@ -310,7 +310,24 @@ def extract_posts(root: etree._Element) -> list[Post]:
                 _drop_restated(body, said)
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
+    _drop_requoted(posts)
     return posts
+
+
+def _drop_requoted(posts: list[Post]) -> None:
+    """Remove quotes of what the thread already said: a reply quoting an earlier post repeats
+    its words, and the earlier post is there to read in full."""
+    said = ""
+    for post in posts:
+        for quote in post.body.xpath(".//blockquote | .//*[contains(@class, 'quote')]"):
+            text = _text(quote)
+            if len(text) > _QUOTE_MIN and text[-_QUOTE_TAIL:] in said:
+                _remove(quote)
+        said += " " + _text(post.body)
+
+
+_QUOTE_MIN = 40  # characters: a quote shorter than this is kept, a few words repeat nothing
+_QUOTE_TAIL = 80  # characters: a quote ending in words said earlier repeats them
 
 
 _RELATIVE = re.compile(r"\bago\s*$", re.IGNORECASE)

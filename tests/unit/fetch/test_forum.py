@@ -336,3 +336,24 @@ def test_links_without_a_target_are_controls() -> None:
     thread = _tree(post.format("ana", "Bring a") + post.format("ben", "I packed a"))
     text = read_forum(thread, None, "text") or ""
     assert "Bring a coat" in text and "Click to shrink" not in text
+
+
+def test_a_quote_of_an_earlier_post_is_not_read_twice() -> None:
+    post = """<div class="post"><span class="username">{0}</span><div class="content">{1}
+<p>{2}</p></div></div>"""
+    first = (
+        "The Caldera Closed is the best closed headphone I have heard this year; the stage is "
+        "wide and the mids are smooth."
+    )
+    thread = _tree(
+        post.format("ana", "", first)
+        + post.format("ben", f'<blockquote class="quote">ana said: {first}</blockquote>', "Agreed.")
+        + post.format(
+            "cara",
+            '<div class="bbcode-quote">A quote from another thread entirely, kept in full.</div>',
+            "Worth a listen.",
+        )
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert text.count("best closed headphone") == 1 and "Agreed." in text
+    assert "another thread entirely" in text
