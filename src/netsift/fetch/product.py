@@ -1,12 +1,17 @@
-"""Product facts: name, brand, price, availability and SKU from schema.org data on the page.
+"""Product pages: the product's own description, without the shop's reviews and suggestions,
+and its schema.org facts (name, brand, price, availability, SKU).
 
 Shops put the facts an agent needs (what it costs, whether it is in stock) in JSON-LD or
 microdata far more reliably than in their visible layout; the visible description still
-comes from the page itself.
+comes from the page itself. Around it a shop page carries customer reviews, ratings and
+"recommended for you" blocks that read as prose to an article extractor but are not the
+product's content; the shops name those blocks in their classes, so the lines they hold
+are dropped from the extraction.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +21,14 @@ from ..models import ContentFormat
 from .markdown import TextFormat, normalize_space
 from .pagetype import json_ld_objects
 
-__all__ = ["ProductFacts", "extract_product_facts", "read_product", "render_facts"]
+__all__ = [
+    "ProductFacts",
+    "extract_product_facts",
+    "noise_text",
+    "read_product",
+    "render_facts",
+    "without_noise",
+]
 
 
 @dataclass(frozen=True)
@@ -115,15 +127,96 @@ def render_facts(facts: ProductFacts, fmt: TextFormat) -> str:
     return "\n".join(f"{k}: {v}" for k, v in facts.items())
 
 
+_NOISE = re.compile(
+    r"(?:^|[-_\s])(?:reviews?|ratings?|feedback|recently-?viewed|upsells?|cross-?sells?|"
+    r"recommendations?)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_NOISE_SHARE = 0.5  # a "review" block holding this share of the page is its layout, not reviews
+_MIN_WORDS = 3  # shorter lines ("Size", "Reviews") also occur in the description itself
+_KEPT_SHARE = 0.1  # dropping more than this leaves nothing: the extraction was the noise's own
+_LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole header
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MD_MARKS = re.compile(r"[*_#|>`\\]+|^\s*(?:[-+]|\d+\.)\s+")
+_SPACES = re.compile(r"\s+")
+
+
+def _h1(tree: etree._Element) -> etree._Element | None:
+    return tree.find(".//body//h1")
+
+
+def noise_text(tree: etree._Element) -> str:
+    """The text of the blocks whose class or id says reviews, ratings, feedback or
+    recommendations (whitespace removed, so it matches however an extractor spaced it).
+    The h1's ancestors never count (shops wrap whole pages in such classes), nor seller
+    testimonials: those are the shop's own words about the product."""
+    body = tree.find(".//body")
+    body = body if body is not None else tree
+    h1 = _h1(tree)
+    chain = set(h1.iterancestors()) if h1 is not None else set()
+    total = len("".join(body.itertext()))
+    found: list[str] = []
+    done: etree._Element | None = None  # the last block taken or exempted
+    for node in body.iter():
+        if not isinstance(node.tag, str) or node in chain:
+            continue
+        if done is not None and any(a is done for a in node.iterancestors()):
+            continue
+        names = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if "testimonial" in names.lower():
+            done = node
+        elif names.strip() and _NOISE.search(names):
+            text = "".join(node.itertext())
+            if len(text) < _NOISE_SHARE * total:
+                found.append(_SPACES.sub("", text))
+                done = node
+    return "\n".join(found)
+
+
+def _plain(line: str) -> str:
+    """A line of text or Markdown output as page text: no list marks, emphasis or link URLs."""
+    return _SPACES.sub("", _MD_MARKS.sub(" ", _MD_LINK.sub(r"\1", line)))
+
+
+def without_noise(content: str, noise: str) -> str:
+    """`content` without the lines of at least a few words found in the noise blocks; whole
+    when that would drop nearly all of it (the page's reviews are then its content)."""
+    if not noise:
+        return content
+    kept = [
+        line
+        for line in content.split("\n")
+        if len(line.split()) < _MIN_WORDS or _plain(line) not in noise
+    ]
+    trimmed = "\n".join(kept)
+    return trimmed if len(trimmed.split()) >= _KEPT_SHARE * len(content.split()) else content
+
+
+def _missing_name(content: str, tree: etree._Element) -> str | None:
+    """The product's name (its h1) when the extraction lost it: the page leads with it."""
+    h1 = _h1(tree)
+    name = normalize_space(" ".join(h1.itertext())).strip() if h1 is not None else ""
+    if not name or len(name) > _LONGEST_NAME or name in normalize_space(content):
+        return None
+    return name
+
+
 def read_product(
     tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str
 ) -> str | None:
-    """In Markdown, the schema.org facts as a list above the visible description and the
-    generic extraction; text and HTML keep to what the page shows (None: use `generic`)."""
-    facts = extract_product_facts(tree)
-    if facts is None or not facts.items() or fmt != "markdown":
+    """The generic extraction without review and recommendation lines, led by the product's
+    name; in Markdown the schema.org facts as a list below the name (text keeps to what the
+    page shows). None for HTML: its markup stays as the generic extraction made it."""
+    if fmt == "html":
         return None
-    parts = [render_facts(facts, fmt), generic]
-    if facts.description and facts.description[:60] not in generic:
-        parts.insert(1, facts.description)
-    return "\n\n".join(p for p in parts if p)
+    content = without_noise(generic, noise_text(tree))
+    name = _missing_name(content, tree)
+    if fmt == "text":
+        return f"{name}\n{content}" if name else content
+    facts = extract_product_facts(tree)
+    parts = [f"# {name}" if name else ""]
+    if facts is not None and facts.items():
+        parts.append(render_facts(facts, fmt))
+        if facts.description and facts.description[:60] not in content:
+            parts.append(facts.description)
+    return "\n\n".join(p for p in [*parts, content] if p)
