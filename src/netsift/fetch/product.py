@@ -133,7 +133,7 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _NOISE_SHARE = 0.5  # a "review" block holding this share of the page is its layout, not reviews
-_MIN_WORDS = 3  # shorter lines ("Size", "Reviews") also occur in the description itself
+_MIN_WORDS = 2  # single words ("Size", "Reviews") also occur in the description itself
 _KEPT_SHARE = 0.1  # dropping more than this leaves nothing: the extraction was the noise's own
 _LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole header
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
