@@ -3,10 +3,10 @@ and its schema.org facts (name, brand, price, availability, SKU).
 
 Shops put the facts an agent needs (what it costs, whether it is in stock) in JSON-LD or
 microdata far more reliably than in their visible layout; the visible description still
-comes from the page itself. Around it a shop page carries customer reviews, ratings and
-"recommended for you" blocks that read as prose to an article extractor but are not the
-product's content; the shops name those blocks in their classes, so the lines they hold
-are dropped from the extraction.
+comes from the page itself. Around it a shop page carries customer reviews, ratings, sign-in
+and cart dialogs and "recommended for you" blocks that read as prose to an article extractor
+but are not the product's content; the shops name those blocks in their classes, so the
+lines they hold are dropped from the extraction.
 """
 
 from __future__ import annotations
@@ -129,7 +129,12 @@ def render_facts(facts: ProductFacts, fmt: TextFormat) -> str:
 
 _NOISE = re.compile(
     r"(?:^|[-_\s])(?:reviews?|ratings?|feedback|recently-?viewed|upsells?|cross-?sells?|"
-    r"recommendations?)(?:$|[-_\s])",
+    r"recommendations?|modal|dialog|popup)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_OWN = re.compile(
+    r"(?:^|[-_\s])(?:testimonials?|description|details|specs|specifications|measurements|"
+    r"dimensions|features|size-?guide)(?:$|[-_\s])",
     re.IGNORECASE,
 )
 _NOISE_SHARE = 0.5  # a "review" block holding this share of the page is its layout, not reviews
@@ -146,10 +151,11 @@ def _h1(tree: etree._Element) -> etree._Element | None:
 
 
 def noise_text(tree: etree._Element) -> str:
-    """The text of the blocks whose class or id says reviews, ratings, feedback or
-    recommendations (whitespace removed, so it matches however an extractor spaced it).
-    The h1's ancestors never count (shops wrap whole pages in such classes), nor seller
-    testimonials: those are the shop's own words about the product."""
+    """The text of the blocks whose class or id says reviews, ratings, feedback,
+    recommendations or dialogs (sign-in, cart, consent), whitespace removed so it matches
+    however an extractor spaced it. The h1's ancestors never count (shops wrap whole pages
+    in such classes), nor blocks named as the product's own (details, specifications, size
+    guide, seller testimonials), dialogs included: shops open those in a popup."""
     body = tree.find(".//body")
     body = body if body is not None else tree
     h1 = _h1(tree)
@@ -163,7 +169,7 @@ def noise_text(tree: etree._Element) -> str:
         if done is not None and any(a is done for a in node.iterancestors()):
             continue
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
-        if "testimonial" in names.lower():
+        if _OWN.search(names):
             done = node
         elif names.strip() and _NOISE.search(names):
             text = "".join(node.itertext())

@@ -25,6 +25,10 @@ every single day, customer service was slow to answer.</p></div></section>
 <section class="recommendations"><h2>You may also like</h2>
 <p>Summit Pack 40 is our bigger pack for long weekends with a frame and a lid pocket for maps.</p>
 </section>
+<div class="account-modal"><p>Sign in to your account to save this pack to your wishlist and
+see the orders you placed with us over the last two years.</p></div>
+<div class="product-details-modal"><p>Measured with the hipbelt on, the pack weighs one pound
+thirteen ounces and holds twenty five litres of gear.</p></div>
 <section class="testimonials home-review-cards"><p>Our guides have carried the Trail Pack
 on every tour we have run since the spring and they would not go back to any other pack.</p>
 </section></main>
@@ -43,6 +47,12 @@ def test_reviews_and_recommendations_leave_the_text() -> None:
 def test_seller_testimonials_stay() -> None:
     text = extract_html(SHOP, url=URL, format="text").content
     assert "would not go back to any other pack" in text
+
+
+def test_dialogs_go_unless_they_hold_the_product_details() -> None:
+    text = extract_html(SHOP, url=URL, format="text").content
+    assert "Sign in to your account" not in text
+    assert "holds twenty five litres" in text
 
 
 def test_markdown_drops_the_same_lines_below_the_facts() -> None:
