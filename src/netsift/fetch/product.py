@@ -12,13 +12,15 @@ lines they hold are dropped from the extraction.
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
 
 from ..models import ContentFormat
-from .markdown import TextFormat, normalize_space
+from .boilerplate import prune_boilerplate
+from .markdown import TextFormat, normalize_space, render
 from .pagetype import json_ld_objects
 
 __all__ = [
@@ -140,6 +142,8 @@ _OWN = re.compile(
 _NOISE_SHARE = 0.5  # a "review" block holding this share of the page is its layout, not reviews
 _MIN_WORDS = 2  # single words ("Size", "Reviews") also occur in the description itself
 _KEPT_SHARE = 0.1  # dropping more than this leaves nothing: the extraction was the noise's own
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|zł|kr)\b")
+_BOX_CHARS = 3000  # a block around the h1 larger than this is the page, not its buy box
 _LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole header
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MD_MARKS = re.compile(r"[*_#|>`\\]+|^\s*(?:[-+]|\d+\.)\s+")
@@ -198,6 +202,24 @@ def without_noise(content: str, noise: str) -> str:
     return trimmed if len(trimmed.split()) >= _KEPT_SHARE * len(content.split()) else content
 
 
+def _buy_box(tree: etree._Element, fmt: TextFormat) -> list[str]:
+    """The lines of the h1's smallest surrounding block that shows a price: name, price,
+    options and the short pitch the page leads with, which an article extractor skips as
+    too short to be prose. None when no block that small shows a price (no buy box)."""
+    h1 = _h1(tree)
+    if h1 is None:
+        return []
+    for node in h1.iterancestors():
+        text = "".join(node.itertext())
+        if len(text) > _BOX_CHARS or node.tag in ("body", "html"):
+            return []
+        if _PRICE.search(text):
+            work = deepcopy(node)
+            prune_boilerplate(work)
+            return [line for line in render(work, fmt).split("\n") if line.strip()]
+    return []
+
+
 def _missing_name(content: str, tree: etree._Element) -> str | None:
     """The product's name (its h1) when the extraction lost it: the page leads with it."""
     h1 = _h1(tree)
@@ -207,20 +229,34 @@ def _missing_name(content: str, tree: etree._Element) -> str | None:
     return name
 
 
+def _lead(content: str, tree: etree._Element, fmt: TextFormat) -> str:
+    """What the page leads with and the extraction lost: the buy box's lines it lacks, or at
+    least the product's name."""
+    seen = "\n".join(_plain(line) for line in content.split("\n"))
+    box = [line for line in _buy_box(tree, fmt) if _plain(line) not in seen]
+    if box:
+        return ("\n\n" if fmt == "markdown" else "\n").join(box)
+    name = _missing_name(content, tree)
+    if name is None:
+        return ""
+    return f"# {name}" if fmt == "markdown" else name
+
+
 def read_product(
     tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str
 ) -> str | None:
-    """The generic extraction without review and recommendation lines, led by the product's
-    name; in Markdown the schema.org facts as a list below the name (text keeps to what the
-    page shows). None for HTML: its markup stays as the generic extraction made it."""
+    """The generic extraction without review, recommendation and dialog lines, led by the
+    buy box (name, price, options) when it lost it; in Markdown the schema.org facts as a
+    list below that (text keeps to what the page shows). None for HTML: its markup stays as
+    the generic extraction made it."""
     if fmt == "html":
         return None
     content = without_noise(generic, noise_text(tree))
-    name = _missing_name(content, tree)
+    lead = _lead(content, tree, fmt)
     if fmt == "text":
-        return f"{name}\n{content}" if name else content
+        return f"{lead}\n{content}" if lead else content
     facts = extract_product_facts(tree)
-    parts = [f"# {name}" if name else ""]
+    parts = [lead]
     if facts is not None and facts.items():
         parts.append(render_facts(facts, fmt))
         if facts.description and facts.description[:60] not in content:

@@ -62,16 +62,30 @@ def test_markdown_drops_the_same_lines_below_the_facts() -> None:
     assert md.index("**Price:** 89.00 USD") < md.index("easy reach")
 
 
-def test_a_lost_name_leads_the_content() -> None:
+def test_a_lost_buy_box_leads_the_content() -> None:
     tree = parse_html(SHOP)
     assert tree is not None
     body = "Keep your gear within easy reach in the Trail Pack: it fits a wide range of bodies."
-    assert read_product(tree, URL, "text", body) == f"Trail Pack 25\n{body}"
+    assert read_product(tree, URL, "text", body) == f"Trail Pack 25\n$89.00\n{body}"
     md = read_product(tree, URL, "markdown", body)
-    assert md is not None and md.startswith("# Trail Pack 25\n\n- **Price:** 89.00 USD")
-    found = "Trail Pack 25\nKeep your gear within easy reach."
+    assert md is not None and md.startswith("# Trail Pack 25\n\n$89.00\n\n- **Price:** 89.00 USD")
+    found = "Trail Pack 25\n$89.00\nKeep your gear within easy reach."
     assert read_product(tree, URL, "text", found) == found
     assert read_product(tree, URL, "html", "<p>Keep your gear</p>") is None
+
+
+def test_without_a_priced_block_only_the_name_leads() -> None:
+    page = (
+        """<html><body><div class="top"><h1>Brass Lamp</h1><p>In stock</p></div>
+<div class="more"><p>Other lamps from $20 in our catalogue.</p>"""
+        + "<p>filler</p>" * 900
+        + """
+</div></body></html>"""
+    )
+    tree = parse_html(page)
+    assert tree is not None
+    body = "A brass desk lamp with a linen shade and a dimmer built into its cord."
+    assert read_product(tree, None, "text", body) == f"Brass Lamp\n{body}"
 
 
 def test_noise_text_skips_the_h1_chain() -> None:
