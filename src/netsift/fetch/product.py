@@ -12,6 +12,7 @@ lines they hold are dropped from the extraction.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ __all__ = [
     "noise_text",
     "read_product",
     "render_facts",
+    "without_copies",
     "without_noise",
 ]
 
@@ -144,6 +146,8 @@ _MIN_WORDS = 2  # single words ("Size", "Reviews") also occur in the description
 _KEPT_SHARE = 0.1  # dropping more than this leaves nothing: the extraction was the noise's own
 _PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|zł|kr)\b")
 _BOX_CHARS = 3000  # a block around the h1 larger than this is the page, not its buy box
+_MIN_COPY_WORDS = 3  # shorter repeated lines ("Size", "In stock") are labels, not copies
+_LAYOUTS = 3  # copies of one block a page renders for its layouts; more are item cards
 _LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole header
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MD_MARKS = re.compile(r"[*_#|>`\\]+|^\s*(?:[-+]|\d+\.)\s+")
@@ -202,6 +206,23 @@ def without_noise(content: str, noise: str) -> str:
     return trimmed if len(trimmed.split()) >= _KEPT_SHARE * len(content.split()) else content
 
 
+def without_copies(content: str) -> str:
+    """`content` without the second and third copy of a line of a few words: shops render a
+    product's blocks once per layout (phone, desktop, zoom view), and the extractor keeps
+    every copy. A line repeated more often is the attribute every item card shares."""
+    lines = content.split("\n")
+    counts = Counter(_plain(line) for line in lines)
+    seen: set[str] = set()
+    kept = []
+    for line in lines:
+        key = _plain(line)
+        if key in seen and len(line.split()) >= _MIN_COPY_WORDS and counts[key] <= _LAYOUTS:
+            continue
+        seen.add(key)
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def _buy_box(tree: etree._Element, fmt: TextFormat) -> list[str]:
     """The lines of the h1's smallest surrounding block that shows a price: name, price,
     options and the short pitch the page leads with, which an article extractor skips as
@@ -245,13 +266,13 @@ def _lead(content: str, tree: etree._Element, fmt: TextFormat) -> str:
 def read_product(
     tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str
 ) -> str | None:
-    """The generic extraction without review, recommendation and dialog lines, led by the
-    buy box (name, price, options) when it lost it; in Markdown the schema.org facts as a
-    list below that (text keeps to what the page shows). None for HTML: its markup stays as
-    the generic extraction made it."""
+    """The generic extraction without review, recommendation and dialog lines or layout
+    copies, led by the buy box (name, price, options) when it lost it; in Markdown the
+    schema.org facts as a list below that (text keeps to what the page shows). None for
+    HTML: its markup stays as the generic extraction made it."""
     if fmt == "html":
         return None
-    content = without_noise(generic, noise_text(tree))
+    content = without_copies(without_noise(generic, noise_text(tree)))
     lead = _lead(content, tree, fmt)
     if fmt == "text":
         return f"{lead}\n{content}" if lead else content

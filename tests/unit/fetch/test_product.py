@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from netsift.fetch.html import extract_html, parse_html
-from netsift.fetch.product import noise_text, read_product, without_noise
+from netsift.fetch.product import noise_text, read_product, without_copies, without_noise
 
 SHOP = """<html><head><title>Trail Pack 25 | Outdoor Shop</title>
 <script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",
@@ -107,3 +107,12 @@ def test_reviews_that_are_the_whole_extraction_stay() -> None:
         content + "\n" + "\n".join(f"Double walled steel keeps drinks cold {i}" for i in range(3))
     )
     assert "Great bottle" not in without_noise(longer, noise)
+
+
+def test_layout_copies_go_but_item_card_attributes_stay() -> None:
+    block = "Superfine wool fibres regulate temperature"
+    card = "Screen size up to 43 inches"
+    content = "\n".join([block, "Size", block, "Size", block, *[card] * 5, "Made in Portugal"])
+    assert without_copies(content) == "\n".join(
+        [block, "Size", "Size", *[card] * 5, "Made in Portugal"]
+    )
