@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from copy import deepcopy
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from lxml import etree
@@ -193,15 +194,29 @@ def _plain(line: str) -> str:
 
 
 def without_noise(content: str, noise: str) -> str:
-    """`content` without the lines of at least a few words found in the noise blocks; whole
-    when that would drop nearly all of it (the page's reviews are then its content)."""
+    """`content` without the lines of at least a few words found in the noise blocks, nor
+    the short lines (a reviewer's initial, a vote count, "Report") and blank lines between
+    two such; whole when that would drop nearly all of it (the reviews are its content)."""
     if not noise:
         return content
-    kept = [
-        line
-        for line in content.split("\n")
-        if len(line.split()) < _MIN_WORDS or _plain(line) not in noise
-    ]
+    lines = content.split("\n")
+    noisy = [len(line.split()) >= _MIN_WORDS and _plain(line) in noise for line in lines]
+    if not any(noisy):
+        return content
+    long_lines = [i for i, line in enumerate(lines) if len(line.split()) >= _MIN_WORDS]
+    drop = {i for i, n in enumerate(noisy) if n}
+    for before, after in pairwise(long_lines):
+        if noisy[before] and noisy[after]:
+            drop.update(range(before + 1, after))
+    kept: list[str] = []
+    last = -1
+    for i, line in enumerate(lines):
+        if i in drop:
+            continue
+        if not line.strip() and kept and not kept[-1].strip() and i - last > 1:
+            continue  # the blank lines on both sides of a dropped run
+        kept.append(line)
+        last = i
     trimmed = "\n".join(kept)
     return trimmed if len(trimmed.split()) >= _KEPT_SHARE * len(content.split()) else content
 

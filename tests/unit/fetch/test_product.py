@@ -116,3 +116,22 @@ def test_layout_copies_go_but_item_card_attributes_stay() -> None:
     assert without_copies(content) == "\n".join(
         [block, "Size", "Size", *[card] * 5, "Made in Portugal"]
     )
+
+
+def test_short_lines_between_dropped_reviews_go_too() -> None:
+    content = "\n\n".join(
+        [
+            "Keep your gear within easy reach",
+            "g",
+            "Carried it across the ridge",
+            "8",
+            "Report",
+            "Zipper broke after two weeks",
+            "Specifications",
+            "Weight is one pound",
+        ]
+    )
+    noise = "CarrieditacrosstheridgeinrainZipperbrokeaftertwoweeksofuse"
+    assert without_noise(content, noise) == (
+        "Keep your gear within easy reach\n\ng\n\nSpecifications\n\nWeight is one pound"
+    )
