@@ -1,22 +1,39 @@
-"""Product facts: name, brand, price, availability and SKU from schema.org data on the page.
+"""Product pages: the product's own description, without the shop's reviews and suggestions,
+and its schema.org facts (name, brand, price, availability, SKU).
 
 Shops put the facts an agent needs (what it costs, whether it is in stock) in JSON-LD or
 microdata far more reliably than in their visible layout; the visible description still
-comes from the page itself.
+comes from the page itself. Around it a shop page carries customer reviews, ratings, sign-in
+and cart dialogs and "recommended for you" blocks that read as prose to an article extractor
+but are not the product's content; the shops name those blocks in their classes, so the
+lines they hold are dropped from the extraction.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from copy import deepcopy
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from lxml import etree
 
 from ..models import ContentFormat
-from .markdown import TextFormat, normalize_space
+from .boilerplate import prune_boilerplate
+from .markdown import TextFormat, normalize_space, render
 from .pagetype import json_ld_objects
 
-__all__ = ["ProductFacts", "extract_product_facts", "read_product", "render_facts"]
+__all__ = [
+    "ProductFacts",
+    "extract_product_facts",
+    "noise_text",
+    "read_product",
+    "render_facts",
+    "without_copies",
+    "without_noise",
+]
 
 
 @dataclass(frozen=True)
@@ -115,15 +132,169 @@ def render_facts(facts: ProductFacts, fmt: TextFormat) -> str:
     return "\n".join(f"{k}: {v}" for k, v in facts.items())
 
 
+_NOISE = re.compile(
+    r"(?:^|[-_\s])(?:reviews?|ratings?|feedback|recently-?viewed|upsells?|cross-?sells?|"
+    r"recommendations?|modal|dialog|popup)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_OWN = re.compile(
+    r"(?:^|[-_\s])(?:testimonials?|description|details|specs|specifications|measurements|"
+    r"dimensions|features|size-?guide)(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_NOISE_SHARE = 0.5  # a "review" block holding this share of the page is its layout, not reviews
+_MIN_WORDS = 2  # single words ("Size", "Reviews") also occur in the description itself
+_KEPT_SHARE = 0.1  # dropping more than this leaves nothing: the extraction was the noise's own
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|zł|kr)\b")
+_BOX_CHARS = 3000  # a block around the h1 larger than this is the page, not its buy box
+_MIN_COPY_WORDS = 3  # shorter repeated lines ("Size", "In stock") are labels, not copies
+_LAYOUTS = 3  # copies of one block a page renders for its layouts; more are item cards
+_LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole header
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MD_MARKS = re.compile(r"[*_#|>`\\]+|^\s*(?:[-+]|\d+\.)\s+")
+_SPACES = re.compile(r"\s+")
+
+
+def _h1(tree: etree._Element) -> etree._Element | None:
+    return tree.find(".//body//h1")
+
+
+def noise_text(tree: etree._Element) -> str:
+    """The text of the blocks whose class or id says reviews, ratings, feedback,
+    recommendations or dialogs (sign-in, cart, consent), whitespace removed so it matches
+    however an extractor spaced it. The h1's ancestors never count (shops wrap whole pages
+    in such classes), nor blocks named as the product's own (details, specifications, size
+    guide, seller testimonials), dialogs included: shops open those in a popup."""
+    body = tree.find(".//body")
+    body = body if body is not None else tree
+    h1 = _h1(tree)
+    chain = set(h1.iterancestors()) if h1 is not None else set()
+    total = len("".join(body.itertext()))
+    found: list[str] = []
+    done: etree._Element | None = None  # the last block taken or exempted
+    for node in body.iter():
+        if not isinstance(node.tag, str) or node in chain:
+            continue
+        if done is not None and any(a is done for a in node.iterancestors()):
+            continue
+        names = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if _OWN.search(names):
+            done = node
+        elif names.strip() and _NOISE.search(names):
+            text = "".join(node.itertext())
+            if len(text) < _NOISE_SHARE * total:
+                found.append(_SPACES.sub("", text))
+                done = node
+    return "\n".join(found)
+
+
+def _plain(line: str) -> str:
+    """A line of text or Markdown output as page text: no list marks, emphasis or link URLs."""
+    return _SPACES.sub("", _MD_MARKS.sub(" ", _MD_LINK.sub(r"\1", line)))
+
+
+def without_noise(content: str, noise: str) -> str:
+    """`content` without the lines of at least a few words found in the noise blocks, nor
+    the short lines (a reviewer's initial, a vote count, "Report") and blank lines between
+    two such; whole when that would drop nearly all of it (the reviews are its content)."""
+    if not noise:
+        return content
+    lines = content.split("\n")
+    noisy = [len(line.split()) >= _MIN_WORDS and _plain(line) in noise for line in lines]
+    if not any(noisy):
+        return content
+    long_lines = [i for i, line in enumerate(lines) if len(line.split()) >= _MIN_WORDS]
+    drop = {i for i, n in enumerate(noisy) if n}
+    for before, after in pairwise(long_lines):
+        if noisy[before] and noisy[after]:
+            drop.update(range(before + 1, after))
+    kept: list[str] = []
+    last = -1
+    for i, line in enumerate(lines):
+        if i in drop:
+            continue
+        if not line.strip() and kept and not kept[-1].strip() and i - last > 1:
+            continue  # the blank lines on both sides of a dropped run
+        kept.append(line)
+        last = i
+    trimmed = "\n".join(kept)
+    return trimmed if len(trimmed.split()) >= _KEPT_SHARE * len(content.split()) else content
+
+
+def without_copies(content: str) -> str:
+    """`content` without the second and third copy of a line of a few words: shops render a
+    product's blocks once per layout (phone, desktop, zoom view), and the extractor keeps
+    every copy. A line repeated more often is the attribute every item card shares."""
+    lines = content.split("\n")
+    counts = Counter(_plain(line) for line in lines)
+    seen: set[str] = set()
+    kept = []
+    for line in lines:
+        key = _plain(line)
+        if key in seen and len(line.split()) >= _MIN_COPY_WORDS and counts[key] <= _LAYOUTS:
+            continue
+        seen.add(key)
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _buy_box(tree: etree._Element, fmt: TextFormat) -> list[str]:
+    """The lines of the h1's smallest surrounding block that shows a price: name, price,
+    options and the short pitch the page leads with, which an article extractor skips as
+    too short to be prose. None when no block that small shows a price (no buy box)."""
+    h1 = _h1(tree)
+    if h1 is None:
+        return []
+    for node in h1.iterancestors():
+        text = "".join(node.itertext())
+        if len(text) > _BOX_CHARS or node.tag in ("body", "html"):
+            return []
+        if _PRICE.search(text):
+            work = deepcopy(node)
+            prune_boilerplate(work)
+            return [line for line in render(work, fmt).split("\n") if line.strip()]
+    return []
+
+
+def _missing_name(content: str, tree: etree._Element) -> str | None:
+    """The product's name (its h1) when the extraction lost it: the page leads with it."""
+    h1 = _h1(tree)
+    name = normalize_space(" ".join(h1.itertext())).strip() if h1 is not None else ""
+    if not name or len(name) > _LONGEST_NAME or name in normalize_space(content):
+        return None
+    return name
+
+
+def _lead(content: str, tree: etree._Element, fmt: TextFormat) -> str:
+    """What the page leads with and the extraction lost: the buy box's lines it lacks, or at
+    least the product's name."""
+    seen = "\n".join(_plain(line) for line in content.split("\n"))
+    box = [line for line in _buy_box(tree, fmt) if _plain(line) not in seen]
+    if box:
+        return ("\n\n" if fmt == "markdown" else "\n").join(box)
+    name = _missing_name(content, tree)
+    if name is None:
+        return ""
+    return f"# {name}" if fmt == "markdown" else name
+
+
 def read_product(
     tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str
 ) -> str | None:
-    """In Markdown, the schema.org facts as a list above the visible description and the
-    generic extraction; text and HTML keep to what the page shows (None: use `generic`)."""
-    facts = extract_product_facts(tree)
-    if facts is None or not facts.items() or fmt != "markdown":
+    """The generic extraction without review, recommendation and dialog lines or layout
+    copies, led by the buy box (name, price, options) when it lost it; in Markdown the
+    schema.org facts as a list below that (text keeps to what the page shows). None for
+    HTML: its markup stays as the generic extraction made it."""
+    if fmt == "html":
         return None
-    parts = [render_facts(facts, fmt), generic]
-    if facts.description and facts.description[:60] not in generic:
-        parts.insert(1, facts.description)
-    return "\n\n".join(p for p in parts if p)
+    content = without_copies(without_noise(generic, noise_text(tree)))
+    lead = _lead(content, tree, fmt)
+    if fmt == "text":
+        return f"{lead}\n{content}" if lead else content
+    facts = extract_product_facts(tree)
+    parts = [lead]
+    if facts is not None and facts.items():
+        parts.append(render_facts(facts, fmt))
+        if facts.description and facts.description[:60] not in content:
+            parts.append(facts.description)
+    return "\n\n".join(p for p in [*parts, content] if p)

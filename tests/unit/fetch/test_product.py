@@ -1,0 +1,137 @@
+"""read_product: the product's own description, without reviews and suggestions, name on top."""
+
+from __future__ import annotations
+
+from netsift.fetch.html import extract_html, parse_html
+from netsift.fetch.product import noise_text, read_product, without_copies, without_noise
+
+SHOP = """<html><head><title>Trail Pack 25 | Outdoor Shop</title>
+<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",
+"name": "Trail Pack 25", "sku": "TP-25",
+"offers": {"@type": "Offer", "price": "89.00", "priceCurrency": "USD"}}</script></head><body>
+<nav><a href="/">Shop</a><a href="/packs">Packs</a></nav>
+<main><div class="product-main"><h1>Trail Pack 25</h1><span class="price">$89.00</span>
+<button>Add to cart</button></div>
+<section class="product-description"><h2>Description</h2>
+<p>Keep your gear within easy reach in the Trail Pack 25: it fits a wide range of body types
+and has pockets for quick access to snacks, maps and a rain jacket on the trail.</p>
+<ul><li>Ripstop nylon body with a water repellent finish</li>
+<li>Padded shoulder straps and a removable hipbelt</li></ul></section>
+<section class="product-reviews"><h2>Customer reviews</h2>
+<div class="review-card"><p>Carried it across the whole ridge in heavy rain last autumn and my
+sandwiches stayed perfectly dry, would buy again for my brother.</p></div>
+<div class="review-card"><p>The zipper broke after two weeks of commuting by bike to the office
+every single day, customer service was slow to answer.</p></div></section>
+<section class="recommendations"><h2>You may also like</h2>
+<p>Summit Pack 40 is our bigger pack for long weekends with a frame and a lid pocket for maps.</p>
+</section>
+<div class="account-modal"><p>Sign in to your account to save this pack to your wishlist and
+see the orders you placed with us over the last two years.</p></div>
+<div class="product-details-modal"><p>Measured with the hipbelt on, the pack weighs one pound
+thirteen ounces and holds twenty five litres of gear.</p></div>
+<section class="testimonials home-review-cards"><p>Our guides have carried the Trail Pack
+on every tour we have run since the spring and they would not go back to any other pack.</p>
+</section></main>
+<footer>Returns. Shipping. Privacy.</footer></body></html>"""
+
+URL = "https://shop.example/products/trail-pack-25"
+
+
+def test_reviews_and_recommendations_leave_the_text() -> None:
+    text = extract_html(SHOP, url=URL, format="text").content
+    assert "within easy reach" in text and "Padded shoulder straps" in text
+    assert "sandwiches stayed" not in text and "zipper broke" not in text
+    assert "Summit Pack 40" not in text
+
+
+def test_seller_testimonials_stay() -> None:
+    text = extract_html(SHOP, url=URL, format="text").content
+    assert "would not go back to any other pack" in text
+
+
+def test_dialogs_go_unless_they_hold_the_product_details() -> None:
+    text = extract_html(SHOP, url=URL, format="text").content
+    assert "Sign in to your account" not in text
+    assert "holds twenty five litres" in text
+
+
+def test_markdown_drops_the_same_lines_below_the_facts() -> None:
+    md = extract_html(SHOP, url=URL, format="markdown").content
+    assert "sandwiches stayed" not in md and "Summit Pack 40" not in md
+    assert "Padded shoulder straps" in md and "# Trail Pack 25" in md
+    assert md.index("**Price:** 89.00 USD") < md.index("easy reach")
+
+
+def test_a_lost_buy_box_leads_the_content() -> None:
+    tree = parse_html(SHOP)
+    assert tree is not None
+    body = "Keep your gear within easy reach in the Trail Pack: it fits a wide range of bodies."
+    assert read_product(tree, URL, "text", body) == f"Trail Pack 25\n$89.00\n{body}"
+    md = read_product(tree, URL, "markdown", body)
+    assert md is not None and md.startswith("# Trail Pack 25\n\n$89.00\n\n- **Price:** 89.00 USD")
+    found = "Trail Pack 25\n$89.00\nKeep your gear within easy reach."
+    assert read_product(tree, URL, "text", found) == found
+    assert read_product(tree, URL, "html", "<p>Keep your gear</p>") is None
+
+
+def test_without_a_priced_block_only_the_name_leads() -> None:
+    page = (
+        """<html><body><div class="top"><h1>Brass Lamp</h1><p>In stock</p></div>
+<div class="more"><p>Other lamps from $20 in our catalogue.</p>"""
+        + "<p>filler</p>" * 900
+        + """
+</div></body></html>"""
+    )
+    tree = parse_html(page)
+    assert tree is not None
+    body = "A brass desk lamp with a linen shade and a dimmer built into its cord."
+    assert read_product(tree, None, "text", body) == f"Brass Lamp\n{body}"
+
+
+def test_noise_text_skips_the_h1_chain() -> None:
+    page = """<html><body><div class="page ratings-enabled"><h1>Lamp</h1>
+<p>A brass desk lamp with a linen shade and a dimmer built into its cord.</p>
+<div class="rating">4.5 out of 5 stars from 212 ratings</div></div></body></html>"""
+    tree = parse_html(page)
+    assert tree is not None
+    noise = noise_text(tree)
+    assert "brassdesklamp" not in noise
+    assert "4.5outof5starsfrom212ratings" in noise
+
+
+def test_reviews_that_are_the_whole_extraction_stay() -> None:
+    content = "Great bottle, keeps ice for a day\nLeaks when lying in my bag all day"
+    noise = "Greatbottle,keepsiceforaday\nLeakswhenlyinginmybagallday"
+    assert without_noise(content, noise) == content
+    longer = (
+        content + "\n" + "\n".join(f"Double walled steel keeps drinks cold {i}" for i in range(3))
+    )
+    assert "Great bottle" not in without_noise(longer, noise)
+
+
+def test_layout_copies_go_but_item_card_attributes_stay() -> None:
+    block = "Superfine wool fibres regulate temperature"
+    card = "Screen size up to 43 inches"
+    content = "\n".join([block, "Size", block, "Size", block, *[card] * 5, "Made in Portugal"])
+    assert without_copies(content) == "\n".join(
+        [block, "Size", "Size", *[card] * 5, "Made in Portugal"]
+    )
+
+
+def test_short_lines_between_dropped_reviews_go_too() -> None:
+    content = "\n\n".join(
+        [
+            "Keep your gear within easy reach",
+            "g",
+            "Carried it across the ridge",
+            "8",
+            "Report",
+            "Zipper broke after two weeks",
+            "Specifications",
+            "Weight is one pound",
+        ]
+    )
+    noise = "CarrieditacrosstheridgeinrainZipperbrokeaftertwoweeksofuse"
+    assert without_noise(content, noise) == (
+        "Keep your gear within easy reach\n\ng\n\nSpecifications\n\nWeight is one pound"
+    )
