@@ -144,7 +144,15 @@ _UNREAD_SHARE = 0.1  # of the body's text: an element holding more wraps content
 _TEXT_LENGTH = etree.XPath("string-length(.)")  # libxml2 counts without building the string
 
 
-def _drop_unread(tree: etree._Element) -> None:
+# of those, the ones the chrome pruning of block pages (`boilerplate.py`) deletes too
+_UNREAD_CHROME = (
+    "aside", "audio", "button", "canvas", "dialog", "embed", "footer", "iframe", "input", "label",
+    "map", "nav", "noscript", "object", "option", "picture", "select", "source", "svg",
+    "textarea", "video",
+)  # fmt: skip
+
+
+def _drop_unread(tree: etree._Element, tags: tuple[str, ...] = _UNREAD) -> None:
     """Remove, before trafilatura runs, the elements its cleaning deletes anyway (menus, asides,
     footers, SVG, controls): its XPath pruning tests every element of the raw tree through
     Python callbacks, and these are a large share of a page. One that holds much of the text
@@ -153,7 +161,7 @@ def _drop_unread(tree: etree._Element) -> None:
     if body is None:
         return
     limit = _UNREAD_SHARE * float(_TEXT_LENGTH(body))
-    for node in [n for n in body.iter(*_UNREAD) if float(_TEXT_LENGTH(n)) < limit]:
+    for node in [n for n in body.iter(*tags) if float(_TEXT_LENGTH(n)) < limit]:
         parent = node.getparent()
         if parent is None:
             continue
@@ -336,6 +344,7 @@ def extract_html(
     if kind == "forum":
         content = read_forum(tree, url, format)
     elif kind in BLOCK_PAGES:
+        _drop_unread(tree, _UNREAD_CHROME)
         content = read_blocks(tree, url, format, _TRAFILATURA[kind])
     if not content and kind != "product":
         _drop_unread(tree)

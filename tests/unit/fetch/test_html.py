@@ -369,3 +369,32 @@ def test_elements_trafilatura_never_reads_are_dropped_unless_they_hold_the_conte
     assert "<nav" not in html and "<svg" not in html and "<button" not in html
     assert "Kept tail" in html and "Lead" in html
     assert "about the story" in html  # a fieldset holding the page's text is no control group
+
+
+def test_own_copy_resolves_relative_links_and_keeps_absolute_ones_as_written() -> None:
+    from netsift.fetch.dom import own_copy
+    from netsift.fetch.html import parse_html
+
+    tree = parse_html(
+        "<html><body><a href='../b/c'>Up</a><a href='https://other.example/x?'>Away</a>"
+        "<a href='#top'>Top</a></body></html>"
+    )
+    assert tree is not None
+    hrefs = [a.get("href") for a in own_copy(tree, "https://site.example/a/page").iter("a")]
+    assert hrefs == ["https://site.example/b/c", "https://other.example/x?", "#top"]
+
+
+def test_block_pages_keep_dates_trafilatura_would_drop() -> None:
+    from lxml import etree
+
+    from netsift.fetch.html import _UNREAD_CHROME, _drop_unread, parse_html
+
+    tree = parse_html(
+        "<html><body><nav><a href='/'>Home</a></nav><main><ul>"
+        + "".join(f"<li><a href='/e{i}'>Event {i}</a> <time>May {i}</time></li>" for i in range(8))
+        + "</ul></main></body></html>"
+    )
+    assert tree is not None
+    _drop_unread(tree, _UNREAD_CHROME)
+    html = etree.tostring(tree, encoding="unicode")
+    assert "<nav" not in html and "<time>May 3</time>" in html
