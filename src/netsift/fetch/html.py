@@ -124,11 +124,11 @@ _INERT = ("style", "link", "meta")
 
 def _drop_inert(tree: etree._Element) -> None:
     """Remove what no extractor reads once the page is classified (styles, head links and
-    metas, the code of scripts other than JSON-LD), so trafilatura's many tree copies and
+    metas, scripts other than JSON-LD), so trafilatura's many tree copies and
     searches stay small. Not media, SVG, noscript or form controls: pages hide text there."""
     for script in tree.iter("script"):
         if (script.get("type") or "").lower() != "application/ld+json":
-            script.text = None
+            script.tag = "style"  # removed with the styles below, in the same pass
     etree.strip_elements(tree, *_INERT, with_tail=False)
 
 

@@ -398,3 +398,20 @@ def test_block_pages_keep_dates_trafilatura_would_drop() -> None:
     _drop_unread(tree, _UNREAD_CHROME)
     html = etree.tostring(tree, encoding="unicode")
     assert "<nav" not in html and "<time>May 3</time>" in html
+
+
+def test_inert_scripts_go_and_json_ld_stays() -> None:
+    from lxml import etree
+
+    from netsift.fetch.html import _drop_inert, parse_html
+
+    tree = parse_html(
+        '<html><head><script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+        "<style>p{}</style></head><body><p>Before<script>track()</script> after</p></body></html>"
+    )
+    assert tree is not None
+    _drop_inert(tree)
+    html = etree.tostring(tree, encoding="unicode")
+    assert [s.get("type") for s in tree.iter("script")] == ["application/ld+json"]
+    assert "track()" not in html and "<style" not in html
+    assert "NewsArticle" in html and "Before after" in html
