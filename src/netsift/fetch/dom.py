@@ -16,6 +16,7 @@ from .markdown import TextFormat, render
 
 __all__ = ["body_of", "own_copy", "render_node", "run_trafilatura"]
 
+_KEPT_LINKS = ("#", "javascript:", "mailto:", "http://", "https://")
 _OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
 
 
@@ -50,11 +51,13 @@ def body_of(tree: etree._Element) -> etree._Element:
 
 
 def own_copy(tree: etree._Element, url: str | None) -> etree._Element:
-    """A copy of the body to prune freely, its links made absolute against the page URL."""
+    """A copy of the body to prune freely, its links made absolute against the page URL (those
+    already absolute kept as written: `urljoin` on thousands of menu links was most of the
+    copy's cost)."""
     work = deepcopy(body_of(tree))
     if url:
         for node in work.iter("a"):
             href = node.get("href")
-            if href and not href.startswith(("#", "javascript:", "mailto:")):
+            if href and not href.startswith(_KEPT_LINKS):
                 node.set("href", urljoin(url, href.strip()))
     return work

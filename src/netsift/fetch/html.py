@@ -24,7 +24,7 @@ from typing import Any
 
 import lxml.html
 from lxml import etree
-from trafilatura.xpaths import BODY_XPATH
+from trafilatura.settings import MANUALLY_CLEANED
 
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
@@ -124,12 +124,54 @@ _INERT = ("style", "link", "meta")
 
 def _drop_inert(tree: etree._Element) -> None:
     """Remove what no extractor reads once the page is classified (styles, head links and
-    metas, the code of scripts other than JSON-LD), so trafilatura's many tree copies and
+    metas, scripts other than JSON-LD), so trafilatura's many tree copies and
     searches stay small. Not media, SVG, noscript or form controls: pages hide text there."""
     for script in tree.iter("script"):
         if (script.get("type") or "").lower() != "application/ld+json":
-            script.text = None
+            script.tag = "style"  # removed with the styles below, in the same pass
     etree.strip_elements(tree, *_INERT, with_tail=False)
+
+
+# what trafilatura deletes before its own extractor reads the page, the head, scripts (their
+# JSON-LD is read), forms and figures (kept when they hold the content or a table) aside
+_UNREAD = tuple(
+    tag
+    for tag in MANUALLY_CLEANED
+    if tag not in ("head", "script", "style", "link", "form", "figure")
+)
+
+_UNREAD_SHARE = 0.1  # of the body's text: an element holding more wraps content by a markup slip
+_TEXT_LENGTH = etree.XPath("string-length(.)")  # libxml2 counts without building the string
+
+
+# of those, the ones the chrome pruning of block pages (`boilerplate.py`) deletes too
+_UNREAD_CHROME = (
+    "aside", "audio", "button", "canvas", "dialog", "embed", "footer", "iframe", "input", "label",
+    "map", "nav", "noscript", "object", "option", "picture", "select", "source", "svg",
+    "textarea", "video",
+)  # fmt: skip
+
+
+def _drop_unread(tree: etree._Element, tags: tuple[str, ...] = _UNREAD) -> None:
+    """Remove, before trafilatura runs, the elements its cleaning deletes anyway (menus, asides,
+    footers, SVG, controls): its XPath pruning tests every element of the raw tree through
+    Python callbacks, and these are a large share of a page. One that holds much of the text
+    stays: an unclosed tag made it wrap the content, which trafilatura's fallbacks still read."""
+    body = tree.find("body")
+    if body is None:
+        return
+    limit = _UNREAD_SHARE * float(_TEXT_LENGTH(body))
+    for node in [n for n in body.iter(*tags) if float(_TEXT_LENGTH(n)) < limit]:
+        parent = node.getparent()
+        if parent is None:
+            continue
+        if node.tail:
+            previous = node.getprevious()
+            if previous is not None:
+                previous.tail = (previous.tail or "") + node.tail
+            else:
+                parent.text = (parent.text or "") + node.tail
+        parent.remove(node)
 
 
 def _title(tree: etree._Element) -> str | None:
@@ -164,11 +206,40 @@ def _signature(node: etree._Element | None) -> tuple[str, str] | None:
     return None if node is None else (str(node.tag), node.get("class") or "")
 
 
+# trafilatura's first body expression (BODY_XPATH[0]) as a walk that stops at the first match:
+# the XPath tests every container's id and class through a Python callback, a twentieth of an
+# article's extraction time, only for its first hit to be used
+_BODY_ID = re.compile(
+    "(?:entry|article|art)-content|article__content|article(?:-|__)?body|articleBody|body-text"
+)
+_BODY_CLASS = re.compile(
+    "post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper|"
+    "article-?text|articleText|(?:entry|page|text|article|art)-content|article__content|"
+    "article(?:-|__)?body|articleBody|ArticleContent|body-text|article__container"
+)
+
+
+def _first_body(tree: etree._Element) -> etree._Element | None:
+    """The first container (in document order) trafilatura's first body expression selects."""
+    for node in tree.iter("article", "div", "main", "section"):
+        attrib = node.attrib
+        if not attrib:
+            continue
+        cls, ident = attrib.get("class"), attrib.get("id")
+        if cls in ("post", "entry") or ident == "articleContent":
+            return node
+        if attrib.get("itemprop") == "articleBody":
+            return node
+        if (ident and _BODY_ID.search(ident)) or (cls and _BODY_CLASS.search(cls)):
+            return node
+    return None
+
+
 def _body_chunks(tree: etree._Element) -> list[etree._Element]:
     """The chunks of an article body its page splits around ads and asides: the container
     trafilatura's body expressions find first, and the later containers of the same kind (same
     tag and class, in the same kind of wrapper, none inside another), each holding prose."""
-    first = next((n for n in BODY_XPATH[0](tree) if n is not None), None)
+    first = _first_body(tree)
     if first is None or not first.get("class") or not _prose(first):
         return []
     kind, wrapper = _signature(first), _signature(first.getparent())
@@ -273,7 +344,10 @@ def extract_html(
     if kind == "forum":
         content = read_forum(tree, url, format)
     elif kind in BLOCK_PAGES:
+        _drop_unread(tree, _UNREAD_CHROME)
         content = read_blocks(tree, url, format, _TRAFILATURA[kind])
+    if not content and kind != "product":
+        _drop_unread(tree)
     if not content and kind == "article":
         content = _article(tree, url, format, publication_marks(classification) >= 2)
         if format == "text":

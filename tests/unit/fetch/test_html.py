@@ -330,3 +330,88 @@ def test_plain_text_leaves_the_headline_to_the_title() -> None:
     assert result.content.startswith("The northern rivers carry melt water")
     markdown = extract_html(ARTICLE, url="https://news.example/rivers", format="markdown")
     assert "Rivers of the North" in markdown.content
+
+
+def test_first_body_is_trafilaturas_first_body_container() -> None:
+    from trafilatura.xpaths import BODY_XPATH
+
+    from netsift.fetch.html import _first_body, parse_html
+
+    page = (
+        '<html><body><div id="wrap"><section class="teaser-list"><p>Teaser</p></section>'
+        '<div class="layout"><div class="c-article-body main">'
+        '<div class="post-content">Inner</div></div></div>'
+        '<div class="entry">Later</div></div></body></html>'
+    )
+    tree = parse_html(page)
+    assert tree is not None
+    first = _first_body(tree)
+    assert first is not None and first.get("class") == "c-article-body main"
+    assert first is next(n for n in BODY_XPATH[0](tree) if n is not None)
+    assert _first_body(parse_html("<html><body><div class='x'>No body</div></body></html>")) is None
+
+
+def test_elements_trafilatura_never_reads_are_dropped_unless_they_hold_the_content() -> None:
+    from lxml import etree
+
+    from netsift.fetch.html import _drop_unread, parse_html
+
+    story = _story_paragraphs("the story", 6)
+    page = (
+        "<html><body><nav><a href='/'>Home</a></nav>Kept tail<main>"
+        "<svg><path d='M0 0'/><text>icon</text></svg><p>Lead</p>"
+        f"<button>Share</button></main><fieldset>{story}</fieldset></body></html>"
+    )
+    tree = parse_html(page)
+    assert tree is not None
+    _drop_unread(tree)
+    html = etree.tostring(tree, encoding="unicode")
+    assert "<nav" not in html and "<svg" not in html and "<button" not in html
+    assert "Kept tail" in html and "Lead" in html
+    assert "about the story" in html  # a fieldset holding the page's text is no control group
+
+
+def test_own_copy_resolves_relative_links_and_keeps_absolute_ones_as_written() -> None:
+    from netsift.fetch.dom import own_copy
+    from netsift.fetch.html import parse_html
+
+    tree = parse_html(
+        "<html><body><a href='../b/c'>Up</a><a href='https://other.example/x?'>Away</a>"
+        "<a href='#top'>Top</a></body></html>"
+    )
+    assert tree is not None
+    hrefs = [a.get("href") for a in own_copy(tree, "https://site.example/a/page").iter("a")]
+    assert hrefs == ["https://site.example/b/c", "https://other.example/x?", "#top"]
+
+
+def test_block_pages_keep_dates_trafilatura_would_drop() -> None:
+    from lxml import etree
+
+    from netsift.fetch.html import _UNREAD_CHROME, _drop_unread, parse_html
+
+    tree = parse_html(
+        "<html><body><nav><a href='/'>Home</a></nav><main><ul>"
+        + "".join(f"<li><a href='/e{i}'>Event {i}</a> <time>May {i}</time></li>" for i in range(8))
+        + "</ul></main></body></html>"
+    )
+    assert tree is not None
+    _drop_unread(tree, _UNREAD_CHROME)
+    html = etree.tostring(tree, encoding="unicode")
+    assert "<nav" not in html and "<time>May 3</time>" in html
+
+
+def test_inert_scripts_go_and_json_ld_stays() -> None:
+    from lxml import etree
+
+    from netsift.fetch.html import _drop_inert, parse_html
+
+    tree = parse_html(
+        '<html><head><script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+        "<style>p{}</style></head><body><p>Before<script>track()</script> after</p></body></html>"
+    )
+    assert tree is not None
+    _drop_inert(tree)
+    html = etree.tostring(tree, encoding="unicode")
+    assert [s.get("type") for s in tree.iter("script")] == ["application/ld+json"]
+    assert "track()" not in html and "<style" not in html
+    assert "NewsArticle" in html and "Before after" in html
