@@ -59,5 +59,8 @@ def own_copy(tree: etree._Element, url: str | None) -> etree._Element:
         for node in work.iter("a"):
             href = node.get("href")
             if href and not href.startswith(_KEPT_LINKS):
-                node.set("href", urljoin(url, href.strip()))
+                try:
+                    node.set("href", urljoin(url, href.strip()))
+                except ValueError:  # a control character lxml accepted from the page
+                    continue
     return work

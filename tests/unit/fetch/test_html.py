@@ -415,3 +415,20 @@ def test_inert_scripts_go_and_json_ld_stays() -> None:
     assert [s.get("type") for s in tree.iter("script")] == ["application/ld+json"]
     assert "track()" not in html and "<style" not in html
     assert "NewsArticle" in html and "Before after" in html
+
+
+@pytest.mark.parametrize("page_type", ["forum", "listing", "auto"])
+def test_a_link_holding_a_control_character_is_kept_as_written(page_type: str) -> None:
+    # lxml accepts `&#1;` in an attribute but refuses to write it back: resolving that link
+    # against the page URL must not turn a hostile page into a crash
+    html = (
+        "<html><body>"
+        '<div class="post"><span class="author">ann</span><p>First post text here.</p>'
+        '<a href="p&#1;x">odd link</a></div>'
+        '<div class="post"><span class="author">bob</span><p>A reply to it.</p></div>'
+        "</body></html>"
+    )
+    result = extract_html(
+        html, url="https://forum.example/t/1", format="markdown", page_type=page_type
+    )
+    assert "First post text here." in result.content
