@@ -11,7 +11,7 @@ import re
 
 from lxml import etree
 
-__all__ = ["is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
+__all__ = ["drop", "is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
 
 _ALWAYS = frozenset(
     {
@@ -74,7 +74,7 @@ def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True)
         elif looks_like_boilerplate(node) and not _is_large_share(node, root):
             doomed.append(node)
     for node in doomed:
-        _drop(node)
+        drop(node)
 
 
 def _inside_content(node: etree._Element) -> bool:
@@ -96,7 +96,8 @@ def _is_large_share(node: etree._Element, root: etree._Element) -> bool:
     return inner > 2000 and inner > 0.5 * len("".join(root.itertext()))
 
 
-def _drop(node: etree._Element) -> None:
+def drop(node: etree._Element) -> None:
+    """Remove `node` from its tree, keeping the text that follows it."""
     parent = node.getparent()
     if parent is None:
         return
