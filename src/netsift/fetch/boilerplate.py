@@ -52,8 +52,15 @@ def looks_like_boilerplate(node: etree._Element) -> bool:
         return False
     if (node.get("role") or "").lower() in _CHROME_ROLES:
         return True
-    names = f"{node.get('class') or ''} {node.get('id') or ''}"
+    names = f"{_class_words(node.get('class') or '')} {node.get('id') or ''}"
     return bool(names.strip() and _BOILER_WORDS.search(names))
+
+
+def _class_words(classes: str) -> str:
+    """The class words that can say chrome. Utility classes cannot: `overflow-hidden` clips
+    a box's edges, and `md:hidden` (any word with a screen prefix) hides from one size only."""
+    words = classes.split()
+    return " ".join(w for w in words if ":" not in w and not w.startswith("overflow"))
 
 
 def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True) -> None:
