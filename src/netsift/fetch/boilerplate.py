@@ -56,11 +56,27 @@ def looks_like_boilerplate(node: etree._Element) -> bool:
     return bool(names.strip() and _BOILER_WORDS.search(names))
 
 
+_CSS_MODULE = re.compile(r"^([A-Za-z][A-Za-z0-9]*)_[A-Za-z0-9-]+__[A-Za-z0-9_-]+$")
+_RESPONSIVE_HIDDEN = re.compile(
+    r"hidden[-_](?:xs|sm|md|lg|xl|xxl|lt|gt|below|above|up|down|mobile|tablet|phone|desktop)",
+    re.IGNORECASE,
+)
+
+
 def _class_words(classes: str) -> str:
     """The class words that can say chrome. Utility classes cannot: `overflow-hidden` clips
-    a box's edges, and `md:hidden` (any word with a screen prefix) hides from one size only."""
+    a box's edges, and `md:hidden`, `hidden-lt-md` hide from one screen size only. A CSS
+    module's class (`Pricing_header__x1y2`) names its part of a component: the component's
+    name is what can say chrome."""
     words = classes.split()
-    return " ".join(w for w in words if ":" not in w and not w.startswith("overflow"))
+    responsive = any(_RESPONSIVE_HIDDEN.search(w) for w in words)
+    kept = []
+    for word in words:
+        if ":" in word or word.startswith("overflow") or (responsive and "hidden" in word):
+            continue
+        module = _CSS_MODULE.match(word)
+        kept.append(module.group(1) if module else word)
+    return " ".join(kept)
 
 
 def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True) -> None:

@@ -89,3 +89,11 @@ def test_open_accordions_keeps_questions_and_shows_answers() -> None:
     assert "How long does setup take?" in text and "About a day" in text
     assert "Can I cancel" in text and "at any time" in text
     assert "Send" not in text
+
+
+def test_css_module_and_responsive_classes_say_chrome_by_component_only() -> None:
+    from netsift.fetch.boilerplate import looks_like_boilerplate
+
+    assert not looks_like_boilerplate(_node('<div class="PlanCard_header__x1Y2z">x</div>'))
+    assert looks_like_boilerplate(_node('<div class="Footer_inner__x1Y2z">x</div>'))
+    assert not looks_like_boilerplate(_node('<div class="_hidden_ab1 _hidden-lt-md_ab1">x</div>'))
