@@ -51,13 +51,12 @@ def prune_controls(region: etree._Element) -> None:
         and _CONTROL_WORDS.search(_names(node))
         and text_length(node) < 0.5 * total
     ]
+    links = [(link, _words(link), link.get("href") or "") for link in region.iter("a")]
     named: dict[str, int] = {}  # each link target's longest link text
-    for link in region.iter("a"):
-        href = link.get("href") or ""
-        named[href] = max(named.get(href, 0), len(_words(link)))
+    for _, text, href in links:
+        named[href] = max(named.get(href, 0), len(text))
     labels: dict[str, list[tuple[etree._Element, str]]] = {}
-    for link in region.iter("a"):
-        text, href = _words(link), link.get("href") or ""
+    for link, text, href in links:
         if not text or len(text.split()) > _LABEL_WORDS or _DIGIT.search(text):
             continue
         holder, parent = link, link.getparent()

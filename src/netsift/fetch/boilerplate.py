@@ -68,6 +68,8 @@ def _class_words(classes: str) -> str:
     a box's edges, and `md:hidden`, `hidden-lt-md` hide from one screen size only. A CSS
     module's class (`Pricing_header__x1y2`) names its part of a component: the component's
     name is what can say chrome."""
+    if not any(mark in classes for mark in (":", "overflow", "__", "hidden")):
+        return classes  # the common case, cheap: this runs on every element
     words = classes.split()
     responsive = any(_RESPONSIVE_HIDDEN.search(w) for w in words)
     kept = []
