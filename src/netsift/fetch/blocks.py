@@ -48,6 +48,7 @@ def prune_controls(region: etree._Element) -> None:
         node
         for node in region.iter()
         if isinstance(node.tag, str)
+        and node.attrib
         and _CONTROL_WORDS.search(_names(node))
         and text_length(node) < 0.5 * total
     ]

@@ -56,6 +56,7 @@ def looks_like_boilerplate(node: etree._Element) -> bool:
     return bool(names.strip() and _BOILER_WORDS.search(names))
 
 
+_UTILITY_MARKS = re.compile(r":|overflow|__|hidden")
 _CSS_MODULE = re.compile(r"^([A-Za-z][A-Za-z0-9]*)_[A-Za-z0-9-]+__[A-Za-z0-9_-]+$")
 _RESPONSIVE_HIDDEN = re.compile(
     r"hidden[-_](?:xs|sm|md|lg|xl|xxl|lt|gt|below|above|up|down|mobile|tablet|phone|desktop)",
@@ -68,7 +69,7 @@ def _class_words(classes: str) -> str:
     a box's edges, and `md:hidden`, `hidden-lt-md` hide from one screen size only. A CSS
     module's class (`Pricing_header__x1y2`) names its part of a component: the component's
     name is what can say chrome."""
-    if not any(mark in classes for mark in (":", "overflow", "__", "hidden")):
+    if not _UTILITY_MARKS.search(classes):
         return classes  # the common case, cheap: this runs on every element
     words = classes.split()
     responsive = any(_RESPONSIVE_HIDDEN.search(w) for w in words)
