@@ -3,25 +3,128 @@ product or plan is content, so they read as their whole main region once the chr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lxml import etree
 
 from ..models import ContentFormat
-from .boilerplate import prune_boilerplate
+from .boilerplate import drop, prune_boilerplate
 from .dom import own_copy, render_node, run_trafilatura
-from .region import find_main_region
+from .region import find_main_region, text_length
 
-__all__ = ["BLOCK_PAGES", "read_blocks"]
+__all__ = ["BLOCK_PAGES", "open_accordions", "prune_controls", "read_blocks"]
 
 BLOCK_PAGES = frozenset({"listing", "collection", "service"})
 _REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
+_CONTROL_WORDS = re.compile(
+    r"(?:^|[-_\s])(?:filters?|facets?|faceted|refinements?|sort|sorting|sortby|sort-by)"
+    r"(?:$|[-_\s])",
+    re.IGNORECASE,
+)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_REPEATS = 3  # a short link label on this many blocks is each block's button, not content
+_LABEL_WORDS = 3
+_DIGIT = re.compile(r"\d")
 
 
-def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> str:
+def _names(node: etree._Element) -> str:
+    return f"{node.get('class') or ''} {node.get('id') or ''} {node.get('data-testid') or ''}"
+
+
+def _words(node: etree._Element) -> str:
+    return " ".join(" ".join(node.itertext()).split())
+
+
+def prune_controls(region: etree._Element) -> None:
+    """Drop what lets a reader sift the blocks rather than read them: filter, facet and sort
+    panels (by their class, id or test-id words), and the short link label every card repeats
+    ("Quick view", "Add to cart") — those lead to as many places as there are cards. A label
+    that always leads to one place (a tag, a location) says what the cards are about, a run
+    of them no other link names (colour swatches) are the card's options, and prices or
+    counts hold digits: those stay."""
+    total = text_length(region)
+    doomed = [
+        node
+        for node in region.iter()
+        if isinstance(node.tag, str)
+        and node.attrib
+        and _CONTROL_WORDS.search(_names(node))
+        and text_length(node) < 0.5 * total
+    ]
+    links = [(link, _words(link), link.get("href") or "") for link in region.iter("a")]
+    named: dict[str, int] = {}  # each link target's longest link text
+    for _, text, href in links:
+        named[href] = max(named.get(href, 0), len(text))
+    labels: dict[str, list[tuple[etree._Element, str]]] = {}
+    for link, text, href in links:
+        if not text or len(text.split()) > _LABEL_WORDS or _DIGIT.search(text):
+            continue
+        holder, parent = link, link.getparent()
+        if parent is not None and parent is not region and _words(parent) == text:
+            holder = parent  # the outermost element holding only the label goes
+        if named[href] <= len(text) and _among_choices(holder):
+            continue  # one of a card's options (colours, sizes), its only word for them
+        labels.setdefault(text.lower(), []).append((holder, href))
+    for found in labels.values():
+        if len(found) >= _REPEATS and len({href for _, href in found}) >= 0.5 * len(found):
+            doomed.extend(node for node, _ in found)
+    for node in doomed:
+        drop(node)
+
+
+def _among_choices(holder: etree._Element) -> bool:
+    """One of a run of short sibling links with different words, like a card's colour or
+    size swatches."""
+    parent = holder.getparent()
+    if parent is None:
+        return False
+    texts = set()
+    for node in parent:
+        if node.tag != holder.tag or (node.tag != "a" and next(node.iter("a"), None) is None):
+            continue
+        text = _words(node)
+        if text and len(text.split()) <= _LABEL_WORDS:
+            texts.add(text.lower())
+    return len(texts) >= _REPEATS
+
+
+def _is_toggle(button: etree._Element) -> bool:
+    if button.get("aria-expanded") is not None or button.get("aria-controls") is not None:
+        return True
+    return _words(button).endswith("?") or next(button.iter(*_HEADINGS), None) is not None
+
+
+def open_accordions(root: etree._Element) -> None:
+    """FAQ and plan-detail accordions: the question sits in a `<button>` (pruned as a form
+    control) and the answer in a panel hidden until clicked. Both are content, so the button
+    becomes a plain block and the panel beside it is shown."""
+    for button in [b for b in root.iter("button") if _is_toggle(b)]:
+        button.tag = "div"
+        holder, parent = button, button.getparent()
+        if button.getnext() is None and parent is not None and _words(parent) == _words(button):
+            holder = parent  # <h3><button>Question?</button></h3><div hidden>answer</div>
+        panel = holder.getnext()
+        if panel is None or not isinstance(panel.tag, str):
+            continue
+        for name in ("hidden", "aria-hidden", "style"):
+            panel.attrib.pop(name, None)
+        classes = (panel.get("class") or "").split()
+        if "hidden" in classes:
+            panel.set("class", " ".join(c for c in classes if c != "hidden"))
+
+
+def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[str, float]:
+    """The pruned main region, and how much of the region before the controls went it keeps
+    (the choice against trafilatura weighs the region as found: its controls hold text)."""
     work = own_copy(tree, url)
+    open_accordions(work)
     prune_boilerplate(work)
-    return render_node(find_main_region(work), fmt)
+    region = find_main_region(work)
+    before = text_length(region)
+    prune_controls(region)
+    kept = text_length(region) / before if before else 1.0
+    return render_node(region, fmt), kept
 
 
 def read_blocks(
@@ -29,6 +132,7 @@ def read_blocks(
 ) -> str | None:
     """The whole main region, unless trafilatura's densest-text pick holds about as much: then
     the region's extra is the page's chrome, not more blocks."""
-    region = _region(tree, url, fmt)
+    region, kept = _region(tree, url, fmt)
     picked = run_trafilatura(tree, url, fmt, options)
-    return (region if len(picked) < _REGION_SHARE * len(region) else picked) or None
+    found = len(region) / kept if kept else 0.0
+    return (region if len(picked) < _REGION_SHARE * found else picked) or None

@@ -11,7 +11,7 @@ import re
 
 from lxml import etree
 
-__all__ = ["is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
+__all__ = ["drop", "is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
 
 _ALWAYS = frozenset(
     {
@@ -52,8 +52,34 @@ def looks_like_boilerplate(node: etree._Element) -> bool:
         return False
     if (node.get("role") or "").lower() in _CHROME_ROLES:
         return True
-    names = f"{node.get('class') or ''} {node.get('id') or ''}"
+    names = f"{_class_words(node.get('class') or '')} {node.get('id') or ''}"
     return bool(names.strip() and _BOILER_WORDS.search(names))
+
+
+_UTILITY_MARKS = re.compile(r":|overflow|__|hidden")
+_CSS_MODULE = re.compile(r"^([A-Za-z][A-Za-z0-9]*)_[A-Za-z0-9-]+__[A-Za-z0-9_-]+$")
+_RESPONSIVE_HIDDEN = re.compile(
+    r"hidden[-_](?:xs|sm|md|lg|xl|xxl|lt|gt|below|above|up|down|mobile|tablet|phone|desktop)",
+    re.IGNORECASE,
+)
+
+
+def _class_words(classes: str) -> str:
+    """The class words that can say chrome. Utility classes cannot: `overflow-hidden` clips
+    a box's edges, and `md:hidden`, `hidden-lt-md` hide from one screen size only. A CSS
+    module's class (`Pricing_header__x1y2`) names its part of a component: the component's
+    name is what can say chrome."""
+    if not _UTILITY_MARKS.search(classes):
+        return classes  # the common case, cheap: this runs on every element
+    words = classes.split()
+    responsive = any(_RESPONSIVE_HIDDEN.search(w) for w in words)
+    kept = []
+    for word in words:
+        if ":" in word or word.startswith("overflow") or (responsive and "hidden" in word):
+            continue
+        module = _CSS_MODULE.match(word)
+        kept.append(module.group(1) if module else word)
+    return " ".join(kept)
 
 
 def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True) -> None:
@@ -74,7 +100,7 @@ def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True)
         elif looks_like_boilerplate(node) and not _is_large_share(node, root):
             doomed.append(node)
     for node in doomed:
-        _drop(node)
+        drop(node)
 
 
 def _inside_content(node: etree._Element) -> bool:
@@ -96,7 +122,8 @@ def _is_large_share(node: etree._Element, root: etree._Element) -> bool:
     return inner > 2000 and inner > 0.5 * len("".join(root.itertext()))
 
 
-def _drop(node: etree._Element) -> None:
+def drop(node: etree._Element) -> None:
+    """Remove `node` from its tree, keeping the text that follows it."""
     parent = node.getparent()
     if parent is None:
         return

@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+import lxml.html
+from lxml import etree
+
+from netsift.fetch.blocks import prune_controls
+
+
+def _node(html: str) -> etree._Element:
+    return lxml.html.fromstring(html)
+
+
+def _text(node: etree._Element) -> str:
+    return " ".join(" ".join(node.itertext()).split())
+
+
+CARDS = "".join(
+    f'<li class="card"><h3><a href="/p/{n}">Trail shoe model {n}</a></h3><span>${n}9.00</span>'
+    f'<a href="/p/{n}">Quick view</a><a href="/tag/running">Running</a></li>'
+    for n in range(1, 5)
+)
+
+
+def test_prune_controls_drops_filter_panels_and_card_buttons() -> None:
+    region = _node(
+        '<div><aside class="x"></aside><div class="product-filters"><h4>Colour</h4>'
+        f"<ul><li>Red</li><li>Blue</li></ul></div><ul>{CARDS}</ul></div>"
+    )
+    prune_controls(region)
+    text = _text(region)
+    assert "Colour" not in text and "Blue" not in text
+    assert "Quick view" not in text
+    assert "Trail shoe model 3" in text and "$39.00" in text
+
+
+def test_prune_controls_keeps_repeated_links_to_one_place_and_prices() -> None:
+    region = _node(f"<div><ul>{CARDS}</ul></div>")
+    prune_controls(region)
+    text = _text(region)
+    assert text.count("Running") == 4  # a tag every card links to is what the card is about
+    assert "$19.00" in text
+
+
+def test_prune_controls_keeps_swatch_runs_but_drops_lone_buttons() -> None:
+    swatches = "".join(
+        f'<li><a href="/cup-{{n}}?colour={c}">{c}</a></li>' for c in ("Sand", "Ink", "Moss")
+    )
+    cards = "".join(
+        f"<li><h3>Cup size {n}</h3><ul>{swatches.format(n=n)}</ul>"
+        f'<a href="/cup-{n}">Shop now</a></li>'
+        for n in "ABCD"
+    )
+    region = _node(f"<div><ul>{cards}</ul></div>")
+    prune_controls(region)
+    text = _text(region)
+    assert text.count("Moss") == 4 and "Cup size D" in text
+    assert "Shop now" not in text
+
+
+def test_prune_controls_keeps_a_region_that_is_all_filter() -> None:
+    region = _node('<div><div class="filter-results"><p>Every result we found.</p></div></div>')
+    prune_controls(region)
+    assert "Every result" in _text(region)
+
+
+def test_utility_classes_do_not_say_chrome() -> None:
+    from netsift.fetch.boilerplate import looks_like_boilerplate
+
+    assert not looks_like_boilerplate(_node('<div class="relative overflow-hidden">x</div>'))
+    assert not looks_like_boilerplate(_node('<div class="block md:hidden">x</div>'))
+    assert looks_like_boilerplate(_node('<div class="hidden">x</div>'))
+    assert looks_like_boilerplate(_node('<div class="site-footer overflow-x-hidden">x</div>'))
+
+
+def test_open_accordions_keeps_questions_and_shows_answers() -> None:
+    from netsift.fetch.blocks import open_accordions
+    from netsift.fetch.boilerplate import prune_boilerplate
+
+    page = _node(
+        "<div><div><button type='button'><h5>How long does setup take?</h5></button>"
+        "<div class='text-sm hidden'><p>About a day for most teams.</p></div></div>"
+        "<h3><button aria-expanded='false'>Can I cancel</button></h3>"
+        "<div hidden><p>Yes, at any time.</p></div>"
+        "<button type='submit'>Send</button></div>"
+    )
+    open_accordions(page)
+    prune_boilerplate(page)
+    text = _text(page)
+    assert "How long does setup take?" in text and "About a day" in text
+    assert "Can I cancel" in text and "at any time" in text
+    assert "Send" not in text
+
+
+def test_css_module_and_responsive_classes_say_chrome_by_component_only() -> None:
+    from netsift.fetch.boilerplate import looks_like_boilerplate
+
+    assert not looks_like_boilerplate(_node('<div class="PlanCard_header__x1Y2z">x</div>'))
+    assert looks_like_boilerplate(_node('<div class="Footer_inner__x1Y2z">x</div>'))
+    assert not looks_like_boilerplate(_node('<div class="_hidden_ab1 _hidden-lt-md_ab1">x</div>'))
