@@ -8,6 +8,7 @@ newsletter, share, breadcrumb, related...), never by domain.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lxml import etree
 
@@ -52,7 +53,14 @@ def looks_like_boilerplate(node: etree._Element) -> bool:
         return False
     if (node.get("role") or "").lower() in _CHROME_ROLES:
         return True
-    names = f"{_class_words(node.get('class') or '')} {node.get('id') or ''}"
+    classes, ident = node.get("class"), node.get("id")
+    return bool(classes or ident) and _names_say_chrome(classes or "", ident or "")
+
+
+@lru_cache(maxsize=4096)
+def _names_say_chrome(classes: str, ident: str) -> bool:
+    """Cached: a page repeats the same class strings on every card and menu item."""
+    names = f"{_class_words(classes)} {ident}"
     return bool(names.strip() and _BOILER_WORDS.search(names))
 
 
@@ -83,22 +91,33 @@ def _class_words(classes: str) -> str:
 
 
 def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True) -> None:
-    """Remove chrome from `root` in place (the caller owns the tree)."""
+    """Remove chrome from `root` in place (the caller owns the tree). What lies inside a node
+    already doomed goes with it, so the walk skips it (not inside `root` itself: a reader may
+    prune a post that looks like chrome and still render it)."""
     doomed: list[etree._Element] = []
-    for node in root.iter():
-        tag = node.tag
-        if not isinstance(tag, str):  # comments, processing instructions
+    root_length = -1  # the root's text length, measured once and only if needed
+    walk = etree.iterwalk(root, events=("start", "comment", "pi"))
+    for event, node in walk:
+        if event != "start":  # comments, processing instructions
             doomed.append(node)
             continue
-        tag = tag.lower()
-        if tag in _ALWAYS or tag in _CHROME_TAGS or is_hidden(node):
-            doomed.append(node)
+        tag = node.tag.lower()
+        if tag in _ALWAYS or tag in _CHROME_TAGS or (node.attrib and is_hidden(node)):
+            pass
         elif tag == "header" and not (keep_header_in_main and _inside_content(node)):
-            doomed.append(node)
+            pass
         elif tag == "form" and not _has_much_text(node):
-            doomed.append(node)
-        elif looks_like_boilerplate(node) and not _is_large_share(node, root):
-            doomed.append(node)
+            pass
+        elif not (node.attrib and looks_like_boilerplate(node)):
+            continue
+        else:
+            if root_length < 0:
+                root_length = len("".join(root.itertext()))
+            if _is_large_share(node, root_length):
+                continue
+        doomed.append(node)
+        if node is not root:
+            walk.skip_subtree()
     for node in doomed:
         drop(node)
 
@@ -116,10 +135,10 @@ def _has_much_text(node: etree._Element) -> bool:
     return len("".join(node.itertext()).split()) > 80
 
 
-def _is_large_share(node: etree._Element, root: etree._Element) -> bool:
+def _is_large_share(node: etree._Element, root_length: int) -> bool:
     """A wrapper whose class happens to say 'header' but holds most of the page stays."""
     inner = len("".join(node.itertext()))
-    return inner > 2000 and inner > 0.5 * len("".join(root.itertext()))
+    return inner > 2000 and inner > 0.5 * root_length
 
 
 def drop(node: etree._Element) -> None:

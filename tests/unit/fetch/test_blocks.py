@@ -3,7 +3,8 @@ from __future__ import annotations
 import lxml.html
 from lxml import etree
 
-from netsift.fetch.blocks import prune_controls
+from netsift.fetch.blocks import _region, prune_controls
+from netsift.fetch.boilerplate import prune_boilerplate
 
 
 def _node(html: str) -> etree._Element:
@@ -97,3 +98,40 @@ def test_css_module_and_responsive_classes_say_chrome_by_component_only() -> Non
     assert not looks_like_boilerplate(_node('<div class="PlanCard_header__x1Y2z">x</div>'))
     assert looks_like_boilerplate(_node('<div class="Footer_inner__x1Y2z">x</div>'))
     assert not looks_like_boilerplate(_node('<div class="_hidden_ab1 _hidden-lt-md_ab1">x</div>'))
+
+
+def test_prune_boilerplate_prunes_inside_a_root_that_looks_like_chrome() -> None:
+    page = _node(
+        '<div><div class="post-header"><p>The answer is to restart the router.</p>'
+        '<nav><a href="/">Home</a></nav><div class="share-bar">Share this</div></div></div>'
+    )
+    post = page[0]
+    prune_boilerplate(post)  # a reader prunes one post, then renders it
+    text = _text(post)
+    assert "restart the router" in text
+    assert "Home" not in text and "Share this" not in text
+
+
+def test_prune_boilerplate_drops_chrome_nested_in_chrome_with_its_text() -> None:
+    page = _node(
+        '<div><div class="sidebar"><div class="widget">Popular</div> tail</div>'
+        '<p>Body text <span class="social">Like</span>after.</p></div>'
+    )
+    prune_boilerplate(page)
+    assert _text(page) == "Body text after."
+
+
+def test_block_region_links_made_absolute_and_compared_resolved() -> None:
+    cards = "".join(
+        f'<li><h3><a href="/plans/{n}">Plan {n} with support</a></h3>'
+        f'<a href="{"/compare" if n % 2 else "https://shop.example/compare"}">Compare</a></li>'
+        for n in range(1, 5)
+    )
+    tree = _node(
+        f"<html><body><nav><a href='/'>Home</a></nav><main><ul>{cards}</ul></main></body></html>"
+    )
+    markdown, _ = _region(tree, "https://shop.example/pricing", "markdown")
+    assert "(https://shop.example/plans/3)" in markdown
+    text, _ = _region(tree, "https://shop.example/pricing", "text")
+    assert text.count("Compare") == 4  # one place however written: what the cards are about
+    assert "Home" not in text
