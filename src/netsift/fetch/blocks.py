@@ -4,6 +4,7 @@ product or plan is content, so they read as their whole main region once the chr
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
@@ -37,6 +38,12 @@ def _words(node: etree._Element) -> str:
     return " ".join(" ".join(node.itertext()).split())
 
 
+@lru_cache(maxsize=4096)
+def _says_control(names: str) -> bool:
+    """Cached: cards repeat the same class strings."""
+    return _CONTROL_WORDS.search(names) is not None
+
+
 def prune_controls(region: etree._Element) -> None:
     """Drop what lets a reader sift the blocks rather than read them: filter, facet and sort
     panels (by their class, id or test-id words), and the short link label every card repeats
@@ -50,7 +57,7 @@ def prune_controls(region: etree._Element) -> None:
         for node in region.iter()
         if isinstance(node.tag, str)
         and node.attrib
-        and _CONTROL_WORDS.search(_names(node))
+        and _says_control(_names(node))
         and text_length(node) < 0.5 * total
     ]
     links = [(link, _words(link), link.get("href") or "") for link in region.iter("a")]

@@ -16,7 +16,7 @@ _CONTENT_IDS = ("content", "main", "primary", "page-content", "main-content", "m
 
 
 def text_length(node: etree._Element) -> int:
-    return sum(len(t.strip()) for t in node.itertext())
+    return sum(map(len, map(str.strip, node.itertext())))
 
 
 def _link_length(node: etree._Element) -> int:
