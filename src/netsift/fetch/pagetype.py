@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
@@ -300,7 +301,9 @@ def _scan(body: etree._Element) -> _Shape:
     for node in body.iter(etree.Element):
         tag = node.tag
         if tag == "p":
-            if len(" ".join(node.itertext()).split()) >= 25:
+            # 25 words need at least 49 characters: shorter paragraphs skip the split
+            text = " ".join(node.itertext())
+            if len(text) >= 49 and len(text.split()) >= 25:
                 shape.long_paragraphs += 1
         elif tag == "pre":
             shape.code_blocks += 1
@@ -308,10 +311,8 @@ def _scan(body: etree._Element) -> _Shape:
             shape.headings.append(" ".join(node.itertext()))
         elif tag == "time" and node.get("datetime") is not None:
             shape.byline = True
-        attrib = node.attrib
-        if not attrib:
-            continue
-        itemprop = attrib.get("itemprop") or ""
+        # node.get reads the attribute directly; node.attrib builds a proxy per element
+        itemprop = node.get("itemprop")
         if itemprop:
             if itemprop in ("price", "offers", "sku"):
                 shape.price_markup = True
@@ -319,14 +320,19 @@ def _scan(body: etree._Element) -> _Shape:
                 shape.byline = True
             if _AUTHOR_CLASS.search(itemprop.lower()):
                 authors.append(node)
-        if attrib.get("rel") == "author":
+        cls = node.get("class")
+        if cls:
+            author, post = _class_marks(cls)
+            if author and not (itemprop and authors and authors[-1] is node):
+                authors.append(node)
+        else:
+            cls, post = "", False
+        if node.get("rel") == "author":
             shape.byline = True
-        cls = attrib.get("class") or ""
-        author, post = _class_marks(cls) if cls else (False, False)
-        if author and not (itemprop and authors and authors[-1] is node):
-            authors.append(node)
-        node_id = attrib.get("id")
-        if len(node) and (post or (node_id and _POST_CLASS.search(node_id.lower()))):
+        if not len(node):
+            continue
+        node_id = node.get("id")
+        if post or (node_id and _POST_CLASS.search(node_id.lower())):
             candidates[node] = f"{tag}.{cls.split()[0] if cls.split() else ''}"
     # a post names its author somewhere inside: credit each author's enclosing candidates
     authored: set[etree._Element] = set()
@@ -346,6 +352,7 @@ def _scan(body: etree._Element) -> _Shape:
 def _repeated_cards(body: etree._Element) -> tuple[int, int]:
     """The largest run of same-shaped siblings holding a link; how many of them show a price."""
     best_texts: list[str] = []
+    chrome: dict[etree._Element, bool] = {}  # candidates share ancestors: judge each once
     for parent in body.iter("ul", "ol", "div", "section", "main"):
         if len(parent) < 6:
             continue
@@ -354,7 +361,7 @@ def _repeated_cards(body: etree._Element) -> tuple[int, int]:
             continue
         keys = [f"{c.tag}.{(c.get('class') or '').split()[:1]}" for c in children]
         shape, count = Counter(keys).most_common(1)[0]
-        if count < 6 or count <= len(best_texts) or _in_chrome(parent):
+        if count < 6 or count <= len(best_texts) or _in_chrome(parent, chrome):
             continue
         same = [c for c, key in zip(children, keys, strict=True) if key == shape]
         linked = [c for c in same if c.tag == "a" or next(c.iterdescendants("a"), None) is not None]
@@ -368,11 +375,21 @@ def _repeated_cards(body: etree._Element) -> tuple[int, int]:
     return len(best_texts), sum(1 for text in best_texts if _PRICE.search(text))
 
 
-def _in_chrome(node: etree._Element) -> bool:
-    for el in (node, *node.iterancestors()):
+def _in_chrome(node: etree._Element, seen: dict[etree._Element, bool]) -> bool:
+    """Whether the node or an ancestor is navigation or boilerplate; answers memoised in seen."""
+    path: list[etree._Element] = []
+    verdict = False
+    for el in chain((node,), node.iterancestors()):
+        if el in seen:
+            verdict = seen[el]
+            break
+        path.append(el)
         if el.tag in ("nav", "header", "footer", "aside") or looks_like_boilerplate(el):
-            return True
-    return False
+            verdict = True
+            break
+    for el in path:
+        seen[el] = verdict
+    return verdict
 
 
 def count_priced_blocks(root: etree._Element) -> int:

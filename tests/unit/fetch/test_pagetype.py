@@ -169,3 +169,23 @@ def test_unsigned_prose_goes_to_the_block_type_with_evidence() -> None:
     result = classify_page(_tree(html), "https://x.example/a")
     assert "dom:cards=6 → listing +1.75" in result.signals
     assert result.type == "listing", result.signals
+
+
+def test_long_paragraph_count_starts_at_twenty_five_words() -> None:
+    # 25 one-letter words are the shortest long paragraph (49 characters): the cheap length
+    # check that skips splitting short paragraphs must still count it, and 24 words must not
+    body = "".join(f"<p>{' '.join(['a'] * n)}</p>" for n in (25, 25, 25, 25, 25, 24, 24))
+    signals = classify_page(_tree(_page(body)), None).signals
+    assert "dom:long-paragraphs=5 → article +1.25" in signals
+
+
+def test_cards_inside_chrome_are_not_counted_twice_or_missed() -> None:
+    # two card runs under one footer share ancestors (judged once); a run in the main column
+    # beside them still counts
+    card = "<li><a href='/x{0}'>Read the whole guide number {0} here</a></li>"
+    footer = "".join(
+        "<div><ul>" + "".join(card.format(i) for i in range(8)) + "</ul></div>" for _ in range(2)
+    )
+    main = "<main><ul>" + "".join(card.format(i) for i in range(7)) + "</ul></main>"
+    signals = classify_page(_tree(_page(main + f"<footer>{footer}</footer>")), None).signals
+    assert any(s.startswith("dom:cards=7 ") for s in signals)
