@@ -207,12 +207,19 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
         return Classification("article", 0.0, ("default",))
     kind_name, best = max(ev.scores.items(), key=lambda item: item[1])
     total = sum(ev.scores.values())
-    if kind_name == "article" and not _signed(ev.signals):
+    if kind_name == "article" and not (_signed(ev.signals) and _told(ev.signals)):
         # prose that no publisher markup, dated address or byline calls a story is an about,
-        # landing or category page: its blocks are the content (ties go to service, the first)
+        # landing or category page; one that only OpenGraph calls a story, with no byline and
+        # no run of long paragraphs, is a category or tag page in a blog's template: either
+        # way its blocks are the content (ties go to service, the first)
+        why = (
+            "thin: only og:type, no byline or long paragraphs"
+            if _signed(ev.signals)
+            else "unsigned: no article markup, dated URL or byline"
+        )
         kind_name = max(_BLOCK_KINDS, key=lambda k: ev.scores.get(k, 0.0))
         best = ev.scores.get(kind_name, 0.0)
-        ev.signals.append(f"unsigned: no article markup, dated URL or byline → {kind_name}")
+        ev.signals.append(f"{why} → {kind_name}")
     kind = next(k for k in HTML_PAGE_TYPES if k == kind_name)
     return Classification(kind, round(best / total, 2), tuple(ev.signals))
 
@@ -224,6 +231,17 @@ def _signed(signals: list[str]) -> bool:
     """Whether anything names the page a story: schema.org, OpenGraph, a dated URL or a byline."""
     return any(
         "→ article " in s and s.startswith(("schema:", "og:type=", "url:", "dom:byline"))
+        for s in signals
+    )
+
+
+def _told(signals: list[str]) -> bool:
+    """Whether a story is there to read: a body of long paragraphs, a byline, or schema.org or
+    the URL calling it one (OpenGraph's article type alone is stamped on every page of many
+    templates, category and tag pages included)."""
+    return any(
+        s.startswith(("dom:long-paragraphs=", "dom:byline"))
+        or (s.startswith(("schema:", "url:")) and "→ article " in s)
         for s in signals
     )
 

@@ -189,3 +189,31 @@ def test_cards_inside_chrome_are_not_counted_twice_or_missed() -> None:
     main = "<main><ul>" + "".join(card.format(i) for i in range(7)) + "</ul></main>"
     signals = classify_page(_tree(_page(main + f"<footer>{footer}</footer>")), None).signals
     assert any(s.startswith("dom:cards=7 ") for s in signals)
+
+
+TEASERS = "".join(
+    f"<h2><a href='/blog/mill-{i}'>Restoring mill number {i}</a></h2>"
+    f"<p>A short note on the gears we rebuilt.</p>"
+    for i in range(4)
+)
+OG_ARTICLE = "<meta property='og:type' content='article'>"
+
+
+def test_og_article_without_a_story_body_reads_as_blocks() -> None:
+    # A blog template stamps og:type=article on its tag and category pages too: with no
+    # byline and no run of long paragraphs there is no story, the teasers are the content.
+    html = _page(f"<h1>Tag: mills</h1>{TEASERS}", OG_ARTICLE)
+    result = classify_page(_tree(html), "https://x.example/tag-mills")
+    assert result.type == "service", result.signals
+    assert any(s.startswith("thin:") and s.endswith("→ service") for s in result.signals)
+
+
+def test_short_story_with_schema_dated_url_or_byline_stays_an_article() -> None:
+    short = f"<h1>Mill reopens</h1><p>The old mill reopened today.</p>{ABOUT_PROSE[:300]}</p>"
+    schema = _ld({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Mill"})
+    assert classify_page(_tree(_page(short, schema)), "https://x.example/a").type == "article"
+    dated = classify_page(_tree(_page(short, OG_ARTICLE)), "https://x.example/2024/05/mill")
+    assert dated.type == "article"
+    signed = _page(f"<time datetime='2024-05-01'>1 May</time>{short}", OG_ARTICLE)
+    assert classify_page(_tree(signed), "https://x.example/a").type == "article"
+    assert classify_page(_tree(_page(short, OG_ARTICLE)), "https://x.example/a").type == "service"
