@@ -209,11 +209,12 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
     total = sum(ev.scores.values())
     if kind_name == "article" and not (_signed(ev.signals) and _told(ev.signals)):
         # prose that no publisher markup, dated address or byline calls a story is an about,
-        # landing or category page; one that only OpenGraph calls a story, with no byline and
-        # no run of long paragraphs, is a category or tag page in a blog's template: either
-        # way its blocks are the content (ties go to service, the first)
+        # landing or category page; a front page, or one that only OpenGraph calls a story
+        # with no byline and no run of long paragraphs (a category or tag page in a blog's
+        # template), has no one story: either way its blocks are the content (ties go to
+        # service, the first)
         why = (
-            "thin: only og:type, no byline or long paragraphs"
+            "thin: a front page, or only og:type with no byline or long paragraphs"
             if _signed(ev.signals)
             else "unsigned: no article markup, dated URL or byline"
         )
@@ -236,9 +237,11 @@ def _signed(signals: list[str]) -> bool:
 
 
 def _told(signals: list[str]) -> bool:
-    """Whether a story is there to read: a body of long paragraphs, a byline, or schema.org or
-    the URL calling it one (OpenGraph's article type alone is stamped on every page of many
-    templates, category and tag pages included)."""
+    """Whether a story is there to read: not a site's front page (that shows many), and a body
+    of long paragraphs, a byline, or schema.org or the URL calling it one (OpenGraph's article
+    type alone is stamped on every page of many templates, category and tag pages included)."""
+    if any(s.startswith("url:home") for s in signals):
+        return False
     return any(
         s.startswith(("dom:long-paragraphs=", "dom:byline"))
         or (s.startswith(("schema:", "url:")) and "→ article " in s)

@@ -217,3 +217,12 @@ def test_short_story_with_schema_dated_url_or_byline_stays_an_article() -> None:
     signed = _page(f"<time datetime='2024-05-01'>1 May</time>{short}", OG_ARTICLE)
     assert classify_page(_tree(signed), "https://x.example/a").type == "article"
     assert classify_page(_tree(_page(short, OG_ARTICLE)), "https://x.example/a").type == "service"
+
+
+def test_front_page_prose_reads_as_blocks_even_when_signed() -> None:
+    # A site's front page with a dated feature and prose is still many things, not one story.
+    html = _page(f"<h1>Mill Co.</h1><time datetime='2024-05-01'>1 May</time>{ABOUT_PROSE}")
+    assert classify_page(_tree(html), "https://x.example/a").type == "article"
+    result = classify_page(_tree(html), "https://x.example/")
+    assert result.type == "service", result.signals
+    assert any(s.startswith("thin:") for s in result.signals)
