@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
@@ -206,12 +207,20 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
         return Classification("article", 0.0, ("default",))
     kind_name, best = max(ev.scores.items(), key=lambda item: item[1])
     total = sum(ev.scores.values())
-    if kind_name == "article" and not _signed(ev.signals):
+    if kind_name == "article" and not (_signed(ev.signals) and _told(ev.signals)):
         # prose that no publisher markup, dated address or byline calls a story is an about,
-        # landing or category page: its blocks are the content (ties go to service, the first)
+        # landing or category page; a front page, or one that only OpenGraph calls a story
+        # with no byline and no run of long paragraphs (a category or tag page in a blog's
+        # template), has no one story: either way its blocks are the content (ties go to
+        # service, the first)
+        why = (
+            "thin: a front page, or only og:type with no byline or long paragraphs"
+            if _signed(ev.signals)
+            else "unsigned: no article markup, dated URL or byline"
+        )
         kind_name = max(_BLOCK_KINDS, key=lambda k: ev.scores.get(k, 0.0))
         best = ev.scores.get(kind_name, 0.0)
-        ev.signals.append(f"unsigned: no article markup, dated URL or byline → {kind_name}")
+        ev.signals.append(f"{why} → {kind_name}")
     kind = next(k for k in HTML_PAGE_TYPES if k == kind_name)
     return Classification(kind, round(best / total, 2), tuple(ev.signals))
 
@@ -223,6 +232,19 @@ def _signed(signals: list[str]) -> bool:
     """Whether anything names the page a story: schema.org, OpenGraph, a dated URL or a byline."""
     return any(
         "→ article " in s and s.startswith(("schema:", "og:type=", "url:", "dom:byline"))
+        for s in signals
+    )
+
+
+def _told(signals: list[str]) -> bool:
+    """Whether a story is there to read: not a site's front page (that shows many), and a body
+    of long paragraphs, a byline, or schema.org or the URL calling it one (OpenGraph's article
+    type alone is stamped on every page of many templates, category and tag pages included)."""
+    if any(s.startswith("url:home") for s in signals):
+        return False
+    return any(
+        s.startswith(("dom:long-paragraphs=", "dom:byline"))
+        or (s.startswith(("schema:", "url:")) and "→ article " in s)
         for s in signals
     )
 
@@ -300,7 +322,9 @@ def _scan(body: etree._Element) -> _Shape:
     for node in body.iter(etree.Element):
         tag = node.tag
         if tag == "p":
-            if len(" ".join(node.itertext()).split()) >= 25:
+            # 25 words need at least 49 characters: shorter paragraphs skip the split
+            text = " ".join(node.itertext())
+            if len(text) >= 49 and len(text.split()) >= 25:
                 shape.long_paragraphs += 1
         elif tag == "pre":
             shape.code_blocks += 1
@@ -308,10 +332,8 @@ def _scan(body: etree._Element) -> _Shape:
             shape.headings.append(" ".join(node.itertext()))
         elif tag == "time" and node.get("datetime") is not None:
             shape.byline = True
-        attrib = node.attrib
-        if not attrib:
-            continue
-        itemprop = attrib.get("itemprop") or ""
+        # node.get reads the attribute directly; node.attrib builds a proxy per element
+        itemprop = node.get("itemprop")
         if itemprop:
             if itemprop in ("price", "offers", "sku"):
                 shape.price_markup = True
@@ -319,14 +341,19 @@ def _scan(body: etree._Element) -> _Shape:
                 shape.byline = True
             if _AUTHOR_CLASS.search(itemprop.lower()):
                 authors.append(node)
-        if attrib.get("rel") == "author":
+        cls = node.get("class")
+        if cls:
+            author, post = _class_marks(cls)
+            if author and not (itemprop and authors and authors[-1] is node):
+                authors.append(node)
+        else:
+            cls, post = "", False
+        if node.get("rel") == "author":
             shape.byline = True
-        cls = attrib.get("class") or ""
-        author, post = _class_marks(cls) if cls else (False, False)
-        if author and not (itemprop and authors and authors[-1] is node):
-            authors.append(node)
-        node_id = attrib.get("id")
-        if len(node) and (post or (node_id and _POST_CLASS.search(node_id.lower()))):
+        if not len(node):
+            continue
+        node_id = node.get("id")
+        if post or (node_id and _POST_CLASS.search(node_id.lower())):
             candidates[node] = f"{tag}.{cls.split()[0] if cls.split() else ''}"
     # a post names its author somewhere inside: credit each author's enclosing candidates
     authored: set[etree._Element] = set()
@@ -346,6 +373,7 @@ def _scan(body: etree._Element) -> _Shape:
 def _repeated_cards(body: etree._Element) -> tuple[int, int]:
     """The largest run of same-shaped siblings holding a link; how many of them show a price."""
     best_texts: list[str] = []
+    chrome: dict[etree._Element, bool] = {}  # candidates share ancestors: judge each once
     for parent in body.iter("ul", "ol", "div", "section", "main"):
         if len(parent) < 6:
             continue
@@ -354,7 +382,7 @@ def _repeated_cards(body: etree._Element) -> tuple[int, int]:
             continue
         keys = [f"{c.tag}.{(c.get('class') or '').split()[:1]}" for c in children]
         shape, count = Counter(keys).most_common(1)[0]
-        if count < 6 or count <= len(best_texts) or _in_chrome(parent):
+        if count < 6 or count <= len(best_texts) or _in_chrome(parent, chrome):
             continue
         same = [c for c, key in zip(children, keys, strict=True) if key == shape]
         linked = [c for c in same if c.tag == "a" or next(c.iterdescendants("a"), None) is not None]
@@ -368,11 +396,21 @@ def _repeated_cards(body: etree._Element) -> tuple[int, int]:
     return len(best_texts), sum(1 for text in best_texts if _PRICE.search(text))
 
 
-def _in_chrome(node: etree._Element) -> bool:
-    for el in (node, *node.iterancestors()):
+def _in_chrome(node: etree._Element, seen: dict[etree._Element, bool]) -> bool:
+    """Whether the node or an ancestor is navigation or boilerplate; answers memoised in seen."""
+    path: list[etree._Element] = []
+    verdict = False
+    for el in chain((node,), node.iterancestors()):
+        if el in seen:
+            verdict = seen[el]
+            break
+        path.append(el)
         if el.tag in ("nav", "header", "footer", "aside") or looks_like_boilerplate(el):
-            return True
-    return False
+            verdict = True
+            break
+    for el in path:
+        seen[el] = verdict
+    return verdict
 
 
 def count_priced_blocks(root: etree._Element) -> int:

@@ -169,3 +169,60 @@ def test_unsigned_prose_goes_to_the_block_type_with_evidence() -> None:
     result = classify_page(_tree(html), "https://x.example/a")
     assert "dom:cards=6 → listing +1.75" in result.signals
     assert result.type == "listing", result.signals
+
+
+def test_long_paragraph_count_starts_at_twenty_five_words() -> None:
+    # 25 one-letter words are the shortest long paragraph (49 characters): the cheap length
+    # check that skips splitting short paragraphs must still count it, and 24 words must not
+    body = "".join(f"<p>{' '.join(['a'] * n)}</p>" for n in (25, 25, 25, 25, 25, 24, 24))
+    signals = classify_page(_tree(_page(body)), None).signals
+    assert "dom:long-paragraphs=5 → article +1.25" in signals
+
+
+def test_cards_inside_chrome_are_not_counted_twice_or_missed() -> None:
+    # two card runs under one footer share ancestors (judged once); a run in the main column
+    # beside them still counts
+    card = "<li><a href='/x{0}'>Read the whole guide number {0} here</a></li>"
+    footer = "".join(
+        "<div><ul>" + "".join(card.format(i) for i in range(8)) + "</ul></div>" for _ in range(2)
+    )
+    main = "<main><ul>" + "".join(card.format(i) for i in range(7)) + "</ul></main>"
+    signals = classify_page(_tree(_page(main + f"<footer>{footer}</footer>")), None).signals
+    assert any(s.startswith("dom:cards=7 ") for s in signals)
+
+
+TEASERS = "".join(
+    f"<h2><a href='/blog/mill-{i}'>Restoring mill number {i}</a></h2>"
+    f"<p>A short note on the gears we rebuilt.</p>"
+    for i in range(4)
+)
+OG_ARTICLE = "<meta property='og:type' content='article'>"
+
+
+def test_og_article_without_a_story_body_reads_as_blocks() -> None:
+    # A blog template stamps og:type=article on its tag and category pages too: with no
+    # byline and no run of long paragraphs there is no story, the teasers are the content.
+    html = _page(f"<h1>Tag: mills</h1>{TEASERS}", OG_ARTICLE)
+    result = classify_page(_tree(html), "https://x.example/tag-mills")
+    assert result.type == "service", result.signals
+    assert any(s.startswith("thin:") and s.endswith("→ service") for s in result.signals)
+
+
+def test_short_story_with_schema_dated_url_or_byline_stays_an_article() -> None:
+    short = f"<h1>Mill reopens</h1><p>The old mill reopened today.</p>{ABOUT_PROSE[:300]}</p>"
+    schema = _ld({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Mill"})
+    assert classify_page(_tree(_page(short, schema)), "https://x.example/a").type == "article"
+    dated = classify_page(_tree(_page(short, OG_ARTICLE)), "https://x.example/2024/05/mill")
+    assert dated.type == "article"
+    signed = _page(f"<time datetime='2024-05-01'>1 May</time>{short}", OG_ARTICLE)
+    assert classify_page(_tree(signed), "https://x.example/a").type == "article"
+    assert classify_page(_tree(_page(short, OG_ARTICLE)), "https://x.example/a").type == "service"
+
+
+def test_front_page_prose_reads_as_blocks_even_when_signed() -> None:
+    # A site's front page with a dated feature and prose is still many things, not one story.
+    html = _page(f"<h1>Mill Co.</h1><time datetime='2024-05-01'>1 May</time>{ABOUT_PROSE}")
+    assert classify_page(_tree(html), "https://x.example/a").type == "article"
+    result = classify_page(_tree(html), "https://x.example/")
+    assert result.type == "service", result.signals
+    assert any(s.startswith("thin:") for s in result.signals)
