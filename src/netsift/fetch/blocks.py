@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from ..models import ContentFormat
 from .boilerplate import drop, prune_boilerplate
-from .dom import _KEPT_LINKS, own_copy, render_node, run_trafilatura
+from .dom import own_copy, render_node, resolve_links, run_trafilatura
 from .region import find_main_region, text_length
 
 __all__ = ["BLOCK_PAGES", "open_accordions", "prune_controls", "read_blocks"]
@@ -129,26 +128,13 @@ def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[
     open_accordions(work)
     prune_boilerplate(work)
     region = find_main_region(work)
-    _resolve_links(region, url)
+    # only the region's links: nothing else is rendered, and the pruned menus held most of
+    # them; resolved before the controls go, which compare link targets
+    resolve_links(region, url)
     before = text_length(region)
     prune_controls(region)
     kept = text_length(region) / before if before else 1.0
     return render_node(region, fmt), kept
-
-
-def _resolve_links(region: etree._Element, url: str | None) -> None:
-    """The region's links made absolute as `own_copy` makes a page's: only the region's, as
-    nothing outside it is rendered and the pruned menus held most of the page's links. Done
-    before the controls go, which compare link targets."""
-    if not url:
-        return
-    for node in region.iter("a"):
-        href = node.get("href")
-        if href and not href.startswith(_KEPT_LINKS):
-            try:
-                node.set("href", urljoin(url, href.strip()))
-            except ValueError:  # a control character lxml accepted from the page
-                continue
 
 
 def read_blocks(

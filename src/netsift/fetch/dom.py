@@ -14,7 +14,7 @@ from lxml import etree
 from ..models import ContentFormat
 from .markdown import TextFormat, render
 
-__all__ = ["body_of", "own_copy", "render_node", "run_trafilatura"]
+__all__ = ["body_of", "own_copy", "render_node", "resolve_links", "run_trafilatura"]
 
 _KEPT_LINKS = ("#", "javascript:", "mailto:", "http://", "https://")
 _OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
@@ -50,17 +50,22 @@ def body_of(tree: etree._Element) -> etree._Element:
     return body if body is not None else tree
 
 
+def resolve_links(root: etree._Element, url: str | None) -> None:
+    """Make the links under `root` absolute against the page URL, those already absolute kept
+    as written (`urljoin` on thousands of menu links was most of a body copy's cost)."""
+    if not url:
+        return
+    for node in root.iter("a"):
+        href = node.get("href")
+        if href and not href.startswith(_KEPT_LINKS):
+            try:
+                node.set("href", urljoin(url, href.strip()))
+            except ValueError:  # a control character lxml accepted from the page
+                continue
+
+
 def own_copy(tree: etree._Element, url: str | None) -> etree._Element:
-    """A copy of the body to prune freely, its links made absolute against the page URL (those
-    already absolute kept as written: `urljoin` on thousands of menu links was most of the
-    copy's cost)."""
+    """A copy of the body to prune freely, its links made absolute against the page URL."""
     work = deepcopy(body_of(tree))
-    if url:
-        for node in work.iter("a"):
-            href = node.get("href")
-            if href and not href.startswith(_KEPT_LINKS):
-                try:
-                    node.set("href", urljoin(url, href.strip()))
-                except ValueError:  # a control character lxml accepted from the page
-                    continue
+    resolve_links(work, url)
     return work

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ..models import ContentFormat
-from .boilerplate import prune_boilerplate
+from .boilerplate import drop, prune_boilerplate
 from .dom import own_copy, render_node
 from .markdown import TextFormat, normalize_space, render
 
@@ -322,7 +322,7 @@ def _drop_requoted(posts: list[Post]) -> None:
         for quote in post.body.xpath(".//blockquote | .//*[contains(@class, 'quote')]"):
             text = _text(quote)
             if len(text) > _QUOTE_MIN and text[-_QUOTE_TAIL:] in said:
-                _remove(quote)
+                drop(quote)
         said += " " + _text(post.body)
 
 
@@ -348,7 +348,7 @@ def _drop_restated(body: etree._Element, said: str) -> None:
             continue
         text = _text(el)
         if said in text and len(text.split()) <= limit:
-            _remove(el)
+            drop(el)
             return
 
 
@@ -390,10 +390,10 @@ def _prune_post(body: etree._Element) -> None:
     author's signature (the same sign-off under every post, not what the post says)."""
     for el in body.xpath(".//*[@role='button'] | .//a[not(@href)]"):
         if el.tag != "a" or len(_text(el).split()) <= _CONTROL_WORDS:
-            _remove(el)
+            drop(el)
     for el in body.xpath(".//*[@class or @id or @data-role]"):
         if _SIGN_OFF.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
-            _remove(el)
+            drop(el)
         elif "label-hidden" in (el.get("class") or ""):  # a field whose label is hidden, shown
             el.set("class", _LABEL_HIDDEN.sub(" ", el.get("class") or ""))
     prune_boilerplate(body)
@@ -433,20 +433,7 @@ def _drop_repeated_chrome(posts: list[Post]) -> None:
     for els in seen.values():
         if len(els) >= floor:
             for el in els:
-                _remove(el)
-
-
-def _remove(el: etree._Element) -> None:
-    parent = el.getparent()
-    if parent is None:
-        return
-    if el.tail and el.tail.strip():
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
+                drop(el)
 
 
 def render_posts(posts: list[Post], fmt: TextFormat, title: str | None = None) -> str:
