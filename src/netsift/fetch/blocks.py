@@ -10,8 +10,8 @@ from typing import Any
 from lxml import etree
 
 from ..models import ContentFormat
-from .boilerplate import drop, prune_boilerplate
-from .dom import own_copy, render_node, resolve_links, run_trafilatura
+from .boilerplate import prune_boilerplate
+from .dom import drop, own_copy, render_node, resolve_links, run_trafilatura
 from .region import find_main_region, text_length
 
 __all__ = ["BLOCK_PAGES", "open_accordions", "prune_controls", "read_blocks"]

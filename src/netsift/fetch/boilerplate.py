@@ -12,7 +12,9 @@ from functools import lru_cache
 
 from lxml import etree
 
-__all__ = ["drop", "is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
+from .dom import drop
+
+__all__ = ["is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
 
 _ALWAYS = frozenset(
     {
@@ -139,21 +141,3 @@ def _is_large_share(node: etree._Element, root_length: int) -> bool:
     """A wrapper whose class happens to say 'header' but holds most of the page stays."""
     inner = len("".join(node.itertext()))
     return inner > 2000 and inner > 0.5 * root_length
-
-
-def drop(node: etree._Element) -> None:
-    """Remove `node` from its tree, keeping the text that follows it."""
-    parent = node.getparent()
-    if parent is None:
-        return
-    tail, prev = node.tail, node.getprevious()
-    parent.remove(node)
-    if tail and tail.strip():
-        _append_text(parent, prev, tail)
-
-
-def _append_text(parent: etree._Element, prev: etree._Element | None, text: str) -> None:
-    if prev is not None:
-        prev.tail = (prev.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text

@@ -1,5 +1,6 @@
-"""Tree steps every page-type reader shares: a copy of the body to prune, rendering a node in
-the requested format, and the one way netsift calls trafilatura."""
+"""Tree steps every page-type reader shares: a copy of the body to prune, removing a node
+without the text after it, rendering a node in the requested format, and the one way netsift
+calls trafilatura."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from lxml import etree
 from ..models import ContentFormat
 from .markdown import TextFormat, render
 
-__all__ = ["body_of", "own_copy", "render_node", "resolve_links", "run_trafilatura"]
+__all__ = ["body_of", "drop", "own_copy", "render_node", "resolve_links", "run_trafilatura"]
 
 _KEPT_LINKS = ("#", "javascript:", "mailto:", "http://", "https://")
 _OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
@@ -62,6 +63,21 @@ def resolve_links(root: etree._Element, url: str | None) -> None:
                 node.set("href", urljoin(url, href.strip()))
             except ValueError:  # a control character lxml accepted from the page
                 continue
+
+
+def drop(node: etree._Element, *, keep_blank_tail: bool = False) -> None:
+    """Remove `node` from its tree, keeping the text that follows it (a blank tail too when
+    asked: between two inline elements it is the space that keeps their words apart)."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    tail, prev = node.tail, node.getprevious()
+    parent.remove(node)
+    if tail and (keep_blank_tail or tail.strip()):
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
 
 
 def own_copy(tree: etree._Element, url: str | None) -> etree._Element:

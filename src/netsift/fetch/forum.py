@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ..models import ContentFormat
-from .boilerplate import drop, prune_boilerplate
-from .dom import own_copy, render_node
+from .boilerplate import prune_boilerplate
+from .dom import drop, own_copy, render_node
 from .markdown import TextFormat, normalize_space, render
 
 __all__ = ["Post", "extract_posts", "find_posts", "read_forum", "render_posts"]

@@ -29,7 +29,7 @@ from trafilatura.settings import MANUALLY_CLEANED
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
 from .blocks import BLOCK_PAGES, read_blocks
-from .dom import run_trafilatura
+from .dom import drop, run_trafilatura
 from .forum import read_forum
 from .markdown import normalize_space
 from .pagetype import (
@@ -162,16 +162,7 @@ def _drop_unread(tree: etree._Element, tags: tuple[str, ...] = _UNREAD) -> None:
         return
     limit = _UNREAD_SHARE * float(_TEXT_LENGTH(body))
     for node in [n for n in body.iter(*tags) if float(_TEXT_LENGTH(n)) < limit]:
-        parent = node.getparent()
-        if parent is None:
-            continue
-        if node.tail:
-            previous = node.getprevious()
-            if previous is not None:
-                previous.tail = (previous.tail or "") + node.tail
-            else:
-                parent.text = (parent.text or "") + node.tail
-        parent.remove(node)
+        drop(node, keep_blank_tail=True)
 
 
 def _title(tree: etree._Element) -> str | None:

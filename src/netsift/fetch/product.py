@@ -22,6 +22,7 @@ from lxml import etree
 
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
+from .dom import body_of
 from .markdown import TextFormat, normalize_space, render
 from .pagetype import json_ld_objects
 
@@ -165,8 +166,7 @@ def noise_text(tree: etree._Element) -> str:
     however an extractor spaced it. The h1's ancestors never count (shops wrap whole pages
     in such classes), nor blocks named as the product's own (details, specifications, size
     guide, seller testimonials), dialogs included: shops open those in a popup."""
-    body = tree.find(".//body")
-    body = body if body is not None else tree
+    body = body_of(tree)
     h1 = _h1(tree)
     chain = set(h1.iterancestors()) if h1 is not None else set()
     total = len("".join(body.itertext()))
