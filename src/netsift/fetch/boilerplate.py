@@ -14,7 +14,7 @@ from lxml import etree
 
 from .dom import drop
 
-__all__ = ["is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
+__all__ = ["PRUNED_TAGS", "is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
 
 _ALWAYS = frozenset(
     {
@@ -24,6 +24,7 @@ _ALWAYS = frozenset(
     }
 )  # fmt: skip
 _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+PRUNED_TAGS = _ALWAYS | _CHROME_TAGS  # every element of these kinds goes, whatever it holds
 _CHROME_ROLES = frozenset(
     {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
      "dialog", "alertdialog", "toolbar", "tablist"}
@@ -104,7 +105,7 @@ def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True)
             doomed.append(node)
             continue
         tag = node.tag.lower()
-        if tag in _ALWAYS or tag in _CHROME_TAGS or (node.attrib and is_hidden(node)):
+        if tag in PRUNED_TAGS or (node.attrib and is_hidden(node)):
             pass
         elif tag == "header" and not (keep_header_in_main and _inside_content(node)):
             pass

@@ -29,6 +29,7 @@ from trafilatura.settings import MANUALLY_CLEANED
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
 from .blocks import BLOCK_PAGES, read_blocks
+from .boilerplate import PRUNED_TAGS
 from .dom import drop, run_trafilatura
 from .forum import read_forum
 from .markdown import normalize_space
@@ -145,11 +146,7 @@ _TEXT_LENGTH = etree.XPath("string-length(.)")  # libxml2 counts without buildin
 
 
 # of those, the ones the chrome pruning of block pages (`boilerplate.py`) deletes too
-_UNREAD_CHROME = (
-    "aside", "audio", "button", "canvas", "dialog", "embed", "footer", "iframe", "input", "label",
-    "map", "nav", "noscript", "object", "option", "picture", "select", "source", "svg",
-    "textarea", "video",
-)  # fmt: skip
+_UNREAD_CHROME = tuple(tag for tag in _UNREAD if tag in PRUNED_TAGS)
 
 
 def _drop_unread(tree: etree._Element, tags: tuple[str, ...] = _UNREAD) -> None:
