@@ -4,8 +4,8 @@ An agent reading a page wants the article, the docs section, the thread or the p
 the menu, the cookie banner and the footer. The page is parsed once; that one tree serves the
 page-type classifier (`pagetype.py`) and the extractor chosen for the type:
 
-- article and documentation: trafilatura's boilerplate removal (stories their publisher marks
-  as such read with precision), handed the parsed tree so it never fetches or re-parses;
+- article and documentation: trafilatura's boilerplate removal, handed the parsed tree so it
+  never fetches or re-parses (`article.py`: stories their publisher marks read with precision);
 - forum: every post with its author and date (`forum.py`);
 - product: in Markdown, the schema.org facts (`product.py`) as a list above the visible
   description (text and HTML keep to what the page shows);
@@ -28,6 +28,7 @@ from trafilatura.settings import MANUALLY_CLEANED
 
 from ..errors import InvalidInput
 from ..models import ContentFormat, PageType
+from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
 from .dom import drop, run_trafilatura
@@ -47,7 +48,6 @@ __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
 
 PAGE_TYPE_CHOICES: tuple[str, ...] = ("auto", *HTML_PAGE_TYPES)
 _TRAFILATURA: dict[str, dict[str, Any]] = {
-    "article": {"include_comments": False, "favor_precision": True},
     "documentation": {"include_comments": False},
     "service": {"include_comments": True},
     "collection": {"include_comments": True},
@@ -170,144 +170,6 @@ def _title(tree: etree._Element) -> str | None:
     return None
 
 
-_BALANCED_ARTICLE: dict[str, Any] = {"include_comments": False}
-_SHORT_SHARE = 0.7  # of the page's paragraph text: a precise extraction that short lost the body
-_CHUNKED = 1.5  # the body's chunks hold this much more than the extraction: it read only one
-_MIN_PRECISE = 200  # characters: below this a precise extraction found nothing to be precise about
-
-
-def _paragraph_text(tree: etree._Element) -> int:
-    """Characters in the page's prose paragraphs (a dozen words or more), menus and cards aside."""
-    total = 0
-    for p in tree.iter("p"):
-        text = " ".join(p.itertext())
-        if text.count(" ") >= 11:
-            total += len(text)
-    return total
-
-
-def _prose(node: etree._Element) -> bool:
-    return any(" ".join(p.itertext()).count(" ") >= 11 for p in node.iter("p"))
-
-
-def _signature(node: etree._Element | None) -> tuple[str, str] | None:
-    return None if node is None else (str(node.tag), node.get("class") or "")
-
-
-# trafilatura's first body expression (BODY_XPATH[0]) as a walk that stops at the first match:
-# the XPath tests every container's id and class through a Python callback, a twentieth of an
-# article's extraction time, only for its first hit to be used
-_BODY_ID = re.compile(
-    "(?:entry|article|art)-content|article__content|article(?:-|__)?body|articleBody|body-text"
-)
-_BODY_CLASS = re.compile(
-    "post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper|"
-    "article-?text|articleText|(?:entry|page|text|article|art)-content|article__content|"
-    "article(?:-|__)?body|articleBody|ArticleContent|body-text|article__container"
-)
-
-
-def _first_body(tree: etree._Element) -> etree._Element | None:
-    """The first container (in document order) trafilatura's first body expression selects."""
-    for node in tree.iter("article", "div", "main", "section"):
-        attrib = node.attrib
-        if not attrib:
-            continue
-        cls, ident = attrib.get("class"), attrib.get("id")
-        if cls in ("post", "entry") or ident == "articleContent":
-            return node
-        if attrib.get("itemprop") == "articleBody":
-            return node
-        if (ident and _BODY_ID.search(ident)) or (cls and _BODY_CLASS.search(cls)):
-            return node
-    return None
-
-
-def _body_chunks(tree: etree._Element) -> list[etree._Element]:
-    """The chunks of an article body its page splits around ads and asides: the container
-    trafilatura's body expressions find first, and the later containers of the same kind (same
-    tag and class, in the same kind of wrapper, none inside another), each holding prose."""
-    first = _first_body(tree)
-    if first is None or not first.get("class") or not _prose(first):
-        return []
-    kind, wrapper = _signature(first), _signature(first.getparent())
-    chunks = [first]
-    for node in tree.iter(first.tag):
-        if node is first or _signature(node) != kind or _signature(node.getparent()) != wrapper:
-            continue
-        if any(a is c for a in node.iterancestors() for c in chunks) or not _prose(node):
-            continue
-        if not any(a is node for a in first.iterancestors()):
-            chunks.append(node)
-    return chunks if len(chunks) > 1 else []
-
-
-def _join(chunks: list[etree._Element]) -> None:
-    first = chunks[0]
-    for chunk in chunks[1:]:
-        parent = chunk.getparent()
-        first.extend(list(chunk))
-        if parent is not None:
-            parent.remove(chunk)
-
-
-_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
-
-
-def _drop_related(tree: etree._Element) -> None:
-    """Drop the teasers a heading its class names as related introduces: the heading and what
-    follows it in its container. Trafilatura discards related blocks by their container's
-    marks, which a bare run of teaser posts after such a heading does not carry. Only a class
-    that starts with the word counts: ids and slug classes spell out the heading's text."""
-    marked = [
-        h
-        for h in tree.iter(*_HEADINGS)
-        if any(t.startswith("related") for t in (h.get("class") or "").lower().split())
-    ]
-    for heading in marked:
-        parent = heading.getparent()
-        if parent is None:
-            continue
-        for node in [heading, *heading.itersiblings()]:
-            parent.remove(node)
-
-
-def _article(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
-    """Precision first on a page its publisher marks as a story (it drops the captions, teasers
-    and link lists beside it); when it keeps much less than the page's prose it cut the body
-    itself. Pages that only look like articles are read in balance: their edges are content."""
-    _drop_related(tree)
-    content = _story(tree, url, fmt, published)
-    chunks = _body_chunks(tree)
-    if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * len(content):
-        _join(chunks)
-        content = _story(tree, url, fmt, published)
-    return content
-
-
-def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
-    if published:
-        content = run_trafilatura(tree, url, fmt, _TRAFILATURA["article"])
-        floor = max(_SHORT_SHARE * _paragraph_text(tree), _MIN_PRECISE)
-        if len(content) >= floor:
-            return content
-    return run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
-
-
-def _without_headline(content: str, tree: etree._Element, title: str | None) -> str:
-    """A story's plain text without its headline line: the headline is reported as the title,
-    and in plain text it is no part of the body (Markdown keeps it as the document heading)."""
-    first, _, rest = content.partition("\n")
-    first = normalize_space(first).strip()
-    if len(first.split()) < 3 or not rest.strip():
-        return content
-    heading = tree.find(".//h1")
-    h1 = normalize_space(" ".join(heading.itertext())).strip() if heading is not None else ""
-    if first == h1 or (title and first in title):
-        return rest.lstrip()
-    return content
-
-
 def extract_html(
     text: str, *, url: str | None, format: ContentFormat, page_type: str = "auto"
 ) -> HtmlExtraction:
@@ -337,9 +199,9 @@ def extract_html(
     if not content and kind != "product":
         _drop_unread(tree)
     if not content and kind == "article":
-        content = _article(tree, url, format, publication_marks(classification) >= 2)
+        content = read_article(tree, url, format, publication_marks(classification) >= 2)
         if format == "text":
-            content = _without_headline(content, tree, title)
+            content = without_headline(content, tree, title)
     elif not content:
         content = run_trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":

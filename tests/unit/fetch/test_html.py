@@ -335,7 +335,8 @@ def test_plain_text_leaves_the_headline_to_the_title() -> None:
 def test_first_body_is_trafilaturas_first_body_container() -> None:
     from trafilatura.xpaths import BODY_XPATH
 
-    from netsift.fetch.html import _first_body, parse_html
+    from netsift.fetch.article import _first_body
+    from netsift.fetch.html import parse_html
 
     page = (
         '<html><body><div id="wrap"><section class="teaser-list"><p>Teaser</p></section>'
