@@ -1,7 +1,7 @@
 """netsift: self-hosted web search and reading for AI agents."""
 
 from ._version import __version__
-from .api import extract, fetch, search
+from .api import extract, fetch, research, search
 from .client import Client
 from .config import Settings
 from .errors import (
@@ -27,6 +27,7 @@ from .errors import (
     Timeout,
     TooLarge,
     TooManyRedirects,
+    Unauthorized,
     UnsupportedContentType,
     UnsupportedScheme,
 )
@@ -80,10 +81,12 @@ __all__ = [
     "Timeout",
     "TooLarge",
     "TooManyRedirects",
+    "Unauthorized",
     "UnsupportedContentType",
     "UnsupportedScheme",
     "__version__",
     "extract",
     "fetch",
+    "research",
     "search",
 ]

@@ -9,9 +9,9 @@ import anyio
 from .client import Client
 from .config import Settings
 from .fetch.extract import extract
-from .models import Page, SearchResponse
+from .models import Page, ResearchReport, SearchResponse
 
-__all__ = ["extract", "fetch", "search"]
+__all__ = ["extract", "fetch", "research", "search"]
 
 
 def fetch(url: str, *, settings: Settings | None = None, **options: Any) -> Page:
@@ -30,5 +30,15 @@ def search(query: str, *, settings: Settings | None = None, **options: Any) -> S
     async def run() -> SearchResponse:
         async with Client(settings) as client:
             return await client.search(query, **options)
+
+    return anyio.run(run)
+
+
+def research(question: str, *, settings: Settings | None = None, **options: Any) -> ResearchReport:
+    """Research a question to the end synchronously; see `Client.research` for the options."""
+
+    async def run() -> ResearchReport:
+        async with Client(settings) as client:
+            return await client.research(question, **options)
 
     return anyio.run(run)

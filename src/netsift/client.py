@@ -10,8 +10,10 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, Self
 
+from pydantic import ValidationError
+
 from .config import Settings
-from .errors import Disabled
+from .errors import Disabled, InvalidInput
 from .fetch.extract import extract
 from .fetch.fetcher import Fetcher
 from .models import (
@@ -243,7 +245,10 @@ class Client:
     async def research(self, question: str, **options: Any) -> ResearchReport:
         """Research `question` to the end and return the cited report (runs as a job)."""
         self._require("research")
-        params = ResearchParams(question=question, **options)
+        try:
+            params = ResearchParams(question=question, **options)
+        except ValidationError as exc:
+            raise InvalidInput.from_validation(exc) from None
         job, report = await self.runner.run(params)
         if report is None:
             raise _job_error(job)

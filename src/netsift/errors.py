@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import ValidationError
+
 __all__ = [
     "AllProvidersFailed",
     "Blocked",
@@ -105,6 +107,15 @@ class InvalidInput(NetsiftError):
     code = "invalid_input"
     status = 400
     exit_code = 2
+
+    @classmethod
+    def from_validation(cls, exc: ValidationError) -> InvalidInput:
+        """`field: problem; ...` from pydantic's verdict, without echoing the input back."""
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        return cls(problems)
 
 
 class InvalidURL(InvalidInput):

@@ -32,6 +32,7 @@ def sync_conveniences(html: str) -> None:
     assert_type(netsift.fetch("https://example.org/"), netsift.Page)
     assert_type(netsift.search("query"), netsift.SearchResponse)
     assert_type(netsift.extract(html, url="https://example.org/"), netsift.Page)
+    assert_type(netsift.research("question"), netsift.ResearchReport)
 
 
 def errors(error: netsift.NetsiftError) -> None:

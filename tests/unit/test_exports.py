@@ -24,4 +24,17 @@ def test_every_exported_name_resolves() -> None:
 
 def test_the_readme_entry_points_exist() -> None:
     assert callable(netsift.fetch) and callable(netsift.search) and callable(netsift.extract)
+    assert callable(netsift.research)
     assert netsift.Client.__name__ == "Client"
+
+
+def test_every_error_class_is_exported() -> None:
+    """A caller catches what it can name: each stable error code's class is importable."""
+    from netsift import errors
+
+    classes = {
+        name
+        for name, value in vars(errors).items()
+        if isinstance(value, type) and issubclass(value, errors.NetsiftError)
+    }
+    assert classes <= set(netsift.__all__)

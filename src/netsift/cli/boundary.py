@@ -63,16 +63,10 @@ def run(work: Callable[[], Awaitable[T]], *, as_json: bool) -> T:
     except NetsiftError as exc:
         fail(exc, as_json=as_json)
     except ValidationError as exc:
-        fail(InvalidInput(_validation_message(exc)), as_json=as_json)
+        fail(InvalidInput.from_validation(exc), as_json=as_json)
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     except typer.Exit:
         raise
     except Exception as exc:
         fail(internal(exc), as_json=as_json)
-
-
-def _validation_message(exc: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in exc.errors()
-    )

@@ -21,13 +21,6 @@ __all__ = ["serve_lines"]
 P = TypeVar("P", bound=BaseModel)
 
 
-def _validation_error(exc: ValidationError) -> InvalidInput:
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in exc.errors()
-    )
-    return InvalidInput(problems)
-
-
 async def serve_lines(
     model: type[P],
     handle: Callable[[P], Awaitable[BaseModel | dict[str, Any] | list[Any]]],
@@ -47,7 +40,7 @@ async def serve_lines(
             try:
                 params = model.model_validate(data)
             except ValidationError as exc:
-                raise _validation_error(exc) from exc
+                raise InvalidInput.from_validation(exc) from exc
             emit_json(await handle(params))
         except NetsiftError as exc:
             emit_json(error_object(exc))
