@@ -227,8 +227,11 @@ class Settings(BaseSettings):
         return self.data_dir if self.data_dir is not None else default_data_dir()
 
     def effective_cache_url(self) -> str:
+        """Where the cache lives: shared on Redis when scaled out, else SQLite in the data dir."""
         if self.cache_url:
             return self.cache_url
+        if self.redis_url:
+            return self.redis_url
         return f"sqlite:///{self.data_path() / 'cache.sqlite3'}"
 
     def effective_jobs_url(self) -> str:

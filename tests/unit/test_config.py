@@ -49,6 +49,15 @@ def test_capabilities_switch_off(tmp_path):
     assert settings.effective_cache_url() == f"sqlite:///{tmp_path / 'cache.sqlite3'}"
 
 
+def test_redis_url_shares_cache_and_jobs_unless_each_is_set(tmp_path):
+    """Scaled out, one REDIS_URL is enough for replicas to share the cache, limits and jobs."""
+    shared = Settings(redis_url="redis://cache.internal:6379/0", data_dir=tmp_path)
+    assert shared.effective_cache_url() == "redis://cache.internal:6379/0"
+    assert shared.effective_jobs_url() == "redis://cache.internal:6379/0"
+    own = Settings(redis_url="redis://r:6379/0", cache_url="memory://", data_dir=tmp_path)
+    assert own.effective_cache_url() == "memory://"
+
+
 def test_netsift_toml_is_read_below_environment(tmp_path, monkeypatch):
     (tmp_path / "netsift.toml").write_text('timeout = 12.5\nproviders = ["wikipedia"]\n')
     monkeypatch.chdir(tmp_path)

@@ -36,7 +36,7 @@ def mcp(
     host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to bind with --http.")] = 8765,
 ) -> None:
-    """Run the MCP server (stdio by default) with web_search, web_fetch, page_meta, batch_search."""
+    """Run the MCP server (stdio by default): the agent tools this host offers."""
     import anyio
 
     from ..mcp import serve_http, serve_stdio
