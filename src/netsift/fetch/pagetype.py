@@ -197,7 +197,8 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
             if pattern.search(path):
                 ev.add(kind, weight, f"url:{pattern.pattern[:24]}")
         if path in ("", "/"):
-            ev.add("service", 1.0, "url:home")
+            # a front page shows the whole site: one cart button on it is a featured product's
+            ev.add("service", 1.6, "url:home")
     # two declarations that it is a story and none for another type: the body's shape has not
     # overturned that on any page measured, so the walk over it (most of the cost) is skipped
     declared = sum(1 for s in ev.signals if "→ article " in s)

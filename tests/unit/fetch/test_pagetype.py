@@ -257,3 +257,16 @@ def test_article_elements_holding_the_text_keep_the_default_article() -> None:
     result = classify_page(_tree(html), "https://x.example/the-mill")
     assert result.type == "article"
     assert result.signals == ("default",)
+
+
+def test_one_cart_button_on_a_front_page_is_a_featured_product() -> None:
+    intro = (
+        "<h1>Valley Looms</h1><p>Restored looms and spare parts from our workshop.</p>"
+        "<h2>Featured</h2><p>Oak table loom, 60 cm, restored</p>"
+    )
+    one = _page(intro + "<button>Add to cart</button>")
+    result = classify_page(_tree(one), "https://looms.example/")
+    assert "dom:cart-buttons=1 → product +1.5" in result.signals
+    assert result.type == "service", result.signals
+    two = _page(intro + "<button>Add to cart</button><button>Add to cart</button>")
+    assert classify_page(_tree(two), "https://looms.example/").type == "product"
