@@ -197,14 +197,23 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
             if pattern.search(path):
                 ev.add(kind, weight, f"url:{pattern.pattern[:24]}")
         if path in ("", "/"):
-            ev.add("service", 1.0, "url:home")
+            # a front page shows the whole site: one cart button on it is a featured product's
+            ev.add("service", 1.6, "url:home")
     # two declarations that it is a story and none for another type: the body's shape has not
     # overturned that on any page measured, so the walk over it (most of the cost) is skipped
     declared = sum(1 for s in ev.signals if "→ article " in s)
     if not (declared >= 2 and set(ev.scores) == {"article"}):
         _dom_signals(tree, ev)
     if not ev.scores:
-        return Classification("article", 0.0, ("default",))
+        body = next(tree.iterdescendants("body"), tree)
+        text = _text_length(body)
+        if text < _UNSIGNED_TEXT or _text_length(body, "article") >= 0.5 * text:
+            return Classification("article", 0.0, ("default",))
+        # text that nothing calls a story (nor anything else), not even HTML5 article elements
+        # holding most of it, is unsigned prose at its least: a landing, schedule or catalogue
+        # page that names no type reads as its blocks
+        ev.signals.append("unsigned: text but no evidence of any type → service")
+        return Classification("service", 0.0, tuple(ev.signals))
     kind_name, best = max(ev.scores.items(), key=lambda item: item[1])
     total = sum(ev.scores.values())
     if kind_name == "article" and not (_signed(ev.signals) and _told(ev.signals)):
@@ -226,6 +235,25 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
 
 
 _BLOCK_KINDS: Final[tuple[HtmlPageType, ...]] = ("service", "listing", "collection")
+_UNSIGNED_TEXT = 500  # characters: below this a page with no evidence has nothing to read
+_TEXT_LENGTH = etree.XPath("string-length(.)")  # libxml2 counts without building the string
+
+
+def _text_length(body: etree._Element, tag: str | None = None) -> float:
+    """Characters of text in the body, or in its outermost elements of one tag; scripts and
+    styles left out (a bare app shell holds all its text in scripts)."""
+    roots = [body] if tag is None else _outermost(body, tag)
+    return sum(
+        float(_TEXT_LENGTH(root))
+        - sum(float(_TEXT_LENGTH(n)) for n in root.iter("script", "style"))
+        for root in roots
+    )
+
+
+def _outermost(body: etree._Element, tag: str) -> list[etree._Element]:
+    found = list(body.iter(tag))
+    inside = set(found)
+    return [n for n in found if not any(a in inside for a in n.iterancestors(tag))]
 
 
 def _signed(signals: list[str]) -> bool:

@@ -226,3 +226,47 @@ def test_front_page_prose_reads_as_blocks_even_when_signed() -> None:
     result = classify_page(_tree(html), "https://x.example/")
     assert result.type == "service", result.signals
     assert any(s.startswith("thin:") for s in result.signals)
+
+
+def test_text_with_no_evidence_of_any_type_reads_as_blocks() -> None:
+    # A schedule: rows of short entries, no markup, no telling URL, no long paragraphs.
+    rows = "".join(
+        f"<tr><td>Week {i}</td><td>Riverside Hawks at Valley Mills</td><td>7:30 PM</td></tr>"
+        for i in range(12)
+    )
+    html = _page(f"<h1>Season schedule</h1><table>{rows}</table>")
+    result = classify_page(_tree(html), "https://x.example/schedule")
+    assert result.type == "service", result.signals
+    assert any(s.startswith("unsigned: text but no evidence") for s in result.signals)
+
+
+def test_script_text_does_not_make_an_empty_shell_readable() -> None:
+    # An app shell: all its characters are in a script, so it stays the default article.
+    shell = _page("<div id='app'></div><script>" + "var x = 1; " * 200 + "</script>")
+    result = classify_page(_tree(shell), "https://x.example/app")
+    assert result.type == "article"
+    assert result.signals == ("default",)
+
+
+def test_article_elements_holding_the_text_keep_the_default_article() -> None:
+    story = "".join(
+        f"<p>Paragraph {i} tells how the mill was rebuilt after the flood of that spring.</p>"
+        for i in range(8)
+    )
+    html = _page(f"<nav><a href='/'>Home</a></nav><article><h1>The mill</h1>{story}</article>")
+    result = classify_page(_tree(html), "https://x.example/the-mill")
+    assert result.type == "article"
+    assert result.signals == ("default",)
+
+
+def test_one_cart_button_on_a_front_page_is_a_featured_product() -> None:
+    intro = (
+        "<h1>Valley Looms</h1><p>Restored looms and spare parts from our workshop.</p>"
+        "<h2>Featured</h2><p>Oak table loom, 60 cm, restored</p>"
+    )
+    one = _page(intro + "<button>Add to cart</button>")
+    result = classify_page(_tree(one), "https://looms.example/")
+    assert "dom:cart-buttons=1 → product +1.5" in result.signals
+    assert result.type == "service", result.signals
+    two = _page(intro + "<button>Add to cart</button><button>Add to cart</button>")
+    assert classify_page(_tree(two), "https://looms.example/").type == "product"
