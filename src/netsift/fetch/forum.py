@@ -306,7 +306,7 @@ def extract_posts(root: etree._Element) -> list[Post]:
         author, date = _find_author(node), _dated(_find_date(node))
         _prune_post(body)
         for said in (author, date):
-            if said and body is not node:
+            if said:
                 _drop_restated(body, said)
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
@@ -341,15 +341,32 @@ def _dated(date: str | None) -> str | None:
 
 def _drop_restated(body: etree._Element, said: str) -> None:
     """Remove the short line in the body that restates the post's author or date ("Posted
-    March 3", "by ana"): the post's heading says it once."""
+    March 3", "by ana"), with the short byline around it ("submitted 3 hours ago by ana"),
+    which would read "by" alone: the post's heading says it once."""
     limit = len(said.split()) + 2
     for el in body.iter():
         if el is body or not isinstance(el.tag, str):
             continue
         text = _text(el)
         if said in text and len(text.split()) <= limit:
-            drop(el)
+            line = el
+            for parent in el.iterancestors():
+                if parent is body or not _is_byline(parent):
+                    break
+                line = parent
+            drop(line)
             return
+
+
+def _is_byline(el: etree._Element) -> bool:
+    """A short line of inline text (no paragraphs or blocks in it): a byline, not a post."""
+    return len(_text(el).split()) <= _BYLINE_WORDS and all(
+        c.tag in _INLINE for c in el if isinstance(c.tag, str)
+    )
+
+
+_BYLINE_WORDS = 8  # a line this short around the author's name is the byline
+_INLINE = frozenset("a abbr b bdi br cite em font i img small span strong sub sup time u".split())
 
 
 def _opening_post(
