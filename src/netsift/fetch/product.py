@@ -208,9 +208,24 @@ def card_text(tree: etree._Element) -> str:
     taken: set[etree._Element] = set()
     for row in sorted(rows, key=lambda n: sum(1 for _ in n.iterancestors())):
         if not taken.intersection(row.iterancestors()) and _is_card_list(row):
+            row = _with_title(row, chain)
             found.append(_UNMARKED.sub("", "".join(row.itertext())))
             taken.add(row)
     return "\n".join(found)
+
+
+def _with_title(row: etree._Element, chain: set[etree._Element]) -> etree._Element:
+    """The row with the blocks around it that add only a few words: its title ("Similar
+    items") and controls."""
+    words = len(" ".join(row.itertext()).split())
+    for parent in row.iterancestors():
+        if parent in chain or parent.tag == "body":
+            break
+        size = len(" ".join(parent.itertext()).split())
+        if size - words > _TITLE_WORDS:
+            break
+        row, words = parent, size
+    return row
 
 
 def _count_priced(child: etree._Element, priced: dict[etree._Element, set[etree._Element]]) -> None:
@@ -243,6 +258,7 @@ def _is_card(node: etree._Element) -> bool:
     return len(text.split()) >= _CARD_WORDS and _PRICE.search(text) is not None
 
 
+_TITLE_WORDS = 12  # a row's title and arrows ("Customers also viewed", "Next") say less
 _CARDS = 3  # fewer priced links in a row are options or bundles of the product itself
 _CARD_SHARE = 0.6
 _CARD_WORDS = 5  # a variant's swatch or size button ("48 x 24 +$60") says less

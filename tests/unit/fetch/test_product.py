@@ -179,10 +179,12 @@ def test_other_products_cards_leave_a_product_page() -> None:
     tree = parse_html(_cards_page("Trail Pack 25"))
     assert tree is not None
     assert "SummitPack40withframeandlid$129.00" in card_text(tree)
-    body = "\n".join(["Trail Pack 25", "$89.00", "Keep your gear within easy reach.", *CARD_LINES])
+    lead = ["Trail Pack 25", "$89.00", "Keep your gear within easy reach."]
+    body = "\n".join([*lead, "People also viewed", *CARD_LINES])
     text = read_product(tree, URL, "text", body) or ""
     assert "Keep your gear" in text and "$89.00" in text
     assert not any(line in text for line in CARD_LINES)
+    assert "People also viewed" not in text  # the row's title goes with it
 
 
 def test_a_category_page_keeps_its_cards() -> None:
