@@ -277,7 +277,7 @@ def without_noise(content: str, noise: str, keep: float = _KEPT_SHARE) -> str:
     if not noise:
         return content
     lines = content.split("\n")
-    noisy = [len(line.split()) >= _MIN_WORDS and _plain(line) in noise for line in lines]
+    noisy = [len(line.split()) >= _MIN_WORDS and _in_noise(_plain(line), noise) for line in lines]
     if not any(noisy):
         return content
     long_lines = [i for i, line in enumerate(lines) if len(line.split()) >= _MIN_WORDS]
@@ -296,6 +296,22 @@ def without_noise(content: str, noise: str, keep: float = _KEPT_SHARE) -> str:
         last = i
     trimmed = "\n".join(kept)
     return trimmed if len(trimmed.split()) >= keep * len(content.split()) else content
+
+
+def _in_noise(line: str, noise: str) -> bool:
+    """Whether the noise holds the line, or nearly all of a long one: an extractor leaves
+    out a badge or a hidden word ("Verified Purchase") inside a review's line."""
+    if line in noise:
+        return True
+    chunks = [line[i : i + _CHUNK] for i in range(0, len(line) - _CHUNK + 1, _CHUNK)]
+    if len(chunks) < _MIN_CHUNKS:
+        return False
+    return sum(1 for c in chunks if c in noise) >= _CHUNK_SHARE * len(chunks)
+
+
+_CHUNK = 30  # characters of a line sought in the noise one by one
+_MIN_CHUNKS = 3  # a shorter line must be found whole
+_CHUNK_SHARE = 0.8
 
 
 def without_copies(content: str) -> str:
