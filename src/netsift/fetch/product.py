@@ -396,7 +396,7 @@ def read_product(
     facts = extract_product_facts(tree)
     if _is_about(facts, tree):  # one product's page: other products' cards are suggestions
         content = without_noise(content, card_text(tree), 0.0)
-    content = without_copies(content)
+    content = without_copies(content).strip("\n")  # a dropped first line leaves its blank
     lead = _lead(content, tree, fmt)
     if fmt == "text":
         return f"{lead}\n{content}" if lead else content

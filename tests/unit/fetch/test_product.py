@@ -219,3 +219,11 @@ def test_a_review_line_missing_a_badge_still_goes() -> None:
     content = "\n".join([description, f"{said} {review}", *[description.upper()] * 3])
     assert f"{said} {review}" not in without_noise(content, noise)
     assert description in without_noise(content, noise)
+
+
+def test_dropped_leading_lines_leave_no_gap_below_the_facts() -> None:
+    tree = parse_html(_cards_page("Trail Pack 25"))
+    assert tree is not None
+    body = "\n\n".join(["People also viewed", *CARD_LINES, "Keep your gear within easy reach."])
+    md = read_product(tree, URL, "markdown", body) or ""
+    assert "**Price:** 89.00 USD\n\nKeep your gear" in md
