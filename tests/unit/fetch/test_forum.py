@@ -386,3 +386,17 @@ def test_a_byline_goes_with_the_author_it_names() -> None:
     text = read_forum(thread, None, "text") or ""
     assert "submitted" not in text and " by" not in text
     assert "ana\n\nThe pump hums at night." in text
+
+
+def test_the_author_card_of_a_post_without_a_body_goes() -> None:
+    # the card (name, rank, post count) sits in the post node beside the text
+    post = """<div class="post"><div class="poster"><h4><a href="/u/{0}">{0}</a></h4>
+<ul><li>Senior Member</li><li>Posts: {1}</li></ul></div>
+<div class="postarea"><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "3,760", "Which glue holds on wet stone in a garden wall?")
+        + post.format("ben", "812", "Two-part epoxy, the marine kind, holds for years.")
+    )
+    markdown = read_forum(thread, None, "markdown") or ""
+    assert "### ana\n\nWhich glue holds" in markdown
+    assert "Posts:" not in markdown and "Senior Member" not in markdown
