@@ -101,6 +101,12 @@ def _is_part(name: str) -> bool:
 
 
 def _find_author(node: etree._Element) -> str | None:
+    found = _author_block(node)
+    return None if found is None else found[1]
+
+
+def _author_block(node: etree._Element) -> tuple[etree._Element, str] | None:
+    """The block naming the post's author (with its titles and post counts), and the name."""
     for el in node.iter():
         if not isinstance(el.tag, str):
             continue
@@ -111,7 +117,7 @@ def _find_author(node: etree._Element) -> str | None:
         ):
             text = _author_name(el)
             if 0 < len(text) <= 60:
-                return text
+                return el, text
     return None
 
 
@@ -304,9 +310,11 @@ def extract_posts(root: etree._Element) -> list[Post]:
     posts = []
     for node, body in zip(nodes, bodies, strict=True):
         author, date = _find_author(node), _dated(_find_date(node))
+        if body is node:
+            _drop_profile(node)
         _prune_post(body)
         for said in (author, date):
-            if said and body is not node:
+            if said:
                 _drop_restated(body, said)
         posts.append(Post(author, date, body))
     _drop_repeated_chrome(posts)
@@ -341,15 +349,52 @@ def _dated(date: str | None) -> str | None:
 
 def _drop_restated(body: etree._Element, said: str) -> None:
     """Remove the short line in the body that restates the post's author or date ("Posted
-    March 3", "by ana"): the post's heading says it once."""
+    March 3", "by ana"), with the short byline around it ("submitted 3 hours ago by ana"),
+    which would read "by" alone: the post's heading says it once."""
     limit = len(said.split()) + 2
     for el in body.iter():
         if el is body or not isinstance(el.tag, str):
             continue
         text = _text(el)
         if said in text and len(text.split()) <= limit:
-            drop(el)
+            drop(_line_of(el, body))
             return
+
+
+def _line_of(el: etree._Element, body: etree._Element) -> etree._Element:
+    """The element with the short byline around it ("submitted 3 hours ago by ana")."""
+    line = el
+    for parent in el.iterancestors():
+        if parent is body or not _is_byline(parent):
+            break
+        line = parent
+    return line
+
+
+def _drop_profile(node: etree._Element) -> None:
+    """Remove the author's card from a post that has no separate body (name, rank, post
+    count, "Logged"): the post's heading names the author, the rest is the engine's."""
+    found = _author_block(node)
+    if found is None or found[0] is node:
+        return
+    words = len(_text(found[0]).split())
+    if words <= _PROFILE_WORDS and words < _PROFILE_SHARE * len(_text(node).split()):
+        drop(_line_of(found[0], node))
+
+
+_PROFILE_WORDS = 30  # an author's card: name, rank, badges and counts
+_PROFILE_SHARE = 0.5  # of the post's words: a larger "author" block holds the post
+
+
+def _is_byline(el: etree._Element) -> bool:
+    """A short line of inline text (no paragraphs or blocks in it): a byline, not a post."""
+    return len(_text(el).split()) <= _BYLINE_WORDS and all(
+        c.tag in _INLINE for c in el if isinstance(c.tag, str)
+    )
+
+
+_BYLINE_WORDS = 8  # a line this short around the author's name is the byline
+_INLINE = frozenset("a abbr b bdi br cite em font i img small span strong sub sup time u".split())
 
 
 def _opening_post(

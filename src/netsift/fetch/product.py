@@ -11,6 +11,7 @@ lines they hold are dropped from the extraction.
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from copy import deepcopy
@@ -28,6 +29,7 @@ from .pagetype import json_ld_objects
 
 __all__ = [
     "ProductFacts",
+    "card_text",
     "extract_product_facts",
     "noise_text",
     "read_product",
@@ -154,6 +156,7 @@ _LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole hea
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MD_MARKS = re.compile(r"[*_#|>`\\]+|^\s*(?:[-+]|\d+\.)\s+")
 _SPACES = re.compile(r"\s+")
+_UNMARKED = re.compile(r"[*_#|>`\\\s]+")  # what _plain removes from a line, in page text
 
 
 def _h1(tree: etree._Element) -> etree._Element | None:
@@ -188,19 +191,93 @@ def noise_text(tree: etree._Element) -> str:
     return "\n".join(found)
 
 
+def card_text(tree: etree._Element) -> str:
+    """The text of the rows of other products' cards, whitespace removed (as noise_text);
+    not the h1's own blocks. Rows are sought only above the prices: a walk of every block
+    would cost more than the rest of the reader."""
+    h1 = _h1(tree)
+    chain = set(h1.iterancestors()) if h1 is not None else set()
+    priced: dict[etree._Element, set[etree._Element]] = {}
+    for el in body_of(tree).iter():
+        if isinstance(el.tag, str) and el.text and _PRICE.search(el.text):
+            _count_priced(el, priced)
+        if el.tail and _PRICE.search(el.tail) and el.getparent() is not None:
+            _count_priced(el.getparent(), priced)
+    rows = [n for n, kids in priced.items() if len(kids) >= _CARDS and n not in chain]
+    found: list[str] = []
+    taken: set[etree._Element] = set()
+    for row in sorted(rows, key=lambda n: sum(1 for _ in n.iterancestors())):
+        if not taken.intersection(row.iterancestors()) and _is_card_list(row):
+            row = _with_title(row, chain)
+            found.append(_UNMARKED.sub("", "".join(row.itertext())))
+            taken.add(row)
+    return "\n".join(found)
+
+
+def _with_title(row: etree._Element, chain: set[etree._Element]) -> etree._Element:
+    """The row with the blocks around it that add only a few words: its title ("Similar
+    items") and controls."""
+    words = len(" ".join(row.itertext()).split())
+    for parent in row.iterancestors():
+        if parent in chain or parent.tag == "body":
+            break
+        size = len(" ".join(parent.itertext()).split())
+        if size - words > _TITLE_WORDS:
+            break
+        row, words = parent, size
+    return row
+
+
+def _count_priced(child: etree._Element, priced: dict[etree._Element, set[etree._Element]]) -> None:
+    """Note, for each block above a price, which of its children holds it."""
+    for parent in child.iterancestors():
+        priced.setdefault(parent, set()).add(child)
+        child = parent
+
+
+def _is_card_list(node: etree._Element) -> bool:
+    """A row of other products' cards ("similar items", "customers also viewed"): most of
+    its children link elsewhere and show a price beside a name of a few words."""
+    children = [c for c in node if isinstance(c.tag, str)]
+    if len(children) < _CARDS:
+        return False
+    needed = max(_CARDS, _CARD_SHARE * len(children))
+    misses = 0
+    for child in children:
+        if not _is_card(child):
+            misses += 1
+            if misses > len(children) - needed:
+                return False
+    return True
+
+
+def _is_card(node: etree._Element) -> bool:
+    if not any((a.get("href") or "#")[:1] != "#" for a in node.iter("a")):
+        return False
+    text = " ".join(node.itertext())
+    return len(text.split()) >= _CARD_WORDS and _PRICE.search(text) is not None
+
+
+_TITLE_WORDS = 12  # a row's title and arrows ("Customers also viewed", "Next") say less
+_CARDS = 3  # fewer priced links in a row are options or bundles of the product itself
+_CARD_SHARE = 0.6
+_CARD_WORDS = 5  # a variant's swatch or size button ("48 x 24 +$60") says less
+
+
 def _plain(line: str) -> str:
     """A line of text or Markdown output as page text: no list marks, emphasis or link URLs."""
     return _SPACES.sub("", _MD_MARKS.sub(" ", _MD_LINK.sub(r"\1", line)))
 
 
-def without_noise(content: str, noise: str) -> str:
+def without_noise(content: str, noise: str, keep: float = _KEPT_SHARE) -> str:
     """`content` without the lines of at least a few words found in the noise blocks, nor
     the short lines (a reviewer's initial, a vote count, "Report") and blank lines between
-    two such; whole when that would drop nearly all of it (the reviews are its content)."""
+    two such; whole when that would leave less than `keep` of it (the reviews are its
+    content)."""
     if not noise:
         return content
     lines = content.split("\n")
-    noisy = [len(line.split()) >= _MIN_WORDS and _plain(line) in noise for line in lines]
+    noisy = [len(line.split()) >= _MIN_WORDS and _in_noise(_plain(line), noise) for line in lines]
     if not any(noisy):
         return content
     long_lines = [i for i, line in enumerate(lines) if len(line.split()) >= _MIN_WORDS]
@@ -218,7 +295,23 @@ def without_noise(content: str, noise: str) -> str:
         kept.append(line)
         last = i
     trimmed = "\n".join(kept)
-    return trimmed if len(trimmed.split()) >= _KEPT_SHARE * len(content.split()) else content
+    return trimmed if len(trimmed.split()) >= keep * len(content.split()) else content
+
+
+def _in_noise(line: str, noise: str) -> bool:
+    """Whether the noise holds the line, or nearly all of a long one: an extractor leaves
+    out a badge or a hidden word ("Verified Purchase") inside a review's line."""
+    if line in noise:
+        return True
+    chunks = [line[i : i + _CHUNK] for i in range(0, len(line) - _CHUNK + 1, _CHUNK)]
+    if len(chunks) < _MIN_CHUNKS:
+        return False
+    return sum(1 for c in chunks if c in noise) >= _CHUNK_SHARE * len(chunks)
+
+
+_CHUNK = 30  # characters of a line sought in the noise one by one
+_MIN_CHUNKS = 3  # a shorter line must be found whole
+_CHUNK_SHARE = 0.8
 
 
 def without_copies(content: str) -> str:
@@ -265,6 +358,17 @@ def _missing_name(content: str, tree: etree._Element) -> str | None:
     return name
 
 
+def _is_about(facts: ProductFacts | None, tree: etree._Element) -> bool:
+    """Whether the page's h1 names its schema.org Product: the page sells that one product
+    (a category page's h1 names the category, or a product it features among many)."""
+    h1 = _h1(tree)
+    if facts is None or not facts.name or h1 is None:
+        return False
+    name = normalize_space(html.unescape(facts.name)).strip().lower()
+    shown = normalize_space(" ".join(h1.itertext())).strip().lower()
+    return bool(name and shown) and (name in shown or shown in name)
+
+
 def _lead(content: str, tree: etree._Element, fmt: TextFormat) -> str:
     """What the page leads with and the extraction lost: the buy box's lines it lacks, or at
     least the product's name."""
@@ -281,17 +385,21 @@ def _lead(content: str, tree: etree._Element, fmt: TextFormat) -> str:
 def read_product(
     tree: etree._Element, url: str | None, fmt: ContentFormat, generic: str
 ) -> str | None:
-    """The generic extraction without review, recommendation and dialog lines or layout
+    """The generic extraction without review, recommendation and dialog lines, other
+    products' cards (on a page about one product: all of them, however many) or layout
     copies, led by the buy box (name, price, options) when it lost it; in Markdown the
     schema.org facts as a list below that (text keeps to what the page shows). None for
     HTML: its markup stays as the generic extraction made it."""
     if fmt == "html":
         return None
-    content = without_copies(without_noise(generic, noise_text(tree)))
+    content = without_noise(generic, noise_text(tree))
+    facts = extract_product_facts(tree)
+    if _is_about(facts, tree):  # one product's page: other products' cards are suggestions
+        content = without_noise(content, card_text(tree), 0.0)
+    content = without_copies(content).strip("\n")  # a dropped first line leaves its blank
     lead = _lead(content, tree, fmt)
     if fmt == "text":
         return f"{lead}\n{content}" if lead else content
-    facts = extract_product_facts(tree)
     parts = [lead]
     if facts is not None and facts.items():
         parts.append(render_facts(facts, fmt))

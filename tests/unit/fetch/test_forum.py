@@ -357,3 +357,46 @@ def test_a_quote_of_an_earlier_post_is_not_read_twice() -> None:
     text = read_forum(thread, None, "text") or ""
     assert text.count("best closed headphone") == 1 and "Agreed." in text
     assert "another thread entirely" in text
+
+
+def test_an_author_beside_the_post_text_is_said_once() -> None:
+    # no body element: the author's name and the date sit in the post node beside the text
+    post = """<div class="post"><span class="username"><a href="/u/{0}">{0}</a></span>
+<time>{1}</time><p>{2}</p></div>"""
+    thread = _tree(
+        post.format("marta", "June 2, 2024", "My tomatoes split after every rain.")
+        + post.format("oskar", "June 3, 2024", "Mulch the beds and water deeply.")
+    )
+    markdown = read_forum(thread, None, "markdown") or ""
+    assert markdown.count("marta") == 1 and markdown.count("June 2, 2024") == 1
+    assert "### marta · June 2, 2024\n\nMy tomatoes split" in markdown
+    text = read_forum(thread, None, "text") or ""
+    assert text.count("oskar") == 1
+    assert "oskar\nJune 3, 2024\n\nMulch the beds" in text
+
+
+def test_a_byline_goes_with_the_author_it_names() -> None:
+    # "submitted 3 hours ago by ana" without the name would read "by" alone
+    post = """<div class="thing post"><p class="tagline">submitted <time>{1}</time> by
+<a class="author" href="/u/{0}">{0}</a></p><p>{2}</p></div>"""
+    thread = _tree(
+        post.format("ana", "3 hours ago", "The pump hums at night.")
+        + post.format("ben", "2 hours ago", "Mine did that until I cleaned the filter.")
+    )
+    text = read_forum(thread, None, "text") or ""
+    assert "submitted" not in text and " by" not in text
+    assert "ana\n\nThe pump hums at night." in text
+
+
+def test_the_author_card_of_a_post_without_a_body_goes() -> None:
+    # the card (name, rank, post count) sits in the post node beside the text
+    post = """<div class="post"><div class="poster"><h4><a href="/u/{0}">{0}</a></h4>
+<ul><li>Senior Member</li><li>Posts: {1}</li></ul></div>
+<div class="postarea"><p>{2}</p></div></div>"""
+    thread = _tree(
+        post.format("ana", "3,760", "Which glue holds on wet stone in a garden wall?")
+        + post.format("ben", "812", "Two-part epoxy, the marine kind, holds for years.")
+    )
+    markdown = read_forum(thread, None, "markdown") or ""
+    assert "### ana\n\nWhich glue holds" in markdown
+    assert "Posts:" not in markdown and "Senior Member" not in markdown

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from netsift.fetch.html import extract_html, parse_html
-from netsift.fetch.product import noise_text, read_product, without_copies, without_noise
+from netsift.fetch.product import (
+    card_text,
+    noise_text,
+    read_product,
+    without_copies,
+    without_noise,
+)
 
 SHOP = """<html><head><title>Trail Pack 25 | Outdoor Shop</title>
 <script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",
@@ -135,3 +141,89 @@ def test_short_lines_between_dropped_reviews_go_too() -> None:
     assert without_noise(content, noise) == (
         "Keep your gear within easy reach\n\ng\n\nSpecifications\n\nWeight is one pound"
     )
+
+
+def _cards_page(h1: str) -> str:
+    """A page whose h1 is `h1`, describing the Product "Trail Pack 25", above a row of
+    other products' cards in blocks whose classes say nothing."""
+    card = """<li class="carousel__item"><a href="/p/{0}"><img src="/i/{0}.jpg" alt="">
+<h3>{1}</h3></a><span>{2}</span><span>Free delivery</span></li>"""
+    cards = [
+        ("41", "Summit Pack 40 with frame and lid", "$129.00"),
+        ("42", "Day Pack 18 in recycled nylon", "$59.00"),
+        ("43", "Hydration Vest 10 for trail runs", "$99.00"),
+        ("44", "Rolltop Pack 30 fully waterproof", "$119.00"),
+    ]
+    return (
+        """<html><head><script type="application/ld+json">{"@type": "Product",
+"name": "Trail Pack 25", "offers": {"price": "89.00", "priceCurrency": "USD"}}</script>
+</head><body><main><div class="buy"><h1>"""
+        + h1
+        + """</h1><span class="price">$89.00</span></div>
+<p>Keep your gear within easy reach in the Trail Pack 25.</p>
+<section><h2>People also viewed</h2><ul class="carousel__list">"""
+        + "".join(card.format(*c) for c in cards)
+        + "</ul></section></main></body></html>"
+    )
+
+
+CARD_LINES = [
+    "Summit Pack 40 with frame and lid $129.00 Free delivery",
+    "Day Pack 18 in recycled nylon $59.00 Free delivery",
+    "Hydration Vest 10 for trail runs $99.00 Free delivery",
+    "Rolltop Pack 30 fully waterproof $119.00 Free delivery",
+]
+
+
+def test_other_products_cards_leave_a_product_page() -> None:
+    tree = parse_html(_cards_page("Trail Pack 25"))
+    assert tree is not None
+    assert "SummitPack40withframeandlid$129.00" in card_text(tree)
+    lead = ["Trail Pack 25", "$89.00", "Keep your gear within easy reach."]
+    body = "\n".join([*lead, "People also viewed", *CARD_LINES])
+    text = read_product(tree, URL, "text", body) or ""
+    assert "Keep your gear" in text and "$89.00" in text
+    assert not any(line in text for line in CARD_LINES)
+    assert "People also viewed" not in text  # the row's title goes with it
+
+
+def test_a_category_page_keeps_its_cards() -> None:
+    # the h1 names a category, not the Product in the page's data: the cards are the content
+    tree = parse_html(_cards_page("Backpacks"))
+    assert tree is not None
+    body = "\n".join(["Backpacks", *CARD_LINES])
+    text = read_product(tree, URL, "text", body) or ""
+    assert all(line in text for line in CARD_LINES)
+
+
+def test_a_row_of_options_is_no_row_of_cards() -> None:
+    # size buttons with a price each: too few words to be another product's card
+    page = """<html><body><h1>Desk</h1><ul class="sizes">
+<li><a href="?s=1">48 x 24 +$60</a></li><li><a href="?s=2">60 x 24 +$160</a></li>
+<li><a href="?s=3">72 x 24 +$230</a></li></ul></body></html>"""
+    tree = parse_html(page)
+    assert tree is not None
+    assert card_text(tree) == ""
+
+
+def test_a_review_line_missing_a_badge_still_goes() -> None:
+    # the page says "... 4 March 2026 Verified Purchase Great earbuds ..."; the extractor
+    # left the badge out of the line, so the line is no longer a substring of the reviews
+    said = "Excellent sound Reviewed in the United States on 4 March 2026"
+    review = (
+        "Great earbuds, the sound is clear and they stay in during a run every morning, and"
+        " the case still holds a charge for the whole week of commuting."
+    )
+    noise = "".join(f"{said} Verified Purchase {review}".split())
+    description = "Wireless earbuds with active noise cancellation and a charging case."
+    content = "\n".join([description, f"{said} {review}", *[description.upper()] * 3])
+    assert f"{said} {review}" not in without_noise(content, noise)
+    assert description in without_noise(content, noise)
+
+
+def test_dropped_leading_lines_leave_no_gap_below_the_facts() -> None:
+    tree = parse_html(_cards_page("Trail Pack 25"))
+    assert tree is not None
+    body = "\n\n".join(["People also viewed", *CARD_LINES, "Keep your gear within easy reach."])
+    md = read_product(tree, URL, "markdown", body) or ""
+    assert "**Price:** 89.00 USD\n\nKeep your gear" in md
