@@ -8,16 +8,19 @@ import re
 from typing import Any
 
 from lxml import etree
+from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
 from ..models import ContentFormat
-from .dom import run_trafilatura
+from .dom import drop, run_trafilatura
 from .markdown import normalize_space
 
 __all__ = ["read_article", "without_headline"]
 
 _PRECISE: dict[str, Any] = {"include_comments": False, "favor_precision": True}
 _BALANCED_ARTICLE: dict[str, Any] = {"include_comments": False}
+_RECALL_ARTICLE: dict[str, Any] = {"include_comments": False, "favor_recall": True}
 _SHORT_SHARE = 0.7  # of the page's paragraph text: a precise extraction that short lost the body
+_LOST_SHARE = 0.5  # of the page's paragraph text: a balanced extraction that short lost the body
 _CHUNKED = 1.5  # the body's chunks hold this much more than the extraction: it read only one
 _MIN_PRECISE = 200  # characters: below this a precise extraction found nothing to be precise about
 
@@ -118,6 +121,23 @@ def _drop_related(tree: etree._Element) -> None:
             parent.remove(node)
 
 
+# the inline elements trafilatura's pruning deletes when empty (`CUT_EMPTY_ELEMS`)
+_INLINE = ("b", "em", "i", "q", "span", "strong")
+
+
+def _drop_empty_inline(tree: etree._Element) -> None:
+    """Remove the empty inline elements (icons drawn by CSS) that start a text before the
+    precise run: its pruning deletes an empty element with the text after it, the rest of the
+    sentence or list item. Image wrappers stay: the text after an image is mostly its caption,
+    which the precise run is right to drop."""
+    for node in [
+        n
+        for n in tree.iter(*_INLINE)
+        if n.text is None and not len(n) and n.tail and n.tail.strip()
+    ]:
+        drop(node)
+
+
 def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
     """Precision first on a page its publisher marks as a story (it drops the captions, teasers
     and link lists beside it); when it keeps much less than the page's prose it cut the body
@@ -132,12 +152,35 @@ def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, publ
 
 
 def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
+    """Precise, then balanced, then recall: each next mode only when the last one kept far less
+    than the page's prose (recall undoes the cleaning that deleted every paragraph: a story
+    inside an element trafilatura deletes, by a markup slip)."""
+    prose = _paragraph_text(tree)
     if published:
+        _drop_empty_inline(tree)
         content = run_trafilatura(tree, url, fmt, _PRECISE)
-        floor = max(_SHORT_SHARE * _paragraph_text(tree), _MIN_PRECISE)
-        if len(content) >= floor:
+        if len(content) >= max(_SHORT_SHARE * prose, _MIN_PRECISE):
             return content
-    return run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
+    content = run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
+    if len(content) < _LOST_SHARE * prose:
+        content = max(content, run_trafilatura(tree, url, fmt, _RECALL_ARTICLE), key=len)
+    if len(content) < _LOST_SHARE * prose and _unmark_discarded(tree, prose):
+        content = max(content, run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE), key=len)
+    return content
+
+
+def _unmark_discarded(tree: etree._Element, prose: int) -> bool:
+    """Clear the class and id of the containers trafilatura's discard rules match (a footer,
+    an overlay, a widget by its name) that hold most of the page's prose: a theme's wrapper
+    named like chrome, which trafilatura would delete with the story inside it."""
+    found = False
+    for xpath in OVERALL_DISCARD_XPATH:
+        for node in xpath(tree):
+            if _paragraph_text(node) > _LOST_SHARE * prose:
+                node.attrib.pop("class", None)
+                node.attrib.pop("id", None)
+                found = True
+    return found
 
 
 def without_headline(content: str, tree: etree._Element, title: str | None) -> str:
