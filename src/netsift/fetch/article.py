@@ -91,6 +91,28 @@ def _body_chunks(tree: etree._Element) -> list[etree._Element]:
     return chunks if len(chunks) > 1 else []
 
 
+def _prose_chunks(tree: etree._Element) -> list[etree._Element]:
+    """The containers of the page's prose paragraphs when one kind of them (same tag and
+    class) holds most of it in several places: a body its page builder split into blocks,
+    each in its own card, of which trafilatura reads one."""
+    prose: dict[tuple[str, str], int] = {}
+    holders: dict[tuple[str, str], list[etree._Element]] = {}
+    for p in tree.iter("p"):
+        text = " ".join(p.itertext())
+        parent = p.getparent()
+        if text.count(" ") < 11 or parent is None or not parent.get("class"):
+            continue
+        kind = (str(parent.tag), parent.get("class") or "")
+        prose[kind] = prose.get(kind, 0) + len(text)
+        found = holders.setdefault(kind, [])
+        if not any(f is parent for f in found):
+            found.append(parent)
+    if not prose:
+        return []
+    chunks = holders[max(prose, key=prose.__getitem__)]
+    return chunks if len(chunks) > 1 else []
+
+
 def _join(chunks: list[etree._Element]) -> None:
     first = chunks[0]
     for chunk in chunks[1:]:
@@ -144,10 +166,16 @@ def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, publ
     itself. Pages that only look like articles are read in balance: their edges are content."""
     _drop_related(tree)
     content = _story(tree, url, fmt, published)
-    chunks = _body_chunks(tree)
+    chunks, named = _body_chunks(tree), True
+    if not chunks and len(content) < _LOST_SHARE * _paragraph_text(tree):
+        chunks, named = _prose_chunks(tree), False
     if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * len(content):
         _join(chunks)
-        content = _story(tree, url, fmt, published)
+        joined = _story(tree, url, fmt, published)
+        # chunks found by their prose alone can be a menu's columns: the joined reading must
+        # keep what the first one found of the body
+        if named or not content or max(content.splitlines(), key=len) in joined:
+            content = joined
     return content
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import lxml.html
+
+from netsift.fetch.article import _prose_chunks
 from netsift.fetch.html import extract_html
 
 STORY_URL = "https://news.example/2024/03/18/keyboards"
@@ -71,3 +74,21 @@ def test_a_story_in_a_wrapper_named_like_chrome_is_read() -> None:
     assert result.page_type == "article"
     for n in range(8):
         assert f"Paragraph 1 about venue {n}" in result.content
+
+
+def test_prose_split_over_cards_is_found_by_its_containers() -> None:
+    cards = "".join(
+        f'<div class="card c{n}"><div class="rich-text">{_paragraphs(f"step {n}", 2)}</div>'
+        f'<p class="rich-text">Short note {n}.</p></div>'
+        for n in range(4)
+    )
+    tree = lxml.html.fromstring(
+        f'<html><body><div class="intro"><p>Welcome.</p></div>{cards}'
+        f'<div class="aside">{_paragraphs("elsewhere", 1)}</div></body></html>'
+    )
+    chunks = _prose_chunks(tree)
+    assert [c.getparent().get("class") for c in chunks] == [f"card c{n}" for n in range(4)]
+    one = lxml.html.fromstring(
+        f'<html><body><div class="rich-text">{_paragraphs("a", 3)}</div></body></html>'
+    )
+    assert _prose_chunks(one) == []
