@@ -25,6 +25,20 @@ _CHUNKED = 1.5  # the body's chunks hold this much more than the extraction: it 
 _MIN_PRECISE = 200  # characters: below this a precise extraction found nothing to be precise about
 
 
+# what Markdown and HTML add to the words: link targets and emphasis marks, tags
+_MARKUP = {
+    "markdown": re.compile(r"\]\([^)]*\)|[*_#>`\[]"),
+    "html": re.compile(r"<[^>]*>"),
+}
+
+
+def _length(content: str, fmt: ContentFormat) -> int:
+    """An extraction's length in characters of text, so that every format compares alike with
+    the page's prose and makes the same choices."""
+    markup = _MARKUP.get(fmt)
+    return len(content) if markup is None else len(markup.sub("", content))
+
+
 def _paragraph_text(tree: etree._Element) -> int:
     """Characters in the page's prose paragraphs (a dozen words or more), menus and cards aside."""
     total = 0
@@ -167,9 +181,11 @@ def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, publ
     _drop_related(tree)
     content = _story(tree, url, fmt, published)
     chunks, named = _body_chunks(tree), True
-    if not chunks and len(content) < _LOST_SHARE * _paragraph_text(tree):
+    if not chunks and _length(content, fmt) < _LOST_SHARE * _paragraph_text(tree):
         chunks, named = _prose_chunks(tree), False
-    if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * len(content):
+    if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * _length(
+        content, fmt
+    ):
         _join(chunks)
         joined = _story(tree, url, fmt, published)
         # chunks found by their prose alone can be a menu's columns: the joined reading must
@@ -187,12 +203,12 @@ def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published:
     if published:
         _drop_empty_inline(tree)
         content = run_trafilatura(tree, url, fmt, _PRECISE)
-        if len(content) >= max(_SHORT_SHARE * prose, _MIN_PRECISE):
+        if _length(content, fmt) >= max(_SHORT_SHARE * prose, _MIN_PRECISE):
             return content
     content = run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
-    if len(content) < _LOST_SHARE * prose:
+    if _length(content, fmt) < _LOST_SHARE * prose:
         content = max(content, run_trafilatura(tree, url, fmt, _RECALL_ARTICLE), key=len)
-    if len(content) < _LOST_SHARE * prose and _unmark_discarded(tree, prose):
+    if _length(content, fmt) < _LOST_SHARE * prose and _unmark_discarded(tree, prose):
         content = max(content, run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE), key=len)
     return content
 

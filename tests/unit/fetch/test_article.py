@@ -70,10 +70,11 @@ def test_a_story_in_a_wrapper_named_like_chrome_is_read() -> None:
         f"<div class='page-footer'>{venues}</div></div><div class='more'><ul>{more}</ul></div>"
         "</body></html>"
     )
-    result = extract_html(page, url=STORY_URL, format="text")
-    assert result.page_type == "article"
-    for n in range(8):
-        assert f"Paragraph 1 about venue {n}" in result.content
+    for fmt in ("text", "markdown", "html"):
+        result = extract_html(page, url=STORY_URL, format=fmt)
+        assert result.page_type == "article"
+        for n in range(8):
+            assert f"Paragraph 1 about venue {n}" in result.content
 
 
 def test_prose_split_over_cards_is_found_by_its_containers() -> None:
