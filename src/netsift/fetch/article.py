@@ -177,17 +177,19 @@ def _drop_empty_inline(tree: etree._Element) -> None:
 def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
     """Precision first on a page its publisher marks as a story (it drops the captions, teasers
     and link lists beside it); when it keeps much less than the page's prose it cut the body
-    itself. Pages that only look like articles are read in balance: their edges are content."""
+    itself. Pages that only look like articles are read in balance: their edges are content.
+    A body split into chunks (around ads, into cards) is joined when one chunk was read."""
     _drop_related(tree)
-    content = _story(tree, url, fmt, published)
+    prose = _paragraph_text(tree)
+    content = _story(tree, url, fmt, published, prose)
     chunks, named = _body_chunks(tree), True
-    if not chunks and _length(content, fmt) < _LOST_SHARE * _paragraph_text(tree):
+    if not chunks and _length(content, fmt) < _LOST_SHARE * prose:
         chunks, named = _prose_chunks(tree), False
     if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * _length(
         content, fmt
     ):
         _join(chunks)
-        joined = _story(tree, url, fmt, published)
+        joined = _story(tree, url, fmt, published, prose)
         # chunks found by their prose alone can be a menu's columns: the joined reading must
         # keep what the first one found of the body
         if named or not content or max(content.splitlines(), key=len) in joined:
@@ -195,11 +197,12 @@ def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, publ
     return content
 
 
-def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
+def _story(
+    tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool, prose: int
+) -> str:
     """Precise, then balanced, then recall: each next mode only when the last one kept far less
     than the page's prose (recall undoes the cleaning that deleted every paragraph: a story
     inside an element trafilatura deletes, by a markup slip)."""
-    prose = _paragraph_text(tree)
     if published:
         _drop_empty_inline(tree)
         content = run_trafilatura(tree, url, fmt, _PRECISE)
