@@ -8,18 +8,35 @@ import re
 from typing import Any
 
 from lxml import etree
+from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
 from ..models import ContentFormat
-from .dom import run_trafilatura
+from .dom import drop, run_trafilatura
 from .markdown import normalize_space
 
 __all__ = ["read_article", "without_headline"]
 
 _PRECISE: dict[str, Any] = {"include_comments": False, "favor_precision": True}
 _BALANCED_ARTICLE: dict[str, Any] = {"include_comments": False}
+_RECALL_ARTICLE: dict[str, Any] = {"include_comments": False, "favor_recall": True}
 _SHORT_SHARE = 0.7  # of the page's paragraph text: a precise extraction that short lost the body
+_LOST_SHARE = 0.5  # of the page's paragraph text: a balanced extraction that short lost the body
 _CHUNKED = 1.5  # the body's chunks hold this much more than the extraction: it read only one
 _MIN_PRECISE = 200  # characters: below this a precise extraction found nothing to be precise about
+
+
+# what Markdown and HTML add to the words: link targets and emphasis marks, tags
+_MARKUP = {
+    "markdown": re.compile(r"\]\([^)]*\)|[*_#>`\[]"),
+    "html": re.compile(r"<[^>]*>"),
+}
+
+
+def _length(content: str, fmt: ContentFormat) -> int:
+    """An extraction's length in characters of text, so that every format compares alike with
+    the page's prose and makes the same choices."""
+    markup = _MARKUP.get(fmt)
+    return len(content) if markup is None else len(markup.sub("", content))
 
 
 def _paragraph_text(tree: etree._Element) -> int:
@@ -88,6 +105,28 @@ def _body_chunks(tree: etree._Element) -> list[etree._Element]:
     return chunks if len(chunks) > 1 else []
 
 
+def _prose_chunks(tree: etree._Element) -> list[etree._Element]:
+    """The containers of the page's prose paragraphs when one kind of them (same tag and
+    class) holds most of it in several places: a body its page builder split into blocks,
+    each in its own card, of which trafilatura reads one."""
+    prose: dict[tuple[str, str], int] = {}
+    holders: dict[tuple[str, str], list[etree._Element]] = {}
+    for p in tree.iter("p"):
+        text = " ".join(p.itertext())
+        parent = p.getparent()
+        if text.count(" ") < 11 or parent is None or not parent.get("class"):
+            continue
+        kind = (str(parent.tag), parent.get("class") or "")
+        prose[kind] = prose.get(kind, 0) + len(text)
+        found = holders.setdefault(kind, [])
+        if not any(f is parent for f in found):
+            found.append(parent)
+    if not prose:
+        return []
+    chunks = holders[max(prose, key=prose.__getitem__)]
+    return chunks if len(chunks) > 1 else []
+
+
 def _join(chunks: list[etree._Element]) -> None:
     first = chunks[0]
     for chunk in chunks[1:]:
@@ -118,26 +157,77 @@ def _drop_related(tree: etree._Element) -> None:
             parent.remove(node)
 
 
+# the inline elements trafilatura's pruning deletes when empty (`CUT_EMPTY_ELEMS`)
+_INLINE = ("b", "em", "i", "q", "span", "strong")
+
+
+def _drop_empty_inline(tree: etree._Element) -> None:
+    """Remove the empty inline elements (icons drawn by CSS) that start a text before the
+    precise run: its pruning deletes an empty element with the text after it, the rest of the
+    sentence or list item. Image wrappers stay: the text after an image is mostly its caption,
+    which the precise run is right to drop."""
+    for node in [
+        n
+        for n in tree.iter(*_INLINE)
+        if n.text is None and not len(n) and n.tail and n.tail.strip()
+    ]:
+        drop(node)
+
+
 def read_article(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
     """Precision first on a page its publisher marks as a story (it drops the captions, teasers
     and link lists beside it); when it keeps much less than the page's prose it cut the body
-    itself. Pages that only look like articles are read in balance: their edges are content."""
+    itself. Pages that only look like articles are read in balance: their edges are content.
+    A body split into chunks (around ads, into cards) is joined when one chunk was read."""
     _drop_related(tree)
-    content = _story(tree, url, fmt, published)
-    chunks = _body_chunks(tree)
-    if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * len(content):
+    prose = _paragraph_text(tree)
+    content = _story(tree, url, fmt, published, prose)
+    chunks, named = _body_chunks(tree), True
+    if not chunks and _length(content, fmt) < _LOST_SHARE * prose:
+        chunks, named = _prose_chunks(tree), False
+    if chunks and sum(len(" ".join(c.itertext())) for c in chunks) > _CHUNKED * _length(
+        content, fmt
+    ):
         _join(chunks)
-        content = _story(tree, url, fmt, published)
+        joined = _story(tree, url, fmt, published, prose)
+        # chunks found by their prose alone can be a menu's columns: the joined reading must
+        # keep what the first one found of the body
+        if named or not content or max(content.splitlines(), key=len) in joined:
+            content = joined
     return content
 
 
-def _story(tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool) -> str:
+def _story(
+    tree: etree._Element, url: str | None, fmt: ContentFormat, published: bool, prose: int
+) -> str:
+    """Precise, then balanced, then recall: each next mode only when the last one kept far less
+    than the page's prose (recall undoes the cleaning that deleted every paragraph: a story
+    inside an element trafilatura deletes, by a markup slip)."""
     if published:
+        _drop_empty_inline(tree)
         content = run_trafilatura(tree, url, fmt, _PRECISE)
-        floor = max(_SHORT_SHARE * _paragraph_text(tree), _MIN_PRECISE)
-        if len(content) >= floor:
+        if _length(content, fmt) >= max(_SHORT_SHARE * prose, _MIN_PRECISE):
             return content
-    return run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
+    content = run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE)
+    if _length(content, fmt) < _LOST_SHARE * prose:
+        content = max(content, run_trafilatura(tree, url, fmt, _RECALL_ARTICLE), key=len)
+    if _length(content, fmt) < _LOST_SHARE * prose and _unmark_discarded(tree, prose):
+        content = max(content, run_trafilatura(tree, url, fmt, _BALANCED_ARTICLE), key=len)
+    return content
+
+
+def _unmark_discarded(tree: etree._Element, prose: int) -> bool:
+    """Clear the class and id of the containers trafilatura's discard rules match (a footer,
+    an overlay, a widget by its name) that hold most of the page's prose: a theme's wrapper
+    named like chrome, which trafilatura would delete with the story inside it."""
+    found = False
+    for xpath in OVERALL_DISCARD_XPATH:
+        for node in xpath(tree):
+            if _paragraph_text(node) > _LOST_SHARE * prose:
+                node.attrib.pop("class", None)
+                node.attrib.pop("id", None)
+                found = True
+    return found
 
 
 def without_headline(content: str, tree: etree._Element, title: str | None) -> str:
