@@ -515,6 +515,9 @@ def test_readability_is_skipped_only_when_it_cannot_win(monkeypatch: pytest.Monk
     from netsift.fetch import dom
     from netsift.fetch.html import parse_html
 
+    if not dom._STAGES:
+        pytest.skip("this trafilatura release is run through its public call")
+
     def no_readability(*args: object) -> None:
         raise AssertionError("readability ran")
 
