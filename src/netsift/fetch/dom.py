@@ -214,7 +214,10 @@ def _compare(
     return body, text
 
 
-_TEXT = etree.XPath("string(.)", smart_strings=False)
+# an upper bound on the page's text as trafilatura trims it (normalize-space keeps non-ASCII
+# spaces that str.split() drops), plus the "VIDEO" readability writes into each frame it keeps,
+# counted by libxml2 without building the text in Python
+_PAGE_TEXT = etree.XPath("string-length(normalize-space(.)) + 6 * count(.//iframe)")
 
 
 def _readability_loses(tree: etree._Element, body: Any, text: str, options: Any) -> bool:
@@ -222,9 +225,7 @@ def _readability_loses(tree: etree._Element, body: Any, text: str, options: Any)
         return False
     if len(body.findall(".//table")) > len(body.findall(".//p")):
         return False
-    # readability writes "VIDEO" into the video frames it keeps: the only text it adds
-    page = len(" ".join(str(_TEXT(tree)).split())) + 6 * sum(1 for _ in tree.iter("iframe"))
-    return 2 * len(text) >= page
+    return 2 * len(text) >= float(_PAGE_TEXT(tree))
 
 
 def render_node(node: etree._Element, fmt: ContentFormat) -> str:
