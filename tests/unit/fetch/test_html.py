@@ -433,3 +433,99 @@ def test_a_link_holding_a_control_character_is_kept_as_written(page_type: str) -
         html, url="https://forum.example/t/1", format="markdown", page_type=page_type
     )
     assert "First post text here." in result.content
+
+
+_STORY = "".join(
+    f"<p>Paragraph {i} of the report tells how the harbour, the ferries and the fish market "
+    f"changed over the decades, with numbers, names and places, sentence after sentence.</p>"
+    for i in range(8)
+)
+_STAGED_PAGES = {
+    "article": ARTICLE,
+    "pruned": (
+        "<html><body><main><article><h1>Harbour report</h1>" + _STORY + "</article>"
+        "<div class='comment-list'><p>First! Great report on the harbour and the market.</p>"
+        "</div><div class='infinite-scroll'><article><p>Next story: the bridge.</p></article>"
+        "</div><ol id='comments'><li>A reader wrote a long comment about ferries.</li></ol>"
+        "</main></body></html>"
+    ),
+    "short": "<html><body><div><span>Opening hours</span> Monday to Friday, 9 to 5.</div>"
+    "<ul><li><a href='/a'>About</a></li><li><a href='/b'>Contact</a></li></ul></body></html>",
+    "thin": (
+        "<html><body><div class='menu'>"
+        + "".join(f"<a href='/s{i}'>Section number {i} of the site</a> " for i in range(60))
+        + "</div><p>A single short line of actual content on this page here.</p>"
+        "<iframe src='https://video.example/embed/1'></iframe></body></html>"
+    ),
+    "forum": (
+        "<html><head><script type='application/ld+json'>"
+        '{"@type": "DiscussionForumPosting", "headline": "Ferry times"}</script></head><body>'
+        + "".join(
+            f"<div class='comment'><p>Reply {i}: the early ferry leaves at six and the late "
+            f"one at ten, except on holidays when it does not run at all.</p></div>"
+            for i in range(5)
+        )
+        + "</body></html>"
+    ),
+}
+
+
+@pytest.mark.parametrize("page", sorted(_STAGED_PAGES))
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"include_comments": False},
+        {"include_comments": True},
+        {"include_comments": False, "favor_precision": True},
+    ],
+)
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+def test_trafilatura_stages_match_trafilatura_extract(
+    page: str, options: dict[str, bool], fmt: str
+) -> None:
+    """netsift runs trafilatura's stages itself to skip discarded work: never another output."""
+    from copy import deepcopy
+
+    import trafilatura
+    from lxml import etree
+
+    from netsift.fetch.dom import run_trafilatura
+    from netsift.fetch.html import parse_html
+
+    tree = parse_html(_STAGED_PAGES[page])
+    assert tree is not None
+    before = etree.tostring(tree)
+    expected = trafilatura.extract(
+        deepcopy(tree),
+        url="https://site.example/p",
+        output_format={"text": "txt"}.get(fmt, fmt),
+        include_tables=True,
+        include_links=fmt != "text",
+        include_formatting=fmt != "text",
+        include_images=False,
+        deduplicate=False,
+        **options,
+    )
+    got = run_trafilatura(tree, "https://site.example/p", fmt, options)  # type: ignore[arg-type]
+    assert got == (expected or "").strip()
+    assert etree.tostring(tree) == before  # the caller's tree is left as it was
+
+
+def test_readability_is_skipped_only_when_it_cannot_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    from netsift.fetch import dom
+    from netsift.fetch.html import parse_html
+
+    if not dom._STAGES:
+        pytest.skip("this trafilatura release is run through its public call")
+
+    def no_readability(*args: object) -> None:
+        raise AssertionError("readability ran")
+
+    monkeypatch.setattr(dom, "compare_extraction", no_readability)
+    story = parse_html(f"<html><body><main>{_STORY}</main></body></html>")
+    assert story is not None
+    assert "Paragraph 7" in dom.run_trafilatura(story, None, "text", {"include_comments": False})
+    thin = parse_html(_STAGED_PAGES["thin"])
+    assert thin is not None
+    with pytest.raises(AssertionError, match="readability ran"):
+        dom.run_trafilatura(thin, None, "text", {"include_comments": False})
