@@ -290,6 +290,10 @@ def publication_marks(classification: Classification) -> int:
     )
 
 
+_CONTROL_TEXT = etree.XPath(".//button//text() | .//a//text()", smart_strings=False)
+_INPUT_VALUES = etree.XPath(".//input/@value", smart_strings=False)
+
+
 def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
     body = next(tree.iterdescendants("body"), tree)  # find(".//body") walks in Python
     shape = _scan(body)
@@ -298,8 +302,8 @@ def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
     if shape.code_blocks >= 2:
         weight = min(3.0, 0.5 * shape.code_blocks)
         ev.add("documentation", weight, f"dom:code-blocks={shape.code_blocks}")
-    controls = [str(t) for t in body.xpath(".//button//text() | .//a//text()")]
-    text = " ".join(controls + [str(v) for v in body.xpath(".//input/@value")])[:20000]
+    controls = _CONTROL_TEXT(body)
+    text = " ".join(controls + _INPUT_VALUES(body))[:20000]
     carts = len(_CART.findall(text.lower()))
     if carts:
         ev.add("product", min(2.5, 1.0 + 0.5 * carts), f"dom:cart-buttons={carts}")

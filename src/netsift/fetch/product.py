@@ -174,20 +174,18 @@ def noise_text(tree: etree._Element) -> str:
     chain = set(h1.iterancestors()) if h1 is not None else set()
     total = len("".join(body.itertext()))
     found: list[str] = []
-    done: etree._Element | None = None  # the last block taken or exempted
+    inside: set[etree._Element] = set()  # within a block already taken or exempted
     for node in body.iter():
-        if not isinstance(node.tag, str) or node in chain:
-            continue
-        if done is not None and any(a is done for a in node.iterancestors()):
+        if not isinstance(node.tag, str) or node in chain or node in inside:
             continue
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
         if _OWN.search(names):
-            done = node
+            inside.update(node.iterdescendants())
         elif names.strip() and _NOISE.search(names):
             text = "".join(node.itertext())
             if len(text) < _NOISE_SHARE * total:
                 found.append(_SPACES.sub("", text))
-                done = node
+                inside.update(node.iterdescendants())
     return "\n".join(found)
 
 
