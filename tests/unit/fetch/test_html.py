@@ -512,16 +512,16 @@ def test_trafilatura_stages_match_trafilatura_extract(
 
 
 def test_readability_is_skipped_only_when_it_cannot_win(monkeypatch: pytest.MonkeyPatch) -> None:
-    from netsift.fetch import dom
+    from netsift.fetch import dom, stages
     from netsift.fetch.html import parse_html
 
-    if not dom._STAGES:
+    if not stages.SUPPORTED:
         pytest.skip("this trafilatura release is run through its public call")
 
     def no_readability(*args: object) -> None:
         raise AssertionError("readability ran")
 
-    monkeypatch.setattr(dom, "compare_extraction", no_readability)
+    monkeypatch.setattr(stages, "compare_extraction", no_readability)
     story = parse_html(f"<html><body><main>{_STORY}</main></body></html>")
     assert story is not None
     assert "Paragraph 7" in dom.run_trafilatura(story, None, "text", {"include_comments": False})

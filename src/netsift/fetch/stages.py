@@ -1,0 +1,208 @@
+"""trafilatura's `extract` (2.3.1) stage by stage, with the same calls and settings, minus
+work whose result it would discard: the copy of the tree when nothing in it is pruned, the
+raw-tree prunes when no id or class carries their words, and readability's rival extraction
+when it cannot be preferred. Outputs are byte-identical to `extract` (the tests compare them);
+on any other trafilatura release `SUPPORTED` is false and `dom` calls `extract` itself."""
+
+from __future__ import annotations
+
+import logging
+from copy import copy
+from typing import Any
+
+import trafilatura
+from lxml import etree
+
+from ..models import ContentFormat
+
+try:  # trafilatura's own stages, run in its order (see `_sequence`)
+    from trafilatura.baseline import baseline, html2txt
+    from trafilatura.core import (
+        ESCALATION_ACCEPT_RATIO,
+        ESCALATION_JUSTEXT_RATIO,
+        ESCALATION_MAX_LENGTH,
+        ESCALATION_PAGE_SHARE,
+        TXT_FORMATS,
+        _forum_thread_page,
+        _prepare_tree,
+        _recall_retry,
+        determine_returnstring,
+    )
+    from trafilatura.deduplication import content_fingerprint
+    from trafilatura.external import (
+        JUSTEXT_OVERRIDE_RATIO,
+        SANITIZED_XPATH,
+        compare_extraction,
+        justext_rescue,
+    )
+    from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes
+    from trafilatura.main_extractor import _elem_text, extract_comments, extract_content
+    from trafilatura.metadata import Document
+    from trafilatura.settings import Extractor
+    from trafilatura.xpaths import (
+        RAW_TREE_PRUNE_XPATH,
+        REMOVE_COMMENTS_AND_LISTS_XPATH,
+        REMOVE_COMMENTS_XPATH,
+    )
+except ImportError:  # another trafilatura release: `dom` uses its public call
+    SUPPORTED = False
+else:
+    SUPPORTED = trafilatura.__version__ == "2.3.1"
+
+__all__ = ["SUPPORTED", "extract"]
+
+LOGGER = logging.getLogger(__name__)
+_OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
+
+
+def extract(
+    tree: etree._Element, url: str | None, fmt: ContentFormat, options: dict[str, Any]
+) -> str:
+    """`trafilatura.extract` of `tree` (left untouched) with tables, without images or
+    deduplication, and `options` among include_comments and favor_precision."""
+    extractor = Extractor(
+        output_format=_OUTPUT[fmt],
+        precision=options.get("favor_precision", False),
+        comments=options.get("include_comments", True),
+        formatting=fmt != "text",
+        links=fmt != "text",
+        images=False,
+        tables=True,
+        url=url,
+    )
+    return _extract(tree, extractor)
+
+
+_NAMES = etree.XPath(".//@id|.//@class", smart_strings=False)
+_RAW_PRUNE_WORDS = ("scroll", "mvp-post-add-", "elementor-share-buttons")
+_COMMENT_WORDS = ("omment", "comol", "disqus_thread", "dsq-comments")
+
+
+def _extract(tree: etree._Element, options: Any) -> str:
+    """`trafilatura.extract` of `tree` (left untouched) with `options`, "" for nothing."""
+    try:
+        body, text, comments_body, comments = _sequence(tree, options)
+    except (TypeError, ValueError):
+        return ""
+    if len(text) < options.min_output_size and len(comments) < options.min_output_comm_size:
+        return ""
+    document = Document()
+    document.raw_text, document.commentsbody, document.body = text, comments_body, body
+    if options.format not in TXT_FORMATS:
+        document.fingerprint = content_fingerprint(f"{document.title} {text}")
+    return str(determine_returnstring(document, options) or "").strip()
+
+
+def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str]:
+    """trafilatura's `trafilatura_sequence`; its raw-tree prunes run on a copy, and only when
+    some id or class holds a word their patterns need (a search without Python callbacks)."""
+    url = options.url
+    is_forum = _forum_thread_page(tree)
+    names = "\n".join(_NAMES(tree))
+    owned = False
+    if any(word in names for word in _RAW_PRUNE_WORDS):
+        tree, owned = prune_unwanted_nodes(copy(tree), RAW_TREE_PRUNE_XPATH), True
+    if (
+        not options.comments
+        and (options.focus == "precision" or not is_forum)
+        and any(word in names for word in _COMMENT_WORDS)
+    ):
+        tree = prune_unwanted_nodes(tree if owned else copy(tree), REMOVE_COMMENTS_AND_LISTS_XPATH)
+    cleaned_tree, cleaned_tree_backup = _prepare_tree(tree, options, url)
+
+    commentsbody, temp_comments = etree.Element("body"), ""
+    forum_posts = None
+    if options.comments:
+        commentsbody, temp_comments, cleaned_tree = extract_comments(cleaned_tree, options)
+        if temp_comments and is_forum:
+            forum_posts = commentsbody
+            commentsbody, temp_comments = etree.Element("body"), ""
+            cleaned_tree = convert_tags(copy(cleaned_tree_backup), options, url)
+    if options.focus == "precision" and not is_forum:
+        cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
+
+    postbody, temp_text = extract_content(cleaned_tree, options)
+    postbody, temp_text = _compare(cleaned_tree_backup, tree, postbody, temp_text, options)
+
+    if len(temp_text) < options.min_extracted_size and options.focus != "precision":
+        b_body, b_text, b_len = baseline(tree)
+        if b_len > len(temp_text):
+            postbody, temp_text = b_body, b_text
+            forum_posts = None
+
+    if (
+        options.focus == "balanced"
+        and 0 < len(temp_text) < ESCALATION_MAX_LENGTH
+        and len(temp_text) < ESCALATION_PAGE_SHARE * len(html2txt(tree))
+    ):
+        r_options = copy(options)
+        r_options.focus = "recall"
+        esc_tree = (
+            tree
+            if is_forum or not options.comments
+            else prune_unwanted_nodes(
+                copy(tree),
+                REMOVE_COMMENTS_AND_LISTS_XPATH if temp_comments else REMOVE_COMMENTS_XPATH,
+            )
+        )
+        r_text = ""
+        try:
+            r_body, r_text = _recall_retry(esc_tree, r_options, url)
+        except Exception as err:  # as trafilatura: a failed retry is no candidate
+            LOGGER.warning("recall retry failed: %s %s", err, url)
+        j_text = ""
+        try:
+            j_body, j_text = justext_rescue(copy(esc_tree), options)
+        except Exception as err:
+            LOGGER.warning("justext candidate failed: %s %s", err, url)
+        len_text, r_len, j_len = len(temp_text), len(r_text), len(j_text)
+        if j_len > r_len and j_len > ESCALATION_JUSTEXT_RATIO * len_text:
+            postbody, temp_text, forum_posts = j_body, j_text, None
+        elif r_len >= options.min_extracted_size and r_len > ESCALATION_ACCEPT_RATIO * len_text:
+            postbody, temp_text, forum_posts = r_body, r_text, None
+
+    if forum_posts is not None:
+        existing = "\n".join(filter(None, (_elem_text(el) for el in postbody)))
+        salvaged = [el for el in forum_posts if (t := _elem_text(el)) and t not in existing]
+        if salvaged:
+            postbody.extend(salvaged)
+            temp_text = " ".join(postbody.itertext()).strip()
+    return postbody, temp_text, commentsbody, temp_comments
+
+
+def _compare(
+    backup: Any, tree: etree._Element, body: Any, text: str, options: Any
+) -> tuple[Any, str]:
+    """trafilatura's `compare_extraction`, readability skipped when it cannot win: its pick is
+    part of the page, so its text is no longer than the page's, and when our extraction holds
+    half of that, has paragraphs and is not mostly tables, no rule prefers readability."""
+    if not _readability_loses(tree, body, text, options):
+        return compare_extraction(backup, copy(tree), body, text, options)
+    len_text = len(text)
+    unclean = bool(body.xpath(SANITIZED_XPATH))
+    if unclean or len_text < options.min_extracted_size:
+        body2, text2 = justext_rescue(backup, options)
+        len_text2 = len(text2)
+        if unclean:
+            accept = len_text <= JUSTEXT_OVERRIDE_RATIO * len_text2 and (
+                len_text2 > len_text or not options.images or body.find(".//graphic") is None
+            )
+        else:
+            accept = len_text < len_text2
+        if text2 and accept:
+            body, text = body2, text2
+    return body, text
+
+
+# an upper bound on the page's text as trafilatura trims it (normalize-space keeps non-ASCII
+# spaces that str.split() drops), plus the "VIDEO" readability writes into each frame it keeps,
+# counted by libxml2 without building the text in Python
+_PAGE_TEXT = etree.XPath("string-length(normalize-space(.)) + 6 * count(.//iframe)")
+
+
+def _readability_loses(tree: etree._Element, body: Any, text: str, options: Any) -> bool:
+    if options.focus == "recall" or not text or not body.xpath(".//p//text()"):
+        return False
+    if len(body.findall(".//table")) > len(body.findall(".//p")):
+        return False
+    return 2 * len(text) >= float(_PAGE_TEXT(tree))
