@@ -153,24 +153,34 @@ def _is_toggle(button: etree._Element) -> bool:
     return _words(button).endswith("?") or next(button.iter(*_HEADINGS), None) is not None
 
 
+def _show(panel: etree._Element) -> None:
+    for name in ("hidden", "aria-hidden", "style"):
+        panel.attrib.pop(name, None)
+    classes = (panel.get("class") or "").split()
+    if "hidden" in classes:
+        panel.set("class", " ".join(c for c in classes if c != "hidden"))
+
+
 def open_accordions(root: etree._Element) -> None:
     """FAQ and plan-detail accordions: the question sits in a `<button>` (pruned as a form
     control) and the answer in a panel hidden until clicked. Both are content, so the button
-    becomes a plain block and the panel beside it is shown."""
-    for button in [b for b in root.iter("button") if _is_toggle(b)]:
+    becomes a plain block and its panel is shown: the one an expandable toggle names in
+    `aria-controls` (not a carousel's arrows, which name their slides), else the one beside
+    it."""
+    toggles = [b for b in root.iter("button") if _is_toggle(b)]
+    named = {b.get("aria-controls") for b in toggles if b.get("aria-expanded")} - {None}
+    by_id = {n.get("id"): n for n in root.xpath(".//*[@id]") if n.get("id") in named}
+    for button in toggles:
         holder, parent = button, button.getparent()
         # in a heading it stays inline: the Markdown renderer drops a heading holding a block
         button.tag = "span" if parent is not None and parent.tag in _HEADINGS else "div"
         if button.getnext() is None and parent is not None and _words(parent) == _words(button):
             holder = parent  # <h3><button>Question?</button></h3><div hidden>answer</div>
-        panel = holder.getnext()
-        if panel is None or not isinstance(panel.tag, str):
-            continue
-        for name in ("hidden", "aria-hidden", "style"):
-            panel.attrib.pop(name, None)
-        classes = (panel.get("class") or "").split()
-        if "hidden" in classes:
-            panel.set("class", " ".join(c for c in classes if c != "hidden"))
+        panel = by_id.get(button.get("aria-controls") or "")
+        if panel is None:
+            panel = holder.getnext()
+        if panel is not None and isinstance(panel.tag, str):
+            _show(panel)
 
 
 def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[str, float]:

@@ -198,3 +198,20 @@ def test_accordion_toggles_survive_the_pruning_before_the_block_reader() -> None
     text, _ = _region(tree, None, "text")
     assert "Is plan 2 billed monthly?" in text and "Plan 2 is billed each month" in text
     assert "Home" not in text
+
+
+def test_open_accordions_finds_the_panel_a_toggle_names() -> None:
+    from netsift.fetch.blocks import open_accordions
+
+    page = _node(
+        "<div><div class='faq'><h3><button aria-expanded='false' aria-controls='p1'>Does the "
+        "plan include support?</button></h3><span class='chevron'></span>"
+        "<div id='p1' hidden><p>Yes, email support on every plan.</p></div></div>"
+        "<div><button aria-controls='s1'>Next slide</button><p>First slide</p>"
+        "<div id='s1' hidden><p>A slide clone</p></div></div></div>"
+    )
+    open_accordions(page)
+    prune_boilerplate(page)
+    text = _text(page)
+    assert "Does the plan include support?" in text and "email support on every plan" in text
+    assert "A slide clone" not in text  # a carousel's arrow names its slides, not an answer
