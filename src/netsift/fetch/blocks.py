@@ -14,7 +14,7 @@ from .boilerplate import prune_boilerplate
 from .dom import drop, own_copy, render_node, resolve_links, run_trafilatura
 from .region import find_main_region, text_length
 
-__all__ = ["BLOCK_PAGES", "open_accordions", "prune_controls", "read_blocks"]
+__all__ = ["BLOCK_PAGES", "drop_repeats", "open_accordions", "prune_controls", "read_blocks"]
 
 BLOCK_PAGES = frozenset({"listing", "collection", "service"})
 _REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
@@ -96,29 +96,91 @@ def _among_choices(holder: etree._Element) -> bool:
     return len(texts) >= _REPEATS
 
 
+_REPEAT_CHARS = 10  # shorter repeats are labels (a size, a badge), too short to be a copy
+_REPEAT_SPAN = 20  # the twins' nearest common ancestor holds at most this many times their text
+
+
+def _block_texts(region: etree._Element) -> dict[etree._Element, str]:
+    """Every element's words, built bottom-up in one pass (not `itertext` per element)."""
+    texts: dict[etree._Element, str] = {}
+    for node in reversed(list(region.iter())):  # children before parents
+        if not isinstance(node.tag, str):
+            continue
+        parts = [node.text or ""]
+        for child in node:
+            parts.append(texts.get(child, ""))
+            parts.append(child.tail or "")
+        texts[node] = " ".join(" ".join(parts).split())
+    return texts
+
+
+def drop_repeats(region: etree._Element) -> None:
+    """Responsive pages write a block twice (one copy per screen size, the other hidden by a
+    stylesheet), and cards name their item twice (image link, title): the second copy is the
+    same words again, so it goes. Only a text said exactly twice, with both copies close: a
+    label that recurs card after card (a category, a flavour) is each card's own."""
+    texts = _block_texts(region)
+    counts: dict[str, int] = {}
+    for node, text in texts.items():
+        parent = node.getparent()
+        if len(text) >= _REPEAT_CHARS and (parent is None or texts.get(parent) != text):
+            counts[text] = counts.get(text, 0) + 1  # the outermost element holding the text
+    seen: dict[str, etree._Element] = {}
+    doomed: list[etree._Element] = []
+    walk = etree.iterwalk(region, events=("start",))
+    for _, node in walk:
+        text = texts.get(node, "")
+        if counts.get(text) != 2:
+            continue
+        first = seen.setdefault(text, node)
+        if first is node:
+            continue
+        ancestors = list(node.iterancestors())
+        if first in ancestors:  # a wrapper around the first copy and nothing else
+            continue
+        around = set(first.iterancestors())
+        common = next((a for a in ancestors if a in around), None)
+        if common is not None and len(texts.get(common, "")) <= _REPEAT_SPAN * len(text):
+            doomed.append(node)
+            walk.skip_subtree()
+    for node in doomed:
+        drop(node)
+
+
 def _is_toggle(button: etree._Element) -> bool:
     if button.get("aria-expanded") is not None or button.get("aria-controls") is not None:
         return True
     return _words(button).endswith("?") or next(button.iter(*_HEADINGS), None) is not None
 
 
+def _show(panel: etree._Element) -> None:
+    for name in ("hidden", "aria-hidden", "style"):
+        panel.attrib.pop(name, None)
+    classes = (panel.get("class") or "").split()
+    if "hidden" in classes:
+        panel.set("class", " ".join(c for c in classes if c != "hidden"))
+
+
 def open_accordions(root: etree._Element) -> None:
     """FAQ and plan-detail accordions: the question sits in a `<button>` (pruned as a form
     control) and the answer in a panel hidden until clicked. Both are content, so the button
-    becomes a plain block and the panel beside it is shown."""
-    for button in [b for b in root.iter("button") if _is_toggle(b)]:
-        button.tag = "div"
+    becomes a plain block and its panel is shown: the one an expandable toggle names in
+    `aria-controls` (not a carousel's arrows, which name their slides), else the one beside
+    it."""
+    toggles = [b for b in root.iter("button") if _is_toggle(b)]
+    named = {b.get("aria-controls") for b in toggles if b.get("aria-expanded")} - {None}
+    by_id = {n.get("id"): n for n in root.xpath(".//*[@id]") if n.get("id") in named}
+    for button in toggles:
         holder, parent = button, button.getparent()
+        # in a heading it stays inline: the Markdown renderer drops a heading holding a block
+        button.tag = "span" if parent is not None and parent.tag in _HEADINGS else "div"
         if button.getnext() is None and parent is not None and _words(parent) == _words(button):
             holder = parent  # <h3><button>Question?</button></h3><div hidden>answer</div>
-        panel = holder.getnext()
-        if panel is None or not isinstance(panel.tag, str):
-            continue
-        for name in ("hidden", "aria-hidden", "style"):
-            panel.attrib.pop(name, None)
-        classes = (panel.get("class") or "").split()
-        if "hidden" in classes:
-            panel.set("class", " ".join(c for c in classes if c != "hidden"))
+        panel = by_id.get(button.get("aria-controls") or "")
+        if panel is None:
+            panel = holder.getnext()
+        if panel is not None and isinstance(panel.tag, str):
+            _show(panel)
 
 
 def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[str, float]:
@@ -133,6 +195,7 @@ def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[
     resolve_links(region, url)
     before = text_length(region)
     prune_controls(region)
+    drop_repeats(region)
     kept = text_length(region) / before if before else 1.0
     return render_node(region, fmt), kept
 

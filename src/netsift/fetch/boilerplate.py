@@ -19,12 +19,14 @@ __all__ = ["PRUNED_TAGS", "is_hidden", "looks_like_boilerplate", "prune_boilerpl
 _ALWAYS = frozenset(
     {
         "script", "style", "noscript", "template", "svg", "iframe", "object", "embed", "canvas",
-        "button", "select", "input", "textarea", "option", "label", "dialog", "link", "meta",
+        "select", "input", "textarea", "option", "label", "dialog", "link", "meta",
         "head", "video", "audio", "picture", "source", "map",
     }
 )  # fmt: skip
 _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
 PRUNED_TAGS = _ALWAYS | _CHROME_TAGS  # every element of these kinds goes, whatever it holds
+# a button goes too, but only once the block reader has read accordion toggles out of it
+_PRUNED = PRUNED_TAGS | {"button"}
 _CHROME_ROLES = frozenset(
     {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
      "dialog", "alertdialog", "toolbar", "tablist"}
@@ -105,7 +107,7 @@ def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True)
             doomed.append(node)
             continue
         tag = node.tag.lower()
-        if tag in PRUNED_TAGS or (node.attrib and is_hidden(node)):
+        if tag in _PRUNED or (node.attrib and is_hidden(node)):
             pass
         elif tag == "header" and not (keep_header_in_main and _inside_content(node)):
             pass

@@ -3,7 +3,7 @@ from __future__ import annotations
 import lxml.html
 from lxml import etree
 
-from netsift.fetch.blocks import _region, prune_controls
+from netsift.fetch.blocks import _region, drop_repeats, prune_controls
 from netsift.fetch.boilerplate import prune_boilerplate
 
 
@@ -135,3 +135,83 @@ def test_block_region_links_made_absolute_and_compared_resolved() -> None:
     text, _ = _region(tree, "https://shop.example/pricing", "text")
     assert text.count("Compare") == 4  # one place however written: what the cards are about
     assert "Home" not in text
+
+
+def test_drop_repeats_keeps_one_copy_of_a_responsive_twin() -> None:
+    hero = "<h2>Plans built for growing teams</h2><p>Start free, upgrade when you need more.</p>"
+    region = _node(
+        f'<div><section><div class="hero-wide">{hero}</div><div class="hero-narrow">{hero}'
+        "</div></section><p>Compare every plan below.</p></div>"
+    )
+    drop_repeats(region)
+    text = _text(region)
+    assert text.count("Plans built for growing teams") == 1
+    assert text.count("Start free") == 1 and "Compare every plan" in text
+
+
+def test_drop_repeats_names_each_card_once_and_keeps_labels_cards_share() -> None:
+    cards = "".join(
+        f'<li><a href="/mug-{n}"><span>Enamel camp mug {n}2oz</span></a>'
+        f'<h3><a href="/mug-{n}">Enamel camp mug {n}2oz</a></h3>'
+        f"<p>Stoneware finish</p><span>${n}8.00</span></li>"
+        for n in range(1, 5)
+    )
+    region = _node(f"<div><ul>{cards}</ul></div>")
+    drop_repeats(region)
+    text = _text(region)
+    assert text.count("Enamel camp mug 32oz") == 1
+    assert text.count("Stoneware finish") == 4  # each card's own word for its item
+    assert "$48.00" in text
+
+
+def test_drop_repeats_keeps_a_wrapper_and_its_only_child() -> None:
+    region = _node("<div><div><p><a href='/a'>A single long enough title</a></p></div></div>")
+    drop_repeats(region)
+    assert _text(region) == "A single long enough title"
+
+
+def test_drop_repeats_keeps_twins_far_apart() -> None:
+    call = "<p>Talk to our sales team today</p>"
+    body = "".join(
+        f"<p>Plan detail number {n} with its own long description.</p>" for n in range(12)
+    )
+    region = _node(f"<div>{call}<div>{body}</div>{call}</div>")
+    drop_repeats(region)
+    assert _text(region).count("Talk to our sales team today") == 2
+
+
+def test_accordion_toggles_survive_the_pruning_before_the_block_reader() -> None:
+    from netsift.fetch.html import _UNREAD_CHROME, _drop_unread, parse_html
+
+    faq = "".join(
+        f"<li><h3><button aria-expanded='false' aria-controls='a{n}'>Is plan {n} billed "
+        f"monthly?</button></h3><div id='a{n}' aria-hidden='true'><p>Plan {n} is billed each "
+        "month and you can cancel at any time.</p></div></li>"
+        for n in range(1, 4)
+    )
+    tree = parse_html(
+        f"<html><body><nav><a href='/'>Home</a></nav><main><h1>Pricing</h1>"
+        f"<p>Three plans for every team size.</p><ul>{faq}</ul></main></body></html>"
+    )
+    assert tree is not None
+    _drop_unread(tree, _UNREAD_CHROME)
+    text, _ = _region(tree, None, "text")
+    assert "Is plan 2 billed monthly?" in text and "Plan 2 is billed each month" in text
+    assert "Home" not in text
+
+
+def test_open_accordions_finds_the_panel_a_toggle_names() -> None:
+    from netsift.fetch.blocks import open_accordions
+
+    page = _node(
+        "<div><div class='faq'><h3><button aria-expanded='false' aria-controls='p1'>Does the "
+        "plan include support?</button></h3><span class='chevron'></span>"
+        "<div id='p1' hidden><p>Yes, email support on every plan.</p></div></div>"
+        "<div><button aria-controls='s1'>Next slide</button><p>First slide</p>"
+        "<div id='s1' hidden><p>A slide clone</p></div></div></div>"
+    )
+    open_accordions(page)
+    prune_boilerplate(page)
+    text = _text(page)
+    assert "Does the plan include support?" in text and "email support on every plan" in text
+    assert "A slide clone" not in text  # a carousel's arrow names its slides, not an answer
