@@ -57,10 +57,12 @@ class _Renderer:
             self.blocks.append(prefix + text)
 
     def inline_text(self, node: etree._Element) -> str:
-        """Text of an inline subtree, with Markdown emphasis, code and links when wanted."""
+        """Text of an inline subtree, with Markdown emphasis, code and links when wanted; the
+        blocks a heading, link or cell wraps (`<a><div>title</div></a>`) run into its line."""
         sub = _Renderer("markdown" if self.md else "text")
         sub.walk_inline(node)
-        return normalize_space("".join(sub.line)).strip()
+        sub.flush()
+        return normalize_space(" ".join(sub.blocks)).strip()
 
     def walk_children(self, node: etree._Element) -> None:
         if node.text:

@@ -32,3 +32,19 @@ def test_text_has_blocks_without_markup() -> None:
     assert text.split("\n")[:2] == ["Setup", "Use care and patience with the doc and run()."]
     assert "one\ntwo\ntwo a" in text and "k v\na 1" in text
     assert "#" not in text and "**" not in text and "|" not in text
+
+
+def test_blocks_inside_headings_links_and_cells_keep_their_text() -> None:
+    """Cards wrap titles in divs inside links and headings; docs put paragraphs in cells."""
+    html = (
+        "<div><h3><div>Can I pause my plan?</div></h3>"
+        "<a href='https://shop.example/tent'><div>Trail tent</div><p>Two people</p></a>"
+        "<table><tr><th><p>Option</p></th><th>Default</th></tr>"
+        "<tr><td><p>timeout</p><p>seconds</p></td><td><div>30</div></td></tr></table></div>"
+    )
+    md = render(lxml.html.fromstring(html), "markdown")
+    assert "### Can I pause my plan?" in md
+    assert "[Trail tent Two people](https://shop.example/tent)" in md
+    assert "| timeout seconds | 30 |" in md
+    text = render(lxml.html.fromstring(html), "text")
+    assert "Can I pause my plan?" in text and "timeout seconds" in text and "30" in text
