@@ -6,9 +6,9 @@ Two public datasets, read from ../shared/bench (relative to the repository; over
 - extraction: the Scrapinghub/Zyte article-body benchmark (word 4-gram F1, mean P and R);
 - wcxb: the WCXB multi-type benchmark (bag-of-words F1, mean over pages, per page type).
 
-Every extractor runs on the same pages in the same process, one after another, and is timed
-on the extraction call alone (reading and unzipping the pages is not counted, nor one
-warm-up call per extractor that pays its lazy imports and one-time tables).
+Every extractor runs on the same pages in the same process, interleaved page by page, and is
+timed on the process CPU of the extraction call alone (reading and unzipping the pages is not
+counted, nor one warm-up call per extractor that pays its lazy imports and one-time tables).
 
     .venv/bin/python bench/extraction.py --dataset both
     .venv/bin/python bench/extraction.py --dataset wcxb --limit 200 --types forum,product
@@ -134,23 +134,30 @@ def peer_extractor(name: str) -> Extractor:
     raise SystemExit(f"unknown peer {name!r}; choose from {', '.join(PEERS)}")
 
 
-def run_extractor(name: str, extract: Extractor, docs: list[Doc]) -> Run:
-    run = Run(name)
+def run_extractors(extractors: list[tuple[str, Extractor]], docs: list[Doc]) -> list[Run]:
+    """Every extractor on every page, interleaved page by page (each page starts with the next
+    extractor in turn) and timed on process CPU: on a shared machine, load that comes and goes
+    falls on all of them alike instead of on whichever ran during it."""
+    runs = [Run(name) for name, _ in extractors]
     if docs:  # untimed warm-up: lazy imports and one-time tables (justext stoplists) not counted
-        try:
-            extract(docs[0].html, docs[0].url)
-        except Exception:
-            pass
-    for doc in docs:
-        started = time.perf_counter()
-        try:
-            text = extract(doc.html, doc.url)
-        except Exception:  # a peer failing on one page scores that page as empty
-            text = ""
-            run.failures += 1
-        run.seconds += time.perf_counter() - started
-        run.predictions[doc.id] = text
-    return run
+        for _, extract in extractors:
+            try:
+                extract(docs[0].html, docs[0].url)
+            except Exception:
+                pass
+    for i, doc in enumerate(docs):
+        for k in range(len(extractors)):
+            j = (i + k) % len(extractors)
+            run, extract = runs[j], extractors[j][1]
+            started = time.process_time()
+            try:
+                text = extract(doc.html, doc.url)
+            except Exception:  # a peer failing on one page scores that page as empty
+                text = ""
+                run.failures += 1
+            run.seconds += time.process_time() - started
+            run.predictions[doc.id] = text
+    return runs
 
 
 def score_extraction(scorer: ModuleType, docs: list[Doc], run: Run) -> dict[str, float]:
@@ -259,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         root = args.data / "extraction"
         scorer = load_module(root / "score.py", "extraction_score")
         docs = load_extraction(root, args.limit)
-        runs = [run_extractor(name, fn, docs) for name, fn in extractors]
+        runs = run_extractors(extractors, docs)
         print_extraction([(run, score_extraction(scorer, docs, run)) for run in runs], len(docs))
         if args.save:
             save(runs, args.save / "extraction")
@@ -268,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         scorer = load_module(root / "score.py", "wcxb_score")
         types = {t.strip() for t in args.types.split(",") if t.strip()}
         docs = load_wcxb(root, scorer, args.limit, types)
-        runs = [run_extractor(name, fn, docs) for name, fn in extractors]
+        runs = run_extractors(extractors, docs)
         print_wcxb([(run, score_wcxb(scorer, docs, run)) for run in runs], len(docs))
         if args.save:
             save(runs, args.save / "wcxb")
