@@ -504,7 +504,8 @@ def test_trafilatura_stages_match_trafilatura_extract(
         include_formatting=fmt != "text",
         include_images=False,
         deduplicate=False,
-        **options,
+        include_comments=options["include_comments"],
+        favor_precision=options.get("favor_precision", False),
     )
     got = run_trafilatura(tree, "https://site.example/p", fmt, options)  # type: ignore[arg-type]
     assert got == (expected or "").strip()
