@@ -53,6 +53,7 @@ class Run:
     predictions: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     failures: int = 0
+    page_seconds: dict[str, float] = field(default_factory=dict)
 
     def pages_per_second(self) -> float:
         return len(self.predictions) / self.seconds if self.seconds else 0.0
@@ -155,7 +156,8 @@ def run_extractors(extractors: list[tuple[str, Extractor]], docs: list[Doc]) -> 
             except Exception:  # a peer failing on one page scores that page as empty
                 text = ""
                 run.failures += 1
-            run.seconds += time.process_time() - started
+            run.page_seconds[doc.id] = time.process_time() - started
+            run.seconds += run.page_seconds[doc.id]
             run.predictions[doc.id] = text
     return runs
 
@@ -175,12 +177,16 @@ def score_wcxb(scorer: ModuleType, docs: list[Doc], run: Run) -> dict[str, Any]:
     by_type: dict[str, list[float]] = {}
     for kind, _, _, f1 in rows:
         by_type.setdefault(kind, []).append(f1)
+    seconds: dict[str, float] = {}
+    for d in docs:
+        seconds[d.type] = seconds.get(d.type, 0.0) + run.page_seconds.get(d.id, 0.0)
     return {
         "f1": sum(r[3] for r in rows) / n,
         "precision": sum(r[1] for r in rows) / n,
         "recall": sum(r[2] for r in rows) / n,
         "by_type": {k: sum(v) / len(v) for k, v in sorted(by_type.items())},
         "counts": {k: len(v) for k, v in sorted(by_type.items())},
+        "seconds": seconds,
     }
 
 
@@ -220,6 +226,13 @@ def print_wcxb(results: list[tuple[Run, dict[str, Any]]], pages: int) -> None:
             if ours[k] < m["by_type"][k]
         ]
         print("types behind trafilatura: " + (", ".join(behind) if behind else "none"))
+        mine = results[0][1]["seconds"]
+        for run, m in results[1:]:
+            if run.name == "trafilatura":
+                ratios = ", ".join(
+                    f"{k} {m['seconds'][k] / mine[k]:.2f}x" for k in kinds if mine.get(k)
+                )
+                print(f"speed by type, x of trafilatura's: {ratios}")
 
 
 def print_ratio(scores: list[tuple[Run, float]]) -> None:
