@@ -109,13 +109,16 @@ class InvalidInput(NetsiftError):
     exit_code = 2
 
     @classmethod
-    def from_validation(cls, exc: ValidationError) -> InvalidInput:
-        """`field: problem; ...` from pydantic's verdict, without echoing the input back."""
+    def from_validation(
+        cls, exc: ValidationError, *, subject: str = "input", lead: str = ""
+    ) -> InvalidInput:
+        """`lead` then `field: problem; ...` from pydantic's verdict, without echoing the input
+        back; a problem with the whole value is named `subject`."""
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}"
+            f"{'.'.join(str(p) for p in err['loc']) or subject}: {err['msg']}"
             for err in exc.errors()
         )
-        return cls(problems)
+        return cls(lead + problems)
 
 
 class InvalidURL(InvalidInput):

@@ -48,10 +48,7 @@ def build_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**clean)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}"
-            for err in exc.errors()
-        )
+        problems = InvalidInput.from_validation(exc, subject="settings").message
         sys.stderr.write(f"error: invalid configuration: {problems} (invalid_input)\n")
         raise typer.Exit(CONFIG_EXIT) from None
 

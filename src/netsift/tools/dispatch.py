@@ -38,14 +38,6 @@ def _error(exc: NetsiftError) -> dict[str, Any]:
     return {"error": exc.to_dict()}
 
 
-def _validation(exc: ValidationError) -> InvalidInput:
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
-        for err in exc.errors()
-    )
-    return InvalidInput(f"bad arguments: {problems}")
-
-
 def _dump(value: BaseModel) -> dict[str, Any]:
     dumped: dict[str, Any] = value.model_dump(mode="json")
     return dumped
@@ -70,7 +62,9 @@ class Toolbox:
         except NetsiftError as exc:
             return _error(exc)
         except ValidationError as exc:
-            return _error(_validation(exc))
+            return _error(
+                InvalidInput.from_validation(exc, subject="arguments", lead="bad arguments: ")
+            )
         except Exception as exc:
             log.exception("tool %s failed", name)
             return _error(
