@@ -171,9 +171,8 @@ def open_accordions(root: etree._Element) -> None:
     named = {b.get("aria-controls") for b in toggles if b.get("aria-expanded")} - {None}
     by_id = {n.get("id"): n for n in root.xpath(".//*[@id]") if n.get("id") in named}
     for button in toggles:
+        button.tag = "div"
         holder, parent = button, button.getparent()
-        # in a heading it stays inline: the Markdown renderer drops a heading holding a block
-        button.tag = "span" if parent is not None and parent.tag in _HEADINGS else "div"
         if button.getnext() is None and parent is not None and _words(parent) == _words(button):
             holder = parent  # <h3><button>Question?</button></h3><div hidden>answer</div>
         panel = by_id.get(button.get("aria-controls") or "")
