@@ -31,7 +31,7 @@ from ..models import ContentFormat, PageType
 from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
-from .dom import drop, run_trafilatura
+from .dom import drop, run_trafilatura, string_length
 from .forum import read_forum
 from .markdown import normalize_space
 from .pagetype import (
@@ -142,7 +142,6 @@ _UNREAD = tuple(
 )
 
 _UNREAD_SHARE = 0.1  # of the body's text: an element holding more wraps content by a markup slip
-_TEXT_LENGTH = etree.XPath("string-length(.)")  # libxml2 counts without building the string
 
 
 # of those, the ones the chrome pruning of block pages (`boilerplate.py`) deletes too
@@ -157,8 +156,8 @@ def _drop_unread(tree: etree._Element, tags: tuple[str, ...] = _UNREAD) -> None:
     body = tree.find("body")
     if body is None:
         return
-    limit = _UNREAD_SHARE * float(_TEXT_LENGTH(body))
-    for node in [n for n in body.iter(*tags) if float(_TEXT_LENGTH(n)) < limit]:
+    limit = _UNREAD_SHARE * string_length(body)
+    for node in [n for n in body.iter(*tags) if string_length(n) < limit]:
         drop(node, keep_blank_tail=True)
 
 

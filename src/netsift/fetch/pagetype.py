@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from .boilerplate import looks_like_boilerplate
+from .dom import string_length
 
 __all__ = [
     "HTML_PAGE_TYPES",
@@ -236,7 +237,6 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
 
 _BLOCK_KINDS: Final[tuple[HtmlPageType, ...]] = ("service", "listing", "collection")
 _UNSIGNED_TEXT = 500  # characters: below this a page with no evidence has nothing to read
-_TEXT_LENGTH = etree.XPath("string-length(.)")  # libxml2 counts without building the string
 
 
 def _text_length(body: etree._Element, tag: str | None = None) -> float:
@@ -244,8 +244,7 @@ def _text_length(body: etree._Element, tag: str | None = None) -> float:
     styles left out (a bare app shell holds all its text in scripts)."""
     roots = [body] if tag is None else _outermost(body, tag)
     return sum(
-        float(_TEXT_LENGTH(root))
-        - sum(float(_TEXT_LENGTH(n)) for n in root.iter("script", "style"))
+        string_length(root) - sum(string_length(n) for n in root.iter("script", "style"))
         for root in roots
     )
 
