@@ -107,19 +107,19 @@ def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True)
             doomed.append(node)
             continue
         tag = node.tag.lower()
-        if tag in _PRUNED or (node.attrib and is_hidden(node)):
-            pass
-        elif tag == "header" and not (keep_header_in_main and _inside_content(node)):
-            pass
-        elif tag == "form" and not _has_much_text(node):
-            pass
-        elif not (node.attrib and looks_like_boilerplate(node)):
-            continue
-        else:
+        chrome = (
+            tag in _PRUNED
+            or (bool(node.attrib) and is_hidden(node))
+            or (tag == "header" and not (keep_header_in_main and _inside_content(node)))
+            or (tag == "form" and not _has_much_text(node))
+        )
+        if not chrome:
+            if not (node.attrib and looks_like_boilerplate(node)):
+                continue
             if root_length < 0:
                 root_length = len("".join(root.itertext()))
             if _is_large_share(node, root_length):
-                continue
+                continue  # named like chrome, but holds most of the page
         doomed.append(node)
         if node is not root:
             walk.skip_subtree()
