@@ -37,9 +37,11 @@ def parse_region(region: str | None) -> Region:
         return Region()
     text = region.strip()
     parts = text.replace("_", "-").split("-")
-    if len(parts) == 1 and parts[0].isalpha() and len(parts[0]) in (2, 3):
+    if not all(_is_code(p) for p in parts):
+        return Region()
+    if len(parts) == 1:
         return Region(language=parts[0].lower())
-    if len(parts) != 2 or not all(p.isalpha() and len(p) in (2, 3) for p in parts):
+    if len(parts) != 2:
         return Region()
     first, second = parts
     if first.lower() == "wt":  # wt-wt: "no region" in DuckDuckGo's list
@@ -48,6 +50,12 @@ def parse_region(region: str | None) -> Region:
         return Region(country=_country(second), language=first.lower())
     kl = f"{first.lower()}-{second.lower()}"  # DuckDuckGo: us-en, de-de
     return Region(country=_country(first), language=second.lower(), kl=kl)
+
+
+def _is_code(part: str) -> bool:
+    """Two or three ASCII letters: `isalpha` alone takes "áé", which no provider knows and
+    which cannot travel in an HTTP header (`Accept-Language`)."""
+    return part.isascii() and part.isalpha() and len(part) in (2, 3)
 
 
 def _country(code: str) -> str:

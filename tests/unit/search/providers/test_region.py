@@ -21,6 +21,8 @@ from netsift.search.providers.region import Region, parse_region
         ("de", Region(language="de")),
         ("not a region", Region()),
         ("x-1", Region()),
+        ("\u00e1A\u00e9", Region()),  # letters, not ASCII: no code, and no header could carry it
+        ("\u00e9s-ES", Region()),
     ],
 )
 def test_parse_region(region: str | None, expected: Region) -> None:

@@ -47,6 +47,13 @@ def test_request_maps_options(searxng: SearXNG) -> None:
     assert strict["safesearch"] == "2" and "language" not in strict
 
 
+def test_a_region_of_non_ascii_letters_is_no_preference(searxng: SearXNG) -> None:
+    """It once reached the Accept-Language header, which httpx cannot encode: a 500."""
+    request = searxng.build_request(query(region="\u00e1A\u00e9"))
+    assert "language" not in request.url.params
+    assert request.headers["Accept-Language"] == "en-US,en;q=0.8"
+
+
 def test_instance_url_with_a_path_prefix() -> None:
     searxng = SearXNG(ProviderSettings(name="searxng", base_url="https://host.test/searx/"))
     assert str(searxng.build_request(query()).url).startswith("https://host.test/searx/search?")
