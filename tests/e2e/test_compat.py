@@ -115,7 +115,7 @@ def test_firecrawl_v2_scrape_and_search_parse(server, offline_web):
 
 def test_firecrawl_v2_refusals_are_its_errors(server):
     firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
-    with pytest.raises(WebsiteNotSupportedError, match="169.254.169.254"):
+    with pytest.raises(WebsiteNotSupportedError, match=r"169\.254\.169\.254"):
         firecrawl.scrape("http://169.254.169.254/latest/meta-data/")
     with pytest.raises(BadRequestError, match="screenshot"):
         firecrawl.scrape("http://news.test/article", formats=["screenshot"])
