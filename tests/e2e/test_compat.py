@@ -158,13 +158,13 @@ def test_open_webui_shaped_request_gets_json_it_can_sort(server):
     params = {
         "q": "rust async runtime",
         "format": "json",
-        "pageno": 1,
+        "pageno": "1",
         "safesearch": "1",
         "language": "en-US",
         "time_range": "",
         "categories": "",
         "theme": "simple",
-        "image_proxy": 0,
+        "image_proxy": "0",
     }
     response = httpx.get(server.url("/search"), params=params, headers={"Accept": "text/html"})
     assert response.status_code == 200 and response.headers["content-type"].startswith(
