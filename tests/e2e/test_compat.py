@@ -196,3 +196,13 @@ def test_searxng_keyless_callers_need_an_admitted_network(settings):
 def test_the_web_page_is_still_at_the_root(server):
     page = httpx.get(server.url("/"))
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+
+
+def test_info_lists_each_compatible_base_url(server):
+    info = httpx.get(server.url("/v1/info")).json()
+    root = server.url("").rstrip("/")
+    assert info["compat"] == {
+        "tavily": {"base_url": root + "/tavily"},
+        "firecrawl": {"base_url": root},
+        "searxng": {"base_url": root},
+    }
