@@ -206,3 +206,24 @@ def test_info_lists_each_compatible_base_url(server):
         "firecrawl": {"base_url": root},
         "searxng": {"base_url": root},
     }
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "shape"),
+    [
+        ("POST", "/tavily/search", b"{not json", 400, "detail"),
+        ("POST", "/tavily/search", b'{"query": 5, "max_results": "many"}', 400, "detail"),
+        ("POST", "/tavily/extract", b'{"urls": []}', 400, "detail"),
+        ("POST", "/v2/scrape", b'{"url": ""}', 400, "success"),
+        ("POST", "/v2/scrape", b"[]", 400, "success"),
+        ("POST", "/v2/search", b'{"query": "x", "limit": 1000}', 400, "success"),
+        ("POST", "/v2/crawl", b"{}", 404, "success"),
+        ("GET", "/search?q=&format=json", b"", 400, "error"),
+        ("GET", "/search?q=x&format=json&pageno=0", b"", 400, "error"),
+        ("GET", "/search?q=x&format=csv", b"", 400, "error"),
+    ],
+)
+def test_bad_requests_get_each_apis_error_shape(server, method, path, body, status, shape):
+    response = httpx.request(method, server.url(path), content=body)
+    assert response.status_code == status, response.text
+    assert shape in response.json() and "Traceback" not in response.text

@@ -192,9 +192,13 @@ def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
         headers: dict[str, str] | None = None,
     ) -> JSONResponse:
         metrics.observe_error(error.code)
-        if (compatible := compat.renderer_for(request.url.path)) is not None:
-            return compatible(error)  # the shape that API's clients read
-        return error_response(error, status=status, headers=headers)
+        if (compatible := compat.renderer_for(request.url.path)) is None:
+            return error_response(error, status=status, headers=headers)
+        response = compatible(error)  # the shape that API's clients read
+        if status == 405:  # the method, not the body, is wrong: keep HTTP's own answer
+            response.status_code = status
+            response.headers.update(headers or {})
+        return response
 
     @app.exception_handler(NetsiftError)
     async def netsift_error(request: Request, exc: NetsiftError) -> JSONResponse:

@@ -4,6 +4,8 @@ operations as netsift's own routes (guard, quotas, metrics and errors are netsif
 Each lives under its own prefix (`/tavily`, `/firecrawl`, `/searxng`); routing.py also sends
 the root paths their clients build (`/v2/scrape`, `/search`, `/?format=json`) there. An error on
 a compatible route is rendered in that API's own shape, which is what its client parses.
+Their contracts are their vendors' (docs/compat-*.md), so netsift's OpenAPI document leaves
+them out.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_E
 # (firecrawl-py retries 502s, which would repeat a fetch netsift already reported as failed).
 _STATUS = {504: 408, 502: 500, 422: 400, 413: 400, 415: 400}
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"])
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
 
 class _Lenient(BaseModel):

@@ -44,7 +44,7 @@ _CATEGORY_PROVIDERS = {
     "it": ("github",),
 }
 
-router = APIRouter(prefix=PREFIX, tags=["compat: searxng"])
+router = APIRouter(prefix=PREFIX, tags=["compat: searxng"], include_in_schema=False)
 
 
 def render_error(error: NetsiftError) -> JSONResponse:

@@ -36,7 +36,7 @@ MAX_EXTRACT_URLS = 20
 FILTER_OVERFETCH = 3
 MAX_SEARCH_COUNT = 50  # netsift's own per-search ceiling (params.py)
 
-router = APIRouter(prefix=PREFIX, tags=["compat: tavily"])
+router = APIRouter(prefix=PREFIX, tags=["compat: tavily"], include_in_schema=False)
 
 
 class _Lenient(BaseModel):
