@@ -151,6 +151,9 @@ class Settings(BaseSettings):
     server_rate_limit: str = "600/minute"  # API requests per client (`limits` notation)
     server_search_quota: str | None = None  # searches per client, e.g. 1000/day; off by default
     server_max_body: int = Field(default=1024 * 1024, gt=0)  # request body cap in bytes
+    # SearXNG's clients send no key: where keys are required, the networks admitted without one
+    # on the SearXNG-compatible route only (server/compat/searxng.py). Empty: nobody.
+    searxng_keyless_networks: CommaList = Field(default_factory=list)
 
     @field_validator(
         "capabilities",
@@ -160,6 +163,7 @@ class Settings(BaseSettings):
         "providers",
         "provider_rate_limits",
         "cors_origins",
+        "searxng_keyless_networks",
         mode="before",
     )
     @classmethod
@@ -174,7 +178,7 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown capabilities {unknown}; known: {', '.join(CAPABILITIES)}")
         return value
 
-    @field_validator("allow_networks")
+    @field_validator("allow_networks", "searxng_keyless_networks")
     @classmethod
     def _valid_networks(cls, value: list[str]) -> list[str]:
         for cidr in value:

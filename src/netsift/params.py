@@ -63,6 +63,15 @@ class FetchParams(_Params):
         default="auto",
         description="How to read an HTML page: auto (classify it) or a page type to force.",
     )
+    timeout: float | None = Field(
+        default=None,
+        gt=0,
+        le=300,
+        description="Seconds for the whole fetch, redirects included (default: the server's).",
+    )
+    no_cache: bool = Field(
+        default=False, description="Fetch afresh instead of from the page cache."
+    )
 
 
 class MetaParams(_Params):

@@ -33,6 +33,7 @@ from .._version import __version__
 from ..client import Client
 from ..config import Settings
 from ..errors import InvalidInput, NetsiftError, NotFound
+from . import compat
 from .auth import Authenticator
 from .deps import ServerState
 from .limits import ClientLimits
@@ -123,8 +124,9 @@ def create_app(
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
             expose_headers=["X-Request-ID", "Retry-After"],
         )
-    for router in ROUTERS:
+    for router in ROUTERS + compat.ROUTERS:
         app.include_router(router)
+    app.add_middleware(compat.CompatRouting, max_body=settings.server_max_body)
     app.mount("/static", StaticFiles(directory=page.STATIC), name="static")
     app.mount(docs.ASSETS_URL, StaticFiles(directory=docs.ASSETS), name="docs-assets")
     if not state.auth.required:
@@ -183,42 +185,53 @@ def create_app_from_env() -> FastAPI:
 
 def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     def render(
-        error: NetsiftError, *, status: int | None = None, headers: dict[str, str] | None = None
+        request: Request,
+        error: NetsiftError,
+        *,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
     ) -> JSONResponse:
         metrics.observe_error(error.code)
-        return error_response(error, status=status, headers=headers)
+        if (compatible := compat.renderer_for(request.url.path)) is None:
+            return error_response(error, status=status, headers=headers)
+        response = compatible(error)  # the shape that API's clients read
+        if status == 405:  # the method, not the body, is wrong: keep HTTP's own answer
+            response.status_code = status
+            response.headers.update(headers or {})
+        return response
 
     @app.exception_handler(NetsiftError)
-    async def netsift_error(_: Request, exc: NetsiftError) -> JSONResponse:
-        return render(exc)
+    async def netsift_error(request: Request, exc: NetsiftError) -> JSONResponse:
+        return render(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         if any(err.get("type") == "json_invalid" for err in errors):
-            return render(InvalidInput("the request body is not valid JSON"))
+            return render(request, InvalidInput("the request body is not valid JSON"))
         if "json" not in request.headers.get("content-type", "") and any(
             tuple(err.get("loc", ())) == ("body",) for err in errors
         ):
             return render(
-                InvalidInput("send the body as a JSON object with Content-Type: application/json")
+                request,
+                InvalidInput("send the body as a JSON object with Content-Type: application/json"),
             )
-        return render(InvalidInput(describe_validation(exc)), status=422)
+        return render(request, InvalidInput(describe_validation(exc)), status=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
-            return render(NotFound(f"no such route: {request.method} {request.url.path}"))
+            return render(request, NotFound(f"no such route: {request.method} {request.url.path}"))
         if exc.status_code == 405:
             allow = ", ".join(_allowed_methods(app, request, (exc.headers or {}).get("Allow", "")))
             error = InvalidInput(
                 f"{request.method} is not allowed on {request.url.path}",
                 details={"allow": allow},
             )
-            return render(error, status=405, headers={"Allow": allow} if allow else None)
-        return render(InvalidInput(str(exc.detail)), status=exc.status_code)
+            return render(request, error, status=405, headers={"Allow": allow} if allow else None)
+        return render(request, InvalidInput(str(exc.detail)), status=exc.status_code)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected failure on %s %s", request.method, request.url.path, exc_info=exc)
-        return render(NetsiftError("internal error; the server log has the details"))
+        return render(request, NetsiftError("internal error; the server log has the details"))

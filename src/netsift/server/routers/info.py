@@ -10,12 +10,13 @@ from __future__ import annotations
 import logging
 from typing import Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from ..._version import __version__
 from ...config import CAPABILITIES
+from .. import compat
 from ..deps import CallerDep, StateDep
 from ..metrics import CONTENT_TYPE
 from ..responses import errors_for
@@ -42,6 +43,7 @@ class Info(BaseModel):
     providers: list[dict[str, Any]]
     limits: Limits
     cache: dict[str, Any] | None
+    compat: dict[str, dict[str, str]]  # each compatible API's base URL for its client
 
 
 class Health(BaseModel):
@@ -59,7 +61,7 @@ class Readiness(BaseModel):
     responses=errors_for(401, 429, 500, 503),
     summary="Version, capabilities, providers (configured, breaker, limits), cache stats",
 )
-async def info(state: StateDep, caller: CallerDep) -> Info:
+async def info(request: Request, state: StateDep, caller: CallerDep) -> Info:
     client = state.require_client()
     settings = client.settings
     providers: list[dict[str, Any]] = []
@@ -82,6 +84,7 @@ async def info(state: StateDep, caller: CallerDep) -> Info:
             timeout=settings.timeout,
         ),
         cache=cache,
+        compat=compat.base_urls(str(request.base_url)),
     )
 
 

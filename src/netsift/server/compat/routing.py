@@ -1,0 +1,113 @@
+"""Sends the root paths that compatible clients build to those APIs' routes (ASGI middleware).
+
+firecrawl-py drops any path from its base URL (`/v2/scrape`, `/v1/search` at the root), and
+SearXNG's callers query `/search` or the base URL itself (`/?q=…&format=json`). Only
+`POST /v1/search` is also netsift's own: a body is Firecrawl's when it has a field netsift's
+search forbids and at least one of Firecrawl's search fields, so no valid netsift request is
+ever diverted.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ...params import SearchParams
+from ..responses import SearchRequest
+from . import firecrawl, searxng
+
+__all__ = ["CompatRouting", "is_firecrawl_search"]
+
+# Firecrawl v1 search fields (firecrawl-py 4.x and its API reference).
+FIRECRAWL_SEARCH_FIELDS = frozenset(
+    {
+        "limit",
+        "tbs",
+        "filter",
+        "lang",
+        "country",
+        "location",
+        "timeout",
+        "scrapeOptions",
+        "origin",
+        "integration",
+        "ignoreInvalidURLs",
+        "sources",
+        "categories",
+    }
+)
+NETSIFT_SEARCH_FIELDS = frozenset(SearchRequest.model_fields) | frozenset(SearchParams.model_fields)
+
+
+def is_firecrawl_search(body: bytes) -> bool:
+    """Whether a `POST /v1/search` body is Firecrawl's rather than netsift's (see above)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    if not isinstance(data, dict):
+        return False
+    fields = set(data)
+    return bool(fields - NETSIFT_SEARCH_FIELDS) and bool(fields & FIRECRAWL_SEARCH_FIELDS)
+
+
+def _target(scope: Scope) -> str | None:
+    """Where a compatible client's request goes, when the path alone says so."""
+    path: str = scope["path"]
+    method: str = scope["method"]
+    if path.startswith("/v2/") or path == "/v1/scrape":
+        return firecrawl.PREFIX + path
+    if path == "/search" and method in ("GET", "HEAD"):
+        return searxng.PREFIX + "/search"
+    if path == "/" and method in ("GET", "HEAD"):
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if query.get("format") == ["json"] and "q" in query:
+            return searxng.PREFIX + "/search"
+    return None
+
+
+class CompatRouting:
+    """Rewrites a compatible client's path to its API's prefix; everything else passes."""
+
+    def __init__(self, app: ASGIApp, *, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        target = _target(scope)
+        if target is None and scope["path"] == "/v1/search" and scope["method"] == "POST":
+            body, receive = await _buffer(receive, self.max_body)
+            if body is not None and is_firecrawl_search(body):
+                target = firecrawl.PREFIX + "/v1/search"
+        if target is not None:
+            scope = {**scope, "path": target, "raw_path": target.encode()}
+        await self.app(scope, receive, send)
+
+
+async def _buffer(receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
+    """Read the request body (up to `limit`; past it, None) and a `receive` that replays it."""
+    messages: list[Message] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        more = message.get("more_body", False)
+        if size > limit:
+            break
+    body = None if more or size > limit else b"".join(m.get("body", b"") for m in messages)
+
+    async def replay() -> Message:
+        if messages:
+            return messages.pop(0)
+        return await receive()
+
+    return body, replay

@@ -1,0 +1,137 @@
+"""What the compatible APIs share: a numeric score, time ranges, domain filters, reading results.
+
+Each compatible API is a translation to the same `Operations` the native routes use, so quotas,
+metrics, the SSRF guard and errors are netsift's own; these helpers only reshape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ValidationError
+
+from ...errors import InvalidInput, NetsiftError
+from ...models import ContentFormat, Page, TimeRange
+from ..operations import Operations
+from ..responses import FetchRequest
+
+__all__ = [
+    "READ_CONCURRENCY",
+    "build",
+    "in_domains",
+    "parse_body",
+    "rank_score",
+    "read_pages",
+    "time_range_of",
+]
+
+# Clients sort by `score` (Open WebUI) or threshold it (LangChain retrievers), and a null breaks
+# them. netsift's order is its ranking, so the score is the rank's: 1.0 first, decaying by this
+# step per place (10th ≈ 0.53) — monotonic, always in (0, 1], the range Tavily's scores use.
+RANK_DECAY = 0.1
+# Results read at once for `include_raw_content` / `scrapeOptions`: enough to hide one slow page
+# behind the others, few enough that one search does not flood one site.
+READ_CONCURRENCY = 5
+
+_TIME_RANGES: dict[str, TimeRange] = {
+    "day": "d",
+    "d": "d",
+    "week": "w",
+    "w": "w",
+    "month": "m",
+    "m": "m",
+    "year": "y",
+    "y": "y",
+    "qdr:d": "d",  # Google's `tbs`, as Firecrawl passes it
+    "qdr:w": "w",
+    "qdr:m": "m",
+    "qdr:y": "y",
+}
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+# Tavily's `days` (news): the smallest range that covers them.
+_DAY_SPANS: tuple[tuple[int, TimeRange], ...] = ((1, "d"), (7, "w"), (31, "m"), (366, "y"))
+
+
+def rank_score(rank: int) -> float:
+    """The relevance score every compatible API shows: numeric, from netsift's rank."""
+    return round(1.0 / (1.0 + RANK_DECAY * (max(rank, 1) - 1)), 4)
+
+
+def time_range_of(value: str | None, *, days: int | None = None) -> TimeRange | None:
+    """netsift's time range for another API's spelling (`week`, `w`, `qdr:w`) or a day count;
+    anything unrecognised (an empty string, as Open WebUI sends) means no limit."""
+    if value:
+        found = _TIME_RANGES.get(value.strip().lower())
+        if found is not None:
+            return found
+    if days is not None and days > 0:
+        return next((code for span, code in _DAY_SPANS if days <= span), None)
+    return None
+
+
+def _host(url: str) -> str:
+    return (urlsplit(url).hostname or "").lower().rstrip(".")
+
+
+def _covers(domain: str, host: str) -> bool:
+    domain = domain.strip().lower().rstrip(".")
+    if "://" in domain:
+        domain = _host(domain)
+    return bool(domain) and (host == domain or host.endswith("." + domain))
+
+
+def in_domains(url: str, *, include: Sequence[str] = (), exclude: Sequence[str] = ()) -> bool:
+    """Whether a result's host passes `include_domains`/`exclude_domains` (subdomains count)."""
+    host = _host(url)
+    if any(_covers(domain, host) for domain in exclude):
+        return False
+    return not include or any(_covers(domain, host) for domain in include)
+
+
+async def read_pages(
+    ops: Operations,
+    urls: Iterable[str],
+    *,
+    format: ContentFormat = "markdown",
+    timeout: float | None = None,
+    no_cache: bool = False,
+) -> list[Page | NetsiftError]:
+    """Fetch each URL through the one fetch operation (guard, robots, quota, metrics), at most
+    READ_CONCURRENCY at once; each slot holds the Page or the error that URL met, in order."""
+    gate = asyncio.Semaphore(READ_CONCURRENCY)
+
+    async def read(url: str) -> Page | NetsiftError:
+        async with gate:
+            try:
+                request = build(
+                    FetchRequest, url=url, format=format, timeout=timeout, no_cache=no_cache
+                )
+                return await ops.fetch(request)
+            except NetsiftError as error:
+                return error
+
+    return list(await asyncio.gather(*(read(url) for url in urls)))
+
+
+def parse_body(model: type[ModelT], body: bytes) -> ModelT:
+    """A compatible API's request body: JSON, validated leniently (unknown fields ignored, as
+    those APIs' clients send extras); anything else is `invalid_input` naming the field."""
+    try:
+        return model.model_validate_json(body or b"{}")
+    except ValidationError as exc:
+        if any(err["type"] == "json_invalid" for err in exc.errors()):
+            raise InvalidInput("the request body is not valid JSON") from None
+        raise InvalidInput.from_validation(exc, subject="body") from None
+
+
+def build(model: type[ModelT], **fields: Any) -> ModelT:
+    """netsift's own request model from translated fields; a value it refuses is the caller's
+    `invalid_input` (a region too long, a query too long), never a 500."""
+    try:
+        return model(**fields)
+    except ValidationError as exc:
+        raise InvalidInput.from_validation(exc) from None

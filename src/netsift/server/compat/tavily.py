@@ -1,0 +1,184 @@
+"""Tavily's API (`tavily-python`, LangChain's Tavily tools) over netsift: `/tavily/search` and
+`/tavily/extract`. A client switches with `api_base_url="http://HOST:8080/tavily"`; its API key
+is a netsift key (`Authorization: Bearer`, Tavily's own scheme).
+
+Tavily's clients send every documented field and pass arbitrary extras through, so unknown
+fields are ignored, not refused. Errors take Tavily's shape, `{"detail": {"error": "…"}}`,
+which is where tavily-python reads the message from.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...errors import InvalidInput, NetsiftError
+from ...models import ContentFormat, Page, SearchResponse
+from ...params import MAX_QUERY_CHARS
+from ..deps import CallerDep, StateDep
+from ..operations import Operations
+from ..responses import SearchRequest, status_of
+from .shared import build, in_domains, parse_body, rank_score, read_pages, time_range_of
+
+__all__ = ["PREFIX", "render_error", "router"]
+
+PREFIX = "/tavily"
+# Tavily's own bounds: at most 20 results per search and 20 URLs per extract call.
+MAX_RESULTS = 20
+MAX_EXTRACT_URLS = 20
+# With domain filters, netsift asks for more results than wanted and filters them, since not
+# every provider understands `site:`; three times covers a filter that keeps a third.
+FILTER_OVERFETCH = 3
+MAX_SEARCH_COUNT = 50  # netsift's own per-search ceiling (params.py)
+
+router = APIRouter(prefix=PREFIX, tags=["compat: tavily"], include_in_schema=False)
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+
+class TavilySearch(_Lenient):
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    search_depth: str = "basic"
+    topic: str = "general"
+    time_range: str | None = None
+    days: int | None = None
+    max_results: int = Field(default=5, ge=0, le=MAX_RESULTS)
+    include_domains: list[str] = Field(default_factory=list)
+    exclude_domains: list[str] = Field(default_factory=list)
+    include_answer: bool | Literal["basic", "advanced"] = False
+    include_raw_content: bool | Literal["markdown", "text"] = False
+    include_images: bool = False
+    include_favicon: bool = False
+    include_usage: bool = False
+    country: str | None = None
+
+
+class TavilyExtract(_Lenient):
+    urls: list[str] | str
+    format: Literal["markdown", "text"] = "markdown"
+    include_images: bool = False
+    include_favicon: bool = False
+    include_usage: bool = False
+    timeout: float | None = Field(default=None, gt=0, le=300)
+
+
+def render_error(error: NetsiftError) -> JSONResponse:
+    """Tavily's error body; the status is netsift's (400, 401, 403, 429, 5xx), which
+    tavily-python maps to BadRequest, InvalidAPIKey, Forbidden and UsageLimitExceeded."""
+    status = status_of(error)
+    if status == 422:
+        status = 400  # Tavily answers a malformed request with 400
+    headers = {}
+    if (retry_after := error.details.get("retry_after")) is not None:
+        headers["Retry-After"] = str(max(1, round(float(retry_after))))
+    body = {"detail": {"error": error.message, "code": error.code}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _content(page: Page | NetsiftError | None) -> str | None:
+    """A result's `raw_content`: the page read, or null where reading it failed."""
+    return page.content if isinstance(page, Page) else None
+
+
+@router.post("/search", summary="Tavily-compatible search")
+async def search(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    started = time.monotonic()
+    params = parse_body(TavilySearch, await request.body())
+    ops = Operations(state, caller)
+    filtered = bool(params.include_domains or params.exclude_domains)
+    wanted = max(params.max_results, 1)
+    count = min(MAX_SEARCH_COUNT, wanted * FILTER_OVERFETCH if filtered else wanted)
+    response: SearchResponse = await ops.search(
+        build(
+            SearchRequest,
+            query=params.query,
+            count=count,
+            time_range=time_range_of(params.time_range, days=params.days),
+            region=params.country,
+        )
+    )
+    kept = [
+        result
+        for result in response.results
+        if in_domains(result.url, include=params.include_domains, exclude=params.exclude_domains)
+    ][: params.max_results]
+    raw: list[Page | NetsiftError | None] = [None] * len(kept)
+    fmt: ContentFormat = "text" if params.include_raw_content == "text" else "markdown"
+    if params.include_raw_content:
+        raw = list(await read_pages(ops, (r.url for r in kept), format=fmt))
+    results = []
+    for position, (result, page) in enumerate(zip(kept, raw, strict=True), start=1):
+        item: dict[str, Any] = {
+            "url": result.url,
+            "title": result.title,
+            "content": result.snippet,
+            "score": rank_score(position),
+            "raw_content": _content(page),
+        }
+        if params.include_favicon:
+            item["favicon"] = result.favicon
+        if result.published:
+            item["published_date"] = result.published
+        results.append(item)
+    answer = await _answer(ops, params) if params.include_answer else None
+    body: dict[str, Any] = {
+        "query": params.query,
+        "answer": answer,
+        "images": [],
+        "follow_up_questions": None,
+        "results": results,
+        "response_time": round(time.monotonic() - started, 3),
+        "request_id": response.request_id or uuid.uuid4().hex,
+    }
+    if params.include_usage:
+        body["usage"] = {"searches": 1, "pages": sum(isinstance(p, Page) for p in raw)}
+    return body
+
+
+async def _answer(ops: Operations, params: TavilySearch) -> str | None:
+    """`include_answer`: a quick research run — the configured model's cited answer, or the
+    extractive answer without one. None when research is switched off on this host."""
+    if not ops.client.settings.enabled("research"):
+        return None
+    report = await ops.client.research(params.query, depth="quick")
+    return report.answer
+
+
+@router.post("/extract", summary="Tavily-compatible extract: several URLs, refusals listed")
+async def extract(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    started = time.monotonic()
+    params = parse_body(TavilyExtract, await request.body())
+    urls = [params.urls] if isinstance(params.urls, str) else params.urls
+    if not urls:
+        raise InvalidInput("urls: give at least one URL")
+    if len(urls) > MAX_EXTRACT_URLS:
+        raise InvalidInput(f"urls: at most {MAX_EXTRACT_URLS} URLs per call")
+    pages = await read_pages(
+        Operations(state, caller), urls, format=params.format, timeout=params.timeout
+    )
+    results: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for url, page in zip(urls, pages, strict=True):
+        if isinstance(page, Page):
+            item: dict[str, Any] = {"url": url, "raw_content": page.content, "images": []}
+            if params.include_favicon:
+                item["favicon"] = page.metadata.favicon
+            results.append(item)
+        else:
+            failed.append({"url": url, "error": page.message, "code": page.code})
+    body: dict[str, Any] = {
+        "results": results,
+        "failed_results": failed,
+        "response_time": round(time.monotonic() - started, 3),
+        "request_id": uuid.uuid4().hex,
+    }
+    if params.include_usage:
+        body["usage"] = {"pages": len(results)}
+    return body

@@ -1,0 +1,229 @@
+"""The compatible APIs, driven by the real clients against a real `netsift serve` (uvicorn) and
+the offline web: tavily-python, firecrawl-py (v1 and v2 calls), LangChain's SearxSearchWrapper
+and an Open WebUI-shaped SearXNG request. Each answer is parsed by the client's own types."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from firecrawl import Firecrawl
+from firecrawl.v1 import V1FirecrawlApp
+from firecrawl.v2.utils.error_handler import BadRequestError, WebsiteNotSupportedError
+from langchain_community.utilities import SearxSearchWrapper
+from tavily import TavilyClient
+from tavily.errors import BadRequestError as TavilyBadRequest
+from tavily.errors import InvalidAPIKeyError
+
+from netsift.server import create_app
+from netsift.server.compat.routing import is_firecrawl_search
+from tests.offline_web.server import serve
+
+KEY = "compat-test-key"
+
+
+@pytest.fixture
+def settings(door_settings):
+    def factory(**overrides):
+        overrides.setdefault("providers", ["brave", "tavily", "wikipedia"])
+        overrides.setdefault("capabilities", ["search", "fetch"])
+        return door_settings(**overrides)
+
+    return factory
+
+
+@pytest.fixture
+def server(settings):
+    with serve(create_app(settings()), lifespan="on") as live:
+        yield live
+
+
+@pytest.fixture
+def keyed_server(settings):
+    with serve(create_app(settings(api_keys=[KEY])), lifespan="on") as live:
+        yield live
+
+
+# -- Tavily -----------------------------------------------------------------------------------
+
+
+def test_tavily_search_parses_with_numeric_scores(server):
+    client = TavilyClient(api_key="any", api_base_url=server.url("/tavily"))
+    found = client.search(
+        "rust async runtime",
+        max_results=3,
+        search_depth="advanced",
+        topic="news",
+        time_range="week",
+        unknown_future_field=True,
+    )
+    assert found["query"] == "rust async runtime"
+    assert 1 <= len(found["results"]) <= 3
+    scores = [result["score"] for result in found["results"]]
+    assert all(isinstance(score, float) for score in scores)
+    assert scores == sorted(scores, reverse=True)
+    assert all(result["content"] for result in found["results"])  # KeyError: 'content' before
+    assert isinstance(found["response_time"], float)
+
+
+def test_tavily_domain_filters_hold(server):
+    client = TavilyClient(api_key="any", api_base_url=server.url("/tavily"))
+    everything = client.search("rust async runtime", max_results=10)
+    hosts = {httpx.URL(r["url"]).host for r in everything["results"]}
+    assert len(hosts) >= 2, hosts
+    kept_host = sorted(hosts)[0]
+    only = client.search("rust async runtime", max_results=10, include_domains=[kept_host])
+    assert only["results"] and {httpx.URL(r["url"]).host for r in only["results"]} == {kept_host}
+    without = client.search("rust async runtime", max_results=10, exclude_domains=[kept_host])
+    assert kept_host not in {httpx.URL(r["url"]).host for r in without["results"]}
+
+
+def test_tavily_extract_lists_refusals_in_failed_results(server, offline_web):
+    client = TavilyClient(api_key="any", api_base_url=server.url("/tavily"))
+    article = offline_web.url("news.test", "/article")
+    extracted = client.extract([article, "http://169.254.169.254/latest/meta-data/"])
+    [result] = extracted["results"]
+    assert result["url"] == article and "ferries" in result["raw_content"]
+    [failed] = extracted["failed_results"]
+    assert failed["url"].startswith("http://169.254.169.254")
+    assert "169.254.169.254" in failed["error"]
+
+
+def test_tavily_errors_reach_the_client_with_their_message(server, keyed_server):
+    with pytest.raises(TavilyBadRequest, match="query"):
+        TavilyClient(api_key="any", api_base_url=server.url("/tavily")).search("")
+    with pytest.raises(InvalidAPIKeyError, match=r"\S"):
+        TavilyClient(api_key="wrong", api_base_url=keyed_server.url("/tavily")).search("rust")
+    right = TavilyClient(api_key=KEY, api_base_url=keyed_server.url("/tavily"))
+    assert right.search("rust async runtime")["results"]
+
+
+# -- Firecrawl --------------------------------------------------------------------------------
+
+
+def test_firecrawl_v2_scrape_and_search_parse(server, offline_web):
+    firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
+    article = offline_web.url("news.test", "/article")
+    document = firecrawl.scrape(article, formats=["markdown", "html"])
+    assert document.markdown and "ferries" in document.markdown
+    assert document.html and "<" in document.html
+    metadata = document.metadata_typed
+    assert metadata.title == "Harbour town switches its ferries to batteries"
+    assert metadata.source_url == article and metadata.status_code == 200
+    found = firecrawl.search("rust async runtime", limit=3)
+    assert found.web and [item.position for item in found.web] == list(range(1, len(found.web) + 1))
+
+
+def test_firecrawl_v2_refusals_are_its_errors(server):
+    firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
+    with pytest.raises(WebsiteNotSupportedError, match=r"169\.254\.169\.254"):
+        firecrawl.scrape("http://169.254.169.254/latest/meta-data/")
+    with pytest.raises(BadRequestError, match="screenshot"):
+        firecrawl.scrape("http://news.test/article", formats=["screenshot"])
+
+
+# firecrawl-py's v1 client still calls pydantic's deprecated `.dict()`: its warning, not ours.
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+def test_firecrawl_v1_scrape_and_search_parse(server, offline_web):
+    app = V1FirecrawlApp(api_key="any", api_url=server.url(""))
+    scraped = app.scrape_url(offline_web.url("news.test", "/article"), formats=["markdown"])
+    assert scraped.markdown and "ferries" in scraped.markdown
+    found = app.search("rust async runtime", limit=2)
+    assert found.success and 1 <= len(found.data) <= 2
+    assert found.data[0]["url"] and found.data[0]["description"]
+
+
+def test_netsift_search_keeps_its_own_route(server):
+    response = httpx.post(
+        server.url("/v1/search"), json={"query": "rust async runtime", "count": 2}
+    )
+    assert response.status_code == 200
+    assert "attempts" in response.json()  # netsift's shape, not Firecrawl's envelope
+    assert not is_firecrawl_search(b'{"query": "q", "count": 2, "providers": ["brave"]}')
+    assert is_firecrawl_search(b'{"query": "q", "limit": 2, "origin": "python-sdk@4"}')
+    assert not is_firecrawl_search(b'{"query": "q", "bogus": 1}')  # netsift's 422 explains it
+
+
+# -- SearXNG ----------------------------------------------------------------------------------
+
+
+def test_langchain_searx_wrapper_reads_results(server):
+    searx = SearxSearchWrapper(searx_host=server.url(""), k=3)
+    results = searx.results("rust async runtime", num_results=3, engines=["brave"])
+    assert results and all(r["engines"] == ["brave"] for r in results)
+    assert all(r["category"] == "general" for r in results)
+    assert searx.run("rust async runtime")
+
+
+def test_open_webui_shaped_request_gets_json_it_can_sort(server):
+    params = {
+        "q": "rust async runtime",
+        "format": "json",
+        "pageno": "1",
+        "safesearch": "1",
+        "language": "en-US",
+        "time_range": "",
+        "categories": "",
+        "theme": "simple",
+        "image_proxy": "0",
+    }
+    response = httpx.get(server.url("/search"), params=params, headers={"Accept": "text/html"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith(
+        "application/json"
+    )
+    results = response.json()["results"]
+    assert sorted(results, key=lambda x: x.get("score", 0), reverse=True)  # numeric everywhere
+
+
+def test_searxng_reports_failed_engines(server, sims):
+    sims["brave"].set("rate_limit")
+    answer = httpx.get(server.url("/search"), params={"q": "rust", "format": "json"}).json()
+    assert ["brave", "rate_limited"] in answer["unresponsive_engines"]
+
+
+def test_searxng_keyless_callers_need_an_admitted_network(settings):
+    keyed = settings(api_keys=[KEY])
+    with serve(create_app(keyed), lifespan="on") as live:
+        refused = httpx.get(live.url("/search"), params={"q": "rust", "format": "json"})
+        assert refused.status_code == 401 and "Bearer" in refused.json()["error"]
+    admitted = settings(api_keys=[KEY], searxng_keyless_networks=["127.0.0.0/8"])
+    with serve(create_app(admitted), lifespan="on") as live:
+        answer = httpx.get(live.url("/search"), params={"q": "rust", "format": "json"})
+        assert answer.status_code == 200 and answer.json()["results"]
+        native = httpx.post(live.url("/v1/search"), json={"query": "rust"})
+        assert native.status_code == 401  # the exemption is the SearXNG route's alone
+
+
+def test_the_web_page_is_still_at_the_root(server):
+    page = httpx.get(server.url("/"))
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+
+
+def test_info_lists_each_compatible_base_url(server):
+    info = httpx.get(server.url("/v1/info")).json()
+    root = server.url("").rstrip("/")
+    assert info["compat"] == {
+        "tavily": {"base_url": root + "/tavily"},
+        "firecrawl": {"base_url": root},
+        "searxng": {"base_url": root},
+    }
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "shape"),
+    [
+        ("POST", "/tavily/search", b"{not json", 400, "detail"),
+        ("POST", "/tavily/search", b'{"query": 5, "max_results": "many"}', 400, "detail"),
+        ("POST", "/tavily/extract", b'{"urls": []}', 400, "detail"),
+        ("POST", "/v2/scrape", b'{"url": ""}', 400, "success"),
+        ("POST", "/v2/scrape", b"[]", 400, "success"),
+        ("POST", "/v2/search", b'{"query": "x", "limit": 1000}', 400, "success"),
+        ("POST", "/v2/crawl", b"{}", 404, "success"),
+        ("GET", "/search?q=&format=json", b"", 400, "error"),
+        ("GET", "/search?q=x&format=json&pageno=0", b"", 400, "error"),
+        ("GET", "/search?q=x&format=csv", b"", 400, "error"),
+    ],
+)
+def test_bad_requests_get_each_apis_error_shape(server, method, path, body, status, shape):
+    response = httpx.request(method, server.url(path), content=body)
+    assert response.status_code == status, response.text
+    assert shape in response.json() and "Traceback" not in response.text
