@@ -4,7 +4,7 @@
     with serve(build_app(state)) as server:   # tests/offline_web/server.py
         ...  # point netsift at http://brave.test:PORT etc. (pinned to 127.0.0.1)
 
-Each provider's module speaks its exact wire format (shared/providers/) and knows its
+Each provider's module speaks its exact wire format (providers/data/) and knows its
 failure modes; `sim.py` holds the knobs the tests turn; `fixtures.py` wires it into pytest.
 """
 

@@ -1,4 +1,4 @@
-"""arXiv export API simulator: `GET /api/query` answering Atom (shared/providers/arxiv.json, .xml).
+"""arXiv export API simulator: `GET /api/query` answering Atom (providers/data/arxiv.json, .xml).
 
 As the real API: errors are a 400 Atom feed with one `Error` entry (negative `max_results`,
 more than 2000 per call), a 429 is plain text "Rate exceeded." with no Retry-After, 5xx is

@@ -1,4 +1,4 @@
-"""Brave Search API simulator: `GET|POST /res/v1/web/search` (shared/providers/brave.json).
+"""Brave Search API simulator: `GET|POST /res/v1/web/search` (providers/data/brave.json).
 
 Checks what the real API checks: `X-Subscription-Token` (missing → 422 VALIDATION, wrong →
 422 SUBSCRIPTION_TOKEN_INVALID), `q` required, `count` 1-20, `offset` 0-9. Sends the rate-limit

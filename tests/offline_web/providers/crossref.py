@@ -1,4 +1,4 @@
-"""Crossref simulator: `GET /works?query=` (shared/providers/crossref.json).
+"""Crossref simulator: `GET /works?query=` (providers/data/crossref.json).
 
 No key. `rows` must be an integer ≤ 1000 and `offset` ≤ 10,000, else 400 validation-failure
 (JSON, `message` an array). 404 and 429 bodies are plain text; every answer advertises the

@@ -1,4 +1,4 @@
-"""GitHub repository search simulator: `GET /search/repositories` (shared/providers/github.json).
+"""GitHub repository search simulator: `GET /search/repositories` (providers/data/github.json).
 
 As the REST API: a token is optional, a bad one is 401 "Bad credentials"; `q` empty → 422
 Validation Failed; `per_page` ≤ 100 and only the first 1,000 results (422 beyond). Rate

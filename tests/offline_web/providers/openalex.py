@@ -1,4 +1,4 @@
-"""OpenAlex simulator: `GET /works?search=` (shared/providers/openalex.json).
+"""OpenAlex simulator: `GET /works?search=` (providers/data/openalex.json).
 
 Checks `per-page`/`per_page` (1-200) and `page · per_page ≤ 10,000` (400 "Pagination error."),
 and the `api_key` when one is sent (a wrong key → 401; none is accepted, as the keyless

@@ -1,4 +1,4 @@
-"""Tavily simulator: `POST /search` with a JSON body (shared/providers/tavily.json).
+"""Tavily simulator: `POST /search` with a JSON body (providers/data/tavily.json).
 
 Auth as the real API: `Authorization: Bearer tvly-…` (or the legacy `api_key` in the body);
 neither or a wrong one → 401 `{"detail": {"error": …}}`. `query` required and ≤ 400 chars,
