@@ -58,8 +58,9 @@ HOSTS = {host: name for name, module in SIMULATORS.items() for host in module.HO
 Handler = Callable[[Request, Knob, Seen], Awaitable[Response]]
 
 
-def new_state() -> SimState:
-    return SimState(MODES)
+def new_state(*, link_port: int | None = None) -> SimState:
+    """Fresh knobs; `link_port` makes results link to pages served there (the offline tour)."""
+    return SimState(MODES, link_port=link_port)
 
 
 def build_app(state: SimState) -> Starlette:

@@ -136,6 +136,6 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     if mode == "noresults" or not words:
         return replay(NAME, "query_empty")
     asked = DECOY_QUERY if mode == "decoy" else words
-    docs = documents(asked, start + count, provider=NAME)[start:]
+    docs = documents(asked, start + count, provider=NAME, link_port=knob.link_port)[start:]
     response = Response(build_feed(raw, docs, start), headers=ATOM_TYPE)
     return truncated(response) if mode == "malformed" else response

@@ -97,7 +97,9 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     query = params.get("query", params.get("query.bibliographic", ""))
     asked = DECOY_QUERY if mode == "decoy" else query
     docs = (
-        [] if mode == "noresults" or not query else documents(asked, offset + rows, provider=NAME)
+        []
+        if mode == "noresults" or not query
+        else documents(asked, offset + rows, provider=NAME, link_port=knob.link_port)
     )
     docs = docs[offset:]
     message = body["message"]

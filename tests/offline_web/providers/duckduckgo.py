@@ -192,7 +192,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
             b"<html><body><form action='/html/'></form></body></html>", headers=HTML_TYPE
         )
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, start + PAGE_SIZE, provider=NAME)[start:]
+    docs = documents(asked, start + PAGE_SIZE, provider=NAME, link_port=knob.link_port)[start:]
     if mode == "noresults" or not docs:
         return _no_results(query, lite)
     if lite:

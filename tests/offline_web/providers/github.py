@@ -101,7 +101,11 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     template = body["items"][0]
     words = " ".join(w for w in query.split() if ":" not in w)  # qualifiers are not text
     asked = DECOY_QUERY if mode == "decoy" else words
-    docs = [] if mode == "noresults" else documents(asked, page * per_page, provider=NAME)
+    docs = (
+        []
+        if mode == "noresults"
+        else documents(asked, page * per_page, provider=NAME, link_port=knob.link_port)
+    )
     docs = docs[(page - 1) * per_page :]
     body.update(total_count=len(docs), incomplete_results=False)
     body["items"] = [_repo(template, doc, n) for n, doc in enumerate(docs, start=1)]

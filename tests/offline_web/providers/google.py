@@ -99,7 +99,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     body = example_body(NAME, "search_ok")
     template = body["items"][0]
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, start - 1 + num, provider=NAME)[start - 1 :]
+    docs = documents(asked, start - 1 + num, provider=NAME, link_port=knob.link_port)[start - 1 :]
     for page in (*body["queries"]["request"], *body["queries"]["nextPage"]):
         page.update(searchTerms=query, count=num, title=f"Google Custom Search - {query}")
     body["queries"]["request"][0]["startIndex"] = start

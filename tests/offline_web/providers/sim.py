@@ -103,6 +103,9 @@ class Knob:
     hang: float = 30.0
     retry_after: int = 1
     requests: list[Seen] = field(default_factory=list)
+    # Set by the offline tour, kept across reset(): results link to pages served on this
+    # loopback port (corpus.linked) instead of public-looking https hosts nobody serves here.
+    link_port: int | None = None
 
     def set(
         self,
@@ -152,8 +155,10 @@ class Knob:
 class SimState:
     """Every simulator's knob, by provider name."""
 
-    def __init__(self, modes: dict[str, Iterable[str]]) -> None:
-        self.knobs = {name: Knob(name, frozenset(m)) for name, m in modes.items()}
+    def __init__(self, modes: dict[str, Iterable[str]], *, link_port: int | None = None) -> None:
+        self.knobs = {
+            name: Knob(name, frozenset(m), link_port=link_port) for name, m in modes.items()
+        }
 
     def __getitem__(self, name: str) -> Knob:
         return self.knobs[name]

@@ -123,7 +123,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     body = example_body(NAME, "action_search_ok")
     template = body["query"]["search"][0]
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, offset + limit, provider=NAME)[offset:]
+    docs = documents(asked, offset + limit, provider=NAME, link_port=knob.link_port)[offset:]
     body["query"]["search"] = [
         _search_item(template, doc, asked, n) for n, doc in enumerate(docs, start=1)
     ]
