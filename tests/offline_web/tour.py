@@ -36,7 +36,15 @@ from tests.offline_web.server import serve
 from tests.offline_web.site import HOSTS, build_app
 from tests.offline_web.state import SiteState
 
-__all__ = ["COMMAND_PREFIX", "END", "FAILING_PROVIDER", "Tour", "parse_env_file"]
+__all__ = [
+    "COMMAND_PREFIX",
+    "END",
+    "FAILING_PROVIDER",
+    "PORTS_PREFIX",
+    "Tour",
+    "parse_env_file",
+    "parse_ports",
+]
 
 LOOPBACK = "127.0.0.1"
 # Only the one address every server here listens on: the guard stays shut for the rest of
@@ -46,6 +54,7 @@ ALLOW = f"{LOOPBACK}/32"
 FAILING_PROVIDER = "tavily"
 COMMAND_PREFIX = "#   $ "
 END = "# end of the offline tour"
+PORTS_PREFIX = "# ports: "
 
 
 def _free_port() -> int:
@@ -158,6 +167,17 @@ class Tour:
             ),
         ]
 
+    def ports_line(self) -> str:
+        """Which port serves what; the docs test writes examples' `.test` addresses with it."""
+        ports = {
+            "web": self.web.port,
+            "pages": self.linked_port,
+            "providers": self.sims.port,
+            "model": self.llm_port,
+            "serve": self.serve_port,
+        }
+        return " ".join(f"{name}={port}" for name, port in ports.items())
+
     def env_file(self) -> str:
         """`offline.env`: the settings, then the tour as comments; `END` is its last line."""
         lines = [f"{name}={value}" for name, value in sorted(self.env().items())]
@@ -167,6 +187,7 @@ class Tour:
             "# scripted OpenAI-compatible model on 127.0.0.1, with a scratch data directory",
             f"# ({self.data_dir}, removed when the tour stops). Load this file, then try:",
             "#   set -a; . ./offline.env; set +a; PATH=$PWD/.venv/bin:$PATH",
+            f"{PORTS_PREFIX}{self.ports_line()}",
         ]
         for note, command in self.commands():
             lines += ["#", f"# {note}", f"{COMMAND_PREFIX}{command}"]
@@ -185,3 +206,12 @@ def parse_env_file(text: str) -> tuple[dict[str, str], list[str]]:
             name, _, value = line.partition("=")
             env[name] = value
     return env, commands
+
+
+def parse_ports(text: str) -> dict[str, int]:
+    """The `# ports:` line of an `env_file()`: {"web": …, "pages": …, "providers": …, …}."""
+    for line in text.splitlines():
+        if line.startswith(PORTS_PREFIX):
+            pairs = (item.split("=") for item in line.removeprefix(PORTS_PREFIX).split())
+            return {name: int(port) for name, port in pairs}
+    raise ValueError("no ports line in this env file")
