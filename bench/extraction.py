@@ -270,6 +270,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write each extractor's texts under this folder")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
+    wanted = ("extraction", "wcxb") if args.dataset == "both" else (args.dataset,)
+    missing = [args.data / name for name in wanted if not (args.data / name / "score.py").is_file()]
+    if missing:
+        # The datasets are large and public, so they are not in the repository: say which
+        # folder is absent and how to point at a copy, instead of a traceback from deep inside.
+        for path in missing:
+            print(
+                f"bench/extraction.py: no dataset at {path} (expected score.py in it)",
+                file=sys.stderr,
+            )
+        print("  get the datasets (see bench/README.md) and pass --data FOLDER", file=sys.stderr)
+        return 2
 
     peers = [] if args.peers == "none" else [p.strip() for p in args.peers.split(",") if p.strip()]
     extractors: list[tuple[str, Extractor]] = [("netsift", netsift_extractor(args.page_type))]

@@ -1,11 +1,15 @@
-"""Where tests find the repository and the shared reference data beside it."""
+"""Where tests find the repository and the reference data it carries.
+
+Nothing a test reads lies outside the repository: a clone with nothing beside it collects and
+passes. The recorded provider exchanges live in `tests/offline_web/providers/data/` and are the
+one copy both the simulators and the parser tests read.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-__all__ = ["REPO", "SHARED"]
+__all__ = ["PROVIDER_DATA", "REPO"]
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("NETSIFT_SHARED_DIR", REPO.parent / "shared")).resolve()
+PROVIDER_DATA = REPO / "tests" / "offline_web" / "providers" / "data"

@@ -1,48 +1,33 @@
-"""Serve the offline web and every provider simulator until Ctrl-C, for trying netsift by hand.
+"""Serve netsift's offline tour until Ctrl-C: `.venv/bin/python -m tests.offline_web > offline.env`.
 
-    .venv/bin/python -m tests.offline_web > offline.env
-    set -a; . ./offline.env; set +a
-    netsift search "rust async runtime" -p brave
-    netsift fetch http://news.test:PORT/article      # the URLs are printed on stderr
-
-It prints the environment (host pins, the loopback allow-list, provider base URLs and test
-keys) that points netsift at them: the same settings path the tests and users take.
+It prints the env file on stdout (the settings that point netsift at the local servers, then
+the tour's commands as comments; see `tour.py`) and serves the offline web, every provider
+simulator and the scripted model on 127.0.0.1, with a scratch data directory removed on exit.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
-import time
+import threading
+from types import FrameType
 
-from tests.offline_web.fixtures import OfflineWeb
-from tests.offline_web.providers import build_app as build_sims
-from tests.offline_web.providers import new_state
-from tests.offline_web.providers.fixtures import ProviderSims
-from tests.offline_web.server import serve
-from tests.offline_web.site import HOSTS, build_app
-from tests.offline_web.state import SiteState
+from tests.offline_web.tour import Tour
 
 
 def main() -> None:
-    site_state = SiteState()
-    with (
-        serve(build_app(site_state), timeout_graceful_shutdown=1) as site,
-        serve(build_sims(new_state()), timeout_graceful_shutdown=1) as sims_server,
-    ):
-        web = OfflineWeb(port=site.port, hosts=HOSTS, state=site_state)
-        sims = ProviderSims(port=sims_server.port, state=new_state())
-        env = {**sims.env(), **web.env()}
-        env["NETSIFT_RESOLVE"] = ",".join(sims.pins + web.pins)
-        for name, value in sorted(env.items()):
-            print(f"{name}={value}")
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    with Tour.start() as tour:
+        sys.stdout.write(tour.env_file())
         sys.stdout.flush()
-        sys.stderr.write(f"offline web: {web.url('news.test', '/article')} and more\n")
-        sys.stderr.write("serving; Ctrl-C to stop\n")
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            site_state.stopping.set()
+        sys.stderr.write("offline tour: serving on 127.0.0.1; Ctrl-C to stop\n")
+        stop.wait()
 
 
 if __name__ == "__main__":

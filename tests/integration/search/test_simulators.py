@@ -1,7 +1,7 @@
 """The simulators refuse what the real APIs refuse, so a provider cannot pass by sending junk.
 
 Raw HTTP to the simulators' server with the Host header naming the provider (no netsift code
-involved); the statuses and bodies are those recorded in shared/providers/.
+involved); the statuses and bodies are those recorded in tests/offline_web/providers/data/.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     with serve(build_app(state)) as server:   # tests/offline_web/server.py
         ...  # point netsift at http://brave.test:PORT etc. (pinned to 127.0.0.1)
 
-Each provider's module speaks its exact wire format (shared/providers/) and knows its
+Each provider's module speaks its exact wire format (providers/data/) and knows its
 failure modes; `sim.py` holds the knobs the tests turn; `fixtures.py` wires it into pytest.
 """
 
@@ -58,8 +58,9 @@ HOSTS = {host: name for name, module in SIMULATORS.items() for host in module.HO
 Handler = Callable[[Request, Knob, Seen], Awaitable[Response]]
 
 
-def new_state() -> SimState:
-    return SimState(MODES)
+def new_state(*, link_port: int | None = None) -> SimState:
+    """Fresh knobs; `link_port` makes results link to pages served there (the offline tour)."""
+    return SimState(MODES, link_port=link_port)
 
 
 def build_app(state: SimState) -> Starlette:

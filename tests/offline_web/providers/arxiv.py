@@ -1,4 +1,4 @@
-"""arXiv export API simulator: `GET /api/query` answering Atom (shared/providers/arxiv.json, .xml).
+"""arXiv export API simulator: `GET /api/query` answering Atom (providers/data/arxiv.json, .xml).
 
 As the real API: errors are a 400 Atom feed with one `Error` entry (negative `max_results`,
 more than 2000 per call), a 429 is plain text "Rate exceeded." with no Retry-After, 5xx is
@@ -136,6 +136,6 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     if mode == "noresults" or not words:
         return replay(NAME, "query_empty")
     asked = DECOY_QUERY if mode == "decoy" else words
-    docs = documents(asked, start + count, provider=NAME)[start:]
+    docs = documents(asked, start + count, provider=NAME, link_port=knob.link_port)[start:]
     response = Response(build_feed(raw, docs, start), headers=ATOM_TYPE)
     return truncated(response) if mode == "malformed" else response

@@ -1,4 +1,4 @@
-"""Brave Search API simulator: `GET|POST /res/v1/web/search` (shared/providers/brave.json).
+"""Brave Search API simulator: `GET|POST /res/v1/web/search` (providers/data/brave.json).
 
 Checks what the real API checks: `X-Subscription-Token` (missing → 422 VALIDATION, wrong →
 422 SUBSCRIPTION_TOKEN_INVALID), `q` required, `count` 1-20, `offset` 0-9. Sends the rate-limit
@@ -120,7 +120,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     body = example_body(NAME, "search_ok")
     template = body["web"]["results"][0]
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, count, provider=NAME)
+    docs = documents(asked, count, provider=NAME, link_port=knob.link_port)
     extra = params.get("extra_snippets", "").lower() in ("1", "true")
     body["query"]["original"] = query
     body["web"]["results"] = [_result(template, doc, asked, extra=extra) for doc in docs]

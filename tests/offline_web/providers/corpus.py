@@ -5,6 +5,11 @@ passes for honest answers and fails for a decoy (results built for `DECOY_QUERY`
 see the corpus in different orders (`ROTATION`), so merged searches overlap partly; brave adds
 a near-duplicate mirror of the first page and spells one URL with `www.`, a trailing slash and
 a tracking parameter, so merging has canonical URLs and near-duplicates to fold.
+
+With a `link_port` (the offline tour), results link to pages a local server really serves
+(`tests/offline_web/linked.py`): a question about the research corpus (the James Webb pages of
+`tests/integration/research/web.py`) finds those pages, ranked by shared words; anything else
+finds the same generic corpus as plain-http `<label>.corpus.test` pages on that port.
 """
 
 from __future__ import annotations
@@ -14,7 +19,18 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-__all__ = ["Doc", "documents", "slug"]
+from tests.integration.research.web import DOCS as TOPIC_DOCS
+from tests.integration.research.web import rank_docs
+
+__all__ = [
+    "LINKED_DOMAIN",
+    "LINKED_HOSTS",
+    "TOPIC_HOSTS",
+    "Doc",
+    "documents",
+    "linked_host",
+    "slug",
+]
 
 # (url template, title template, snippet template, published date or None)
 _PAGES = (
@@ -122,8 +138,10 @@ def _digest(query: str, index: int) -> str:
     return hashlib.sha256(f"{query}|{index}".encode()).hexdigest()[:12]
 
 
-def documents(query: str, count: int, *, provider: str) -> list[Doc]:
-    """Up to `count` pages about `query`, in this provider's order."""
+def documents(query: str, count: int, *, provider: str, link_port: int | None = None) -> list[Doc]:
+    """Up to `count` pages about `query`, in this provider's order (linked: see the module)."""
+    if link_port is not None:
+        return _linked_documents(query, count, provider=provider, port=link_port)
     q = " ".join(query.split())
     fields = {"q": q, "Q": q[:1].upper() + q[1:], "slug": slug(q)}
     fields["Slug"] = fields["Q"].replace(" ", "_")
@@ -167,3 +185,47 @@ def documents(query: str, count: int, *, provider: str) -> list[Doc]:
 def _respelled(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://www.{parts.hostname}{parts.path}/?utm_source=brave"
+
+
+LINKED_DOMAIN = "corpus.test"
+
+
+def linked_host(host: str) -> str:
+    """`docs.example.org` → `docs.corpus.test` (a `www.` in front is kept)."""
+    www = "www." if host.startswith("www.") else ""
+    return f"{www}{host.removeprefix('www.').split('.')[0]}.{LINKED_DOMAIN}"
+
+
+_ORIGINAL_HOSTS = [
+    urlsplit(template.format(slug="x", digest="x", Slug="x")).hostname or ""
+    for template, *_ in _PAGES
+]
+LINKED_HOSTS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        linked_host(host)
+        for host in [*_ORIGINAL_HOSTS, "www." + _ORIGINAL_HOSTS[0], "mirror.example.net"]
+    )
+)
+TOPIC_HOSTS: tuple[str, ...] = tuple(dict.fromkeys(doc.host for doc in TOPIC_DOCS))
+
+
+def _linked_documents(query: str, count: int, *, provider: str, port: int) -> list[Doc]:
+    topical = rank_docs(query)
+    if topical:
+        return [
+            Doc(
+                url=f"http://{doc.host}:{port}{doc.path}",
+                title=doc.title,
+                snippet=doc.paragraphs[0][:160],
+                published=None,
+                digest=_digest(doc.host + doc.path, 0),
+            )
+            for doc in topical[:count]
+        ]
+    linked = []
+    for doc in documents(query, count, provider=provider):
+        parts = urlsplit(doc.url)
+        query_part = f"?{parts.query}" if parts.query else ""
+        url = f"http://{linked_host(doc.host)}:{port}{parts.path}{query_part}"
+        linked.append(Doc(url, doc.title, doc.snippet, doc.published, doc.digest))
+    return linked

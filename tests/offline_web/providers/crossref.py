@@ -1,4 +1,4 @@
-"""Crossref simulator: `GET /works?query=` (shared/providers/crossref.json).
+"""Crossref simulator: `GET /works?query=` (providers/data/crossref.json).
 
 No key. `rows` must be an integer ≤ 1000 and `offset` ≤ 10,000, else 400 validation-failure
 (JSON, `message` an array). 404 and 429 bodies are plain text; every answer advertises the
@@ -97,7 +97,9 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     query = params.get("query", params.get("query.bibliographic", ""))
     asked = DECOY_QUERY if mode == "decoy" else query
     docs = (
-        [] if mode == "noresults" or not query else documents(asked, offset + rows, provider=NAME)
+        []
+        if mode == "noresults" or not query
+        else documents(asked, offset + rows, provider=NAME, link_port=knob.link_port)
     )
     docs = docs[offset:]
     message = body["message"]

@@ -1,6 +1,6 @@
 """DuckDuckGo no-JS simulator: `/html/` and `/lite/`, POST form or GET `?q=`.
 
-Pages are the recorded ones (shared/providers/duckduckgo-*.html) with the organic result
+Pages are the recorded ones (providers/data/duckduckgo-*.html) with the organic result
 blocks rebuilt for the query: ads, the zero-click box and the next-page form stay as recorded.
 GET pages wrap every link in `//duckduckgo.com/l/?uddg=…&rut=…`, POST pages link directly, as
 observed. A page-2 request without the page-1 `vqd` gets the anomaly page, as it would live.
@@ -192,7 +192,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
             b"<html><body><form action='/html/'></form></body></html>", headers=HTML_TYPE
         )
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, start + PAGE_SIZE, provider=NAME)[start:]
+    docs = documents(asked, start + PAGE_SIZE, provider=NAME, link_port=knob.link_port)[start:]
     if mode == "noresults" or not docs:
         return _no_results(query, lite)
     if lite:

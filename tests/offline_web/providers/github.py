@@ -1,4 +1,4 @@
-"""GitHub repository search simulator: `GET /search/repositories` (shared/providers/github.json).
+"""GitHub repository search simulator: `GET /search/repositories` (providers/data/github.json).
 
 As the REST API: a token is optional, a bad one is 401 "Bad credentials"; `q` empty → 422
 Validation Failed; `per_page` ≤ 100 and only the first 1,000 results (422 beyond). Rate
@@ -101,7 +101,11 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     template = body["items"][0]
     words = " ".join(w for w in query.split() if ":" not in w)  # qualifiers are not text
     asked = DECOY_QUERY if mode == "decoy" else words
-    docs = [] if mode == "noresults" else documents(asked, page * per_page, provider=NAME)
+    docs = (
+        []
+        if mode == "noresults"
+        else documents(asked, page * per_page, provider=NAME, link_port=knob.link_port)
+    )
     docs = docs[(page - 1) * per_page :]
     body.update(total_count=len(docs), incomplete_results=False)
     body["items"] = [_repo(template, doc, n) for n, doc in enumerate(docs, start=1)]

@@ -1,6 +1,6 @@
 """Google Programmable Search (Custom Search JSON API) simulator: `GET /customsearch/v1`.
 
-As the real API (shared/providers/google.json): no `key` → 403 PERMISSION_DENIED, a wrong one
+As the real API (providers/data/google.json): no `key` → 403 PERMISSION_DENIED, a wrong one
 → 400 API_KEY_INVALID, a wrong `cx` or a bad `num` (1-10) / `start + num > 100` → 400
 INVALID_ARGUMENT. No `items` key at all when nothing matches. `rate_limit` is the per-minute
 429 RESOURCE_EXHAUSTED, `quota` the per-day one; `auth` the closed-to-new-projects 403.
@@ -99,7 +99,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     body = example_body(NAME, "search_ok")
     template = body["items"][0]
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, start - 1 + num, provider=NAME)[start - 1 :]
+    docs = documents(asked, start - 1 + num, provider=NAME, link_port=knob.link_port)[start - 1 :]
     for page in (*body["queries"]["request"], *body["queries"]["nextPage"]):
         page.update(searchTerms=query, count=num, title=f"Google Custom Search - {query}")
     body["queries"]["request"][0]["startIndex"] = start

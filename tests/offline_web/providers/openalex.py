@@ -1,4 +1,4 @@
-"""OpenAlex simulator: `GET /works?search=` (shared/providers/openalex.json).
+"""OpenAlex simulator: `GET /works?search=` (providers/data/openalex.json).
 
 Checks `per-page`/`per_page` (1-200) and `page · per_page ≤ 10,000` (400 "Pagination error."),
 and the `api_key` when one is sent (a wrong key → 401; none is accepted, as the keyless
@@ -94,7 +94,9 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     query = params.get("search", "")
     asked = DECOY_QUERY if mode == "decoy" else query
     docs = (
-        [] if mode == "noresults" or not query else documents(asked, page * per_page, provider=NAME)
+        []
+        if mode == "noresults" or not query
+        else documents(asked, page * per_page, provider=NAME, link_port=knob.link_port)
     )
     docs = docs[(page - 1) * per_page :]
     body["meta"].update(count=len(docs), page=page, per_page=per_page)

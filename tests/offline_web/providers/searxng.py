@@ -121,7 +121,9 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
         return json_response(body)
     pageno = int_param(params.get("pageno"), 1) or 1
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, 10 * pageno, provider=NAME)[10 * (pageno - 1) :]
+    docs = documents(asked, 10 * pageno, provider=NAME, link_port=knob.link_port)[
+        10 * (pageno - 1) :
+    ]
     body["results"] = [_result(template, doc, n) for n, doc in enumerate(docs, start=1)]
     response = json_response(body, headers={"Server-Timing": "total;dur=812.4"})
     return truncated(response) if mode == "malformed" else response

@@ -101,7 +101,9 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
         empty["search_information"]["query_displayed"] = query
         return json_response(empty, headers=JSON_TYPE)
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, count, provider="bing" if engine == "bing" else "serpapi")
+    docs = documents(
+        asked, count, provider="bing" if engine == "bing" else "serpapi", link_port=knob.link_port
+    )
     body["organic_results"] = [_result(template, d, n) for n, d in enumerate(docs, start=1)]
     response = json_response(body, headers=JSON_TYPE)
     return truncated(response) if mode == "malformed" else response

@@ -1,9 +1,9 @@
 """What every provider simulator shares: per-provider knobs, recorded requests, replayed examples.
 
 A simulator answers in its provider's exact wire format, replaying the recorded example
-payloads of `shared/providers/` (read at run time, never copied) with result items rebuilt
-for the query asked. Each provider has a `Knob` the tests turn: a failure `mode`, a
-`latency`, how long a `timeout` hangs, and the requests it received.
+payloads of `providers/data/` (the repository's one copy, which the parser tests read too)
+with result items rebuilt for the query asked. Each provider has a `Knob` the tests turn: a
+failure `mode`, a `latency`, how long a `timeout` hangs, and the requests it received.
 
 Modes every simulator understands (unsupported ones raise at `set()` time, so a test cannot
 silently ask for something the simulator would ignore):
@@ -35,7 +35,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
-from tests.paths import SHARED
+from tests.paths import PROVIDER_DATA
 
 __all__ = [
     "COMMON_MODES",
@@ -53,7 +53,7 @@ __all__ = [
     "truncated",
 ]
 
-PROVIDERS_DIR = SHARED / "providers"
+PROVIDERS_DIR = PROVIDER_DATA
 DECOY_QUERY = "cheap flights to lisbon"
 COMMON_MODES = frozenset(
     {
@@ -103,6 +103,9 @@ class Knob:
     hang: float = 30.0
     retry_after: int = 1
     requests: list[Seen] = field(default_factory=list)
+    # Set by the offline tour, kept across reset(): results link to pages served on this
+    # loopback port (corpus.linked) instead of public-looking https hosts nobody serves here.
+    link_port: int | None = None
 
     def set(
         self,
@@ -152,8 +155,10 @@ class Knob:
 class SimState:
     """Every simulator's knob, by provider name."""
 
-    def __init__(self, modes: dict[str, Iterable[str]]) -> None:
-        self.knobs = {name: Knob(name, frozenset(m)) for name, m in modes.items()}
+    def __init__(self, modes: dict[str, Iterable[str]], *, link_port: int | None = None) -> None:
+        self.knobs = {
+            name: Knob(name, frozenset(m), link_port=link_port) for name, m in modes.items()
+        }
 
     def __getitem__(self, name: str) -> Knob:
         return self.knobs[name]

@@ -1,4 +1,4 @@
-"""Tavily simulator: `POST /search` with a JSON body (shared/providers/tavily.json).
+"""Tavily simulator: `POST /search` with a JSON body (providers/data/tavily.json).
 
 Auth as the real API: `Authorization: Bearer tvly-…` (or the legacy `api_key` in the body);
 neither or a wrong one → 401 `{"detail": {"error": …}}`. `query` required and ≤ 400 chars,
@@ -92,7 +92,11 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     template = answer["results"][0]
     answer["query"] = query
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = [] if mode == "noresults" else documents(asked, count, provider=NAME)
+    docs = (
+        []
+        if mode == "noresults"
+        else documents(asked, count, provider=NAME, link_port=knob.link_port)
+    )
     answer["results"] = [_result(template, d, n, body) for n, d in enumerate(docs, start=1)]
     response = json_response(answer)
     return truncated(response) if mode == "malformed" else response

@@ -1,6 +1,6 @@
 """Wikipedia simulator: the Action API search (`/w/api.php`) and the REST page summary.
 
-As MediaWiki (shared/providers/wikipedia.json): API errors are HTTP 200 with an `error` object
+As MediaWiki (providers/data/wikipedia.json): API errors are HTTP 200 with an `error` object
 and a `MediaWiki-API-Error` header (a missing `srsearch` is `missingparam`); a client without
 a descriptive User-Agent gets 403 (Wikimedia's UA policy, also what `auth` plays); a 429
 carries Retry-After. Search snippets mark matches with `span.searchmatch`.
@@ -123,7 +123,7 @@ async def handle(request: Request, knob: Knob, seen: Seen) -> Response:
     body = example_body(NAME, "action_search_ok")
     template = body["query"]["search"][0]
     asked = DECOY_QUERY if mode == "decoy" else query
-    docs = documents(asked, offset + limit, provider=NAME)[offset:]
+    docs = documents(asked, offset + limit, provider=NAME, link_port=knob.link_port)[offset:]
     body["query"]["search"] = [
         _search_item(template, doc, asked, n) for n, doc in enumerate(docs, start=1)
     ]

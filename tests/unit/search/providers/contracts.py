@@ -1,6 +1,6 @@
-"""The recorded provider exchanges in shared/providers/, as httpx objects for parser tests.
+"""The recorded provider exchanges of tests/offline_web/providers/data/, as httpx objects.
 
-Tests read the contracts where they live (never copies), so a contract change shows up here.
+The parser tests read the same files the simulators replay, so a contract change shows up in both.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import httpx
 
 from netsift.models import Query
-from tests.paths import SHARED
+from tests.paths import PROVIDER_DATA
 
-PROVIDERS = SHARED / "providers"
+PROVIDERS = PROVIDER_DATA
 
 
 @cache

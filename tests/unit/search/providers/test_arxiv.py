@@ -1,4 +1,4 @@
-"""arXiv: the recorded Atom feeds of shared/providers/arxiv.json and arxiv.xml."""
+"""arXiv: the recorded Atom feeds of tests/offline_web/providers/data/arxiv.json and arxiv.xml."""
 
 from __future__ import annotations
 

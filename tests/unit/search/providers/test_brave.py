@@ -1,4 +1,4 @@
-"""Brave: the recorded payloads of shared/providers/brave.json, parsed and classified."""
+"""Brave: the recorded payloads of the offline web's providers/data/brave.json, parsed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Crossref: the recorded payloads of shared/providers/crossref.json."""
+"""Crossref: the recorded payloads of tests/offline_web/providers/data/crossref.json."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DuckDuckGo: the recorded html, lite, empty and anomaly pages of shared/providers/."""
+"""DuckDuckGo: the recorded html, lite, empty and anomaly pages of the offline web's data."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""GitHub: the recorded payloads of shared/providers/github.json."""
+"""GitHub: the recorded payloads of tests/offline_web/providers/data/github.json."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Google Programmable Search: the recorded payloads of shared/providers/google.json."""
+"""Google Programmable Search: the recorded payloads of providers/data/google.json."""
 
 from __future__ import annotations
 

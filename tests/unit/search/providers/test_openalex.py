@@ -1,4 +1,4 @@
-"""OpenAlex: the recorded payloads of shared/providers/openalex.json."""
+"""OpenAlex: the recorded payloads of tests/offline_web/providers/data/openalex.json."""
 
 from __future__ import annotations
 

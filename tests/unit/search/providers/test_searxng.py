@@ -1,4 +1,4 @@
-"""SearXNG: the recorded payloads of shared/providers/searxng.json."""
+"""SearXNG: the recorded payloads of tests/offline_web/providers/data/searxng.json."""
 
 from __future__ import annotations
 

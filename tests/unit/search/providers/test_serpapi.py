@@ -1,4 +1,4 @@
-"""SerpApi (Google engine): the recorded payloads of shared/providers/serpapi.json."""
+"""SerpApi (Google engine): the recorded payloads of providers/data/serpapi.json."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tavily: the recorded payloads of shared/providers/tavily.json."""
+"""Tavily: the recorded payloads of tests/offline_web/providers/data/tavily.json."""
 
 from __future__ import annotations
 

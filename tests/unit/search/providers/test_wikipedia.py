@@ -1,4 +1,4 @@
-"""Wikipedia: the recorded Action API payloads of shared/providers/wikipedia.json."""
+"""Wikipedia: the recorded Action API payloads of providers/data/wikipedia.json."""
 
 from __future__ import annotations
 
