@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -25,6 +25,7 @@ from .responses import BatchRequest, BatchResponse, FetchRequest, MetaRequest, S
 __all__ = ["Operations"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _search_options(params: SearchRequest | BatchRequest) -> dict[str, Any]:
@@ -85,23 +86,25 @@ class Operations:
         return BatchResponse(results=items, request_id=request_id_var.get())
 
     async def fetch(self, params: FetchRequest) -> Page:
-        return await self._page(
-            lambda: self.client.fetch(**params.model_dump(exclude={"request_id"}))
-        )
+        self.require("fetch")
+        page = await self._counted(self.client.fetch(**params.model_dump(exclude={"request_id"})))
+        self.state.metrics.observe_fetch(self.caller.label, page)
+        return page
 
     async def meta(self, params: MetaRequest) -> Metadata:
-        page = await self._page(lambda: self.client.fetch(params.url, max_length=1))
-        return page.metadata
-
-    async def _page(self, call: Callable[[], Awaitable[Page]]) -> Page:
+        """The library's `Client.meta`, exactly (its card carries the page type)."""
         self.require("fetch")
+        card = await self._counted(self.client.meta(**params.model_dump(exclude={"request_id"})))
+        self.state.metrics.fetches.labels(self.caller.label, "ok").inc()
+        return card
+
+    async def _counted(self, call: Awaitable[T]) -> T:
+        """`call`'s result; a failure is counted under its code and raised on."""
         try:
-            page = await call()
+            return await call
         except NetsiftError as error:
             self.state.metrics.observe_failed_fetch(self.caller.label, error.code)
             raise
-        self.state.metrics.observe_fetch(self.caller.label, page)
-        return page
 
     async def stream(self, channel: EventChannel, call: Callable[[], Awaitable[BaseModel]]) -> None:
         """Run `call` as events into `channel`, then close it. Never raises."""
