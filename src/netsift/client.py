@@ -10,10 +10,8 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, Self
 
-from pydantic import ValidationError
-
 from .config import Settings
-from .errors import Disabled, InvalidInput
+from .errors import Disabled
 from .fetch.extract import extract
 from .fetch.fetcher import Fetcher
 from .models import (
@@ -29,7 +27,16 @@ from .net.audit import AuditLog
 from .net.http import HttpClient
 from .net.resolver import Resolver
 from .net.robots import RobotsCache
-from .params import ResearchParams
+from .params import (
+    BatchSearchParams,
+    Depth,
+    FetchOptions,
+    MetaParams,
+    PageTypeChoice,
+    ResearchParams,
+    SearchParams,
+    validated,
+)
 from .research.agent import ResearchAgent
 from .research.llm import LLM, llm_configured
 from .research.runner import ResearchRunner
@@ -157,15 +164,17 @@ class Client:
         max_bytes: int | None = None,
         timeout: float | None = None,
         no_cache: bool = False,
-        page_type: str = "auto",
+        page_type: PageTypeChoice = "auto",
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
-        `page_type` is "auto" (classify the page) or a type to read an HTML page as.
+        `page_type` is "auto" (classify the page) or a type to read an HTML page as. Bad
+        arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
-        return await self.fetcher.fetch(
-            url,
+        params = validated(
+            FetchOptions,
+            url=url,
             format=format,
             max_length=max_length,
             start_index=start_index,
@@ -175,22 +184,33 @@ class Client:
             no_cache=no_cache,
             page_type=page_type,
         )
+        return await self.fetcher.fetch(**params.model_dump())
 
     async def meta(self, url: str, *, respect_robots: bool | None = None) -> Metadata:
         """The link-preview card of `url`: title, description, image, site name, favicon…"""
-        page = await self.fetch(url, respect_robots=respect_robots, max_length=1)
+        params = validated(MetaParams, url=url, respect_robots=respect_robots)
+        page = await self.fetch(params.url, respect_robots=params.respect_robots, max_length=1)
         return page.metadata.model_copy(update={"page_type": page.page_type})
 
     def extract(
         self,
-        html: str,
+        html: str | bytes,
         *,
         url: str | None = None,
         format: ContentFormat = "markdown",
-        page_type: str = "auto",
+        max_length: int | None = None,
+        start_index: int = 0,
+        page_type: PageTypeChoice = "auto",
     ) -> Page:
-        """Run the same extraction on HTML you already have; no network."""
-        return extract(html, url=url, format=format, page_type=page_type)
+        """Run the same extraction on HTML you already have, paginated like fetch; no network."""
+        return extract(
+            html,
+            url=url,
+            format=format,
+            max_length=max_length,
+            start_index=start_index,
+            page_type=page_type,
+        )
 
     async def search(
         self,
@@ -206,8 +226,9 @@ class Client:
     ) -> SearchResponse:
         """Search the web with failover across providers; attempts say what happened."""
         self._require("search")
-        return await self.search_service.search(
-            query,
+        params = validated(
+            SearchParams,
+            query=query,
             count=count,
             providers=providers,
             merge=merge,
@@ -216,6 +237,7 @@ class Client:
             safesearch=safesearch,
             no_cache=no_cache,
         )
+        return await self.search_service.search(**params.model_dump())
 
     async def batch_search(
         self,
@@ -231,8 +253,9 @@ class Client:
     ) -> list[BatchItem]:
         """Many searches in parallel under the limits; results in input order, errors inline."""
         self._require("search")
-        return await self.search_service.batch_search(
-            queries,
+        params = validated(
+            BatchSearchParams,
+            queries=queries,
             count=count,
             providers=providers,
             merge=merge,
@@ -241,14 +264,38 @@ class Client:
             safesearch=safesearch,
             no_cache=no_cache,
         )
+        return await self.search_service.batch_search(**params.model_dump())
 
-    async def research(self, question: str, **options: Any) -> ResearchReport:
-        """Research `question` to the end and return the cited report (runs as a job)."""
+    async def research(
+        self,
+        question: str,
+        *,
+        depth: Depth | None = None,
+        breadth: int | None = None,
+        max_iterations: int | None = None,
+        max_searches: int | None = None,
+        max_pages: int | None = None,
+        max_tokens: int | None = None,
+        deadline: float | None = None,
+    ) -> ResearchReport:
+        """Research `question` to the end and return the cited report (runs as a job).
+
+        An option left at None takes ResearchParams' default (the same on every door)."""
         self._require("research")
-        try:
-            params = ResearchParams(question=question, **options)
-        except ValidationError as exc:
-            raise InvalidInput.from_validation(exc) from None
+        options = {
+            "depth": depth,
+            "breadth": breadth,
+            "max_iterations": max_iterations,
+            "max_searches": max_searches,
+            "max_pages": max_pages,
+            "max_tokens": max_tokens,
+            "deadline": deadline,
+        }
+        params = validated(
+            ResearchParams,
+            question=question,
+            **{name: value for name, value in options.items() if value is not None},
+        )
         job, report = await self.runner.run(params)
         if report is None:
             raise _job_error(job)

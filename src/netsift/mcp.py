@@ -1,8 +1,9 @@
 """The MCP server: netsift's agent tools over the Model Context Protocol (official `mcp` SDK).
 
 Built on the SDK's low-level `Server` so that tool schemas come from the same pydantic models
-as every other door and every failure, bad arguments included, comes back as a tool result
-with `isError` and netsift's error object — never as a protocol error.
+as every other door and every failure of a tool, bad arguments included, comes back as a tool
+result with `isError` and netsift's error object. Only a tool that does not exist is a protocol
+error (JSON-RPC -32602), as the specification asks.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
-from mcp import types
+from mcp import MCPError, types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from pydantic import ValidationError
@@ -23,15 +24,12 @@ from .client import Client
 from .config import Settings
 from .errors import InvalidInput, NetsiftError
 from .models import Event
-from .tools.dispatch import Toolbox
-from .tools.schemas import ResearchArgs
+from .tools.dispatch import TOOL_NAMES, Toolbox
+from .tools.schemas import ResearchArgs, tool_name
 
 __all__ = ["create_server", "serve_http", "serve_stdio"]
 
 HEARTBEAT_SECONDS = 2.0
-# MCP clients know the research tool as deep_research (the name used across MCP servers).
-MCP_NAMES = {"research": "deep_research"}
-TOOL_NAMES = {mcp_name: name for name, mcp_name in MCP_NAMES.items()}
 INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
@@ -69,7 +67,8 @@ def create_server(
             params = ResearchArgs.model_validate(arguments).to_params()
             job = await toolbox.client.start_research(params)
         except ValidationError as exc:
-            return {"error": InvalidInput(f"bad arguments: {exc.errors()[0]['msg']}").to_dict()}
+            error = InvalidInput.from_validation(exc, subject="arguments", lead="bad arguments: ")
+            return {"error": error.to_dict()}
         except NetsiftError as exc:
             return {"error": exc.to_dict()}
         async for event in toolbox.client.runner.follow(job.id):
@@ -82,9 +81,16 @@ def create_server(
     async def call_tool(
         ctx: ServerRequestContext[Toolbox], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        name = TOOL_NAMES.get(params.name, params.name)
+        name = tool_name(params.name)
+        if name not in TOOL_NAMES:  # one switched off on this host answers `disabled`
+            names = ctx.lifespan_context.names()
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"unknown tool {params.name!r}; available: {', '.join(names)}",
+                {"tool": params.name},
+            )
         arguments = params.arguments or {}
-        if name == "research" and "research" in ctx.lifespan_context.names():
+        if name == "deep_research" and name in ctx.lifespan_context.names():
             result = await research(ctx, arguments)
         else:
             result = await _with_heartbeat(
@@ -117,19 +123,22 @@ def _describe(event: Event) -> str:
 
 def _tool_fields(definition: dict[str, Any]) -> dict[str, Any]:
     return {
-        "name": MCP_NAMES.get(definition["name"], definition["name"]),
+        "name": definition["name"],
         "description": definition["description"],
         "input_schema": definition["inputSchema"],
     }
 
 
 async def _with_heartbeat(ctx: ServerRequestContext[Toolbox], work: Any) -> dict[str, Any]:
-    """Run a tool call, telling the client it is alive every few seconds (progress notices)."""
+    """Run a tool call, telling the client it is alive every few seconds (progress notices).
+
+    Progress only goes up, as MCP requires: each beat is the next tick, "done" the one after."""
     result: dict[str, Any] = {}
+    ticks = 0
     async with anyio.create_task_group() as group:
 
         async def beat() -> None:
-            ticks = 0
+            nonlocal ticks
             while True:
                 await anyio.sleep(HEARTBEAT_SECONDS)
                 ticks += 1
@@ -138,7 +147,7 @@ async def _with_heartbeat(ctx: ServerRequestContext[Toolbox], work: Any) -> dict
         group.start_soon(beat)
         result = await work()
         group.cancel_scope.cancel()
-    await ctx.session.report_progress(1, 1, "done")
+    await ctx.session.report_progress(ticks + 1, ticks + 1, "done")
     return result
 
 

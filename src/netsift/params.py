@@ -7,27 +7,47 @@ generated from them rather than written twice.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .errors import InvalidInput
 from .models import ContentFormat, SafeSearch, TimeRange
 
 __all__ = [
+    "MAX_BATCH_QUERIES",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
+    "FetchOptions",
     "FetchParams",
     "MetaParams",
     "ResearchParams",
     "SearchParams",
+    "validated",
 ]
 
 MAX_QUERY_CHARS = 400  # Brave's and Tavily's limit: a longer query fails on the best engines
 MAX_URL_CHARS = 8192
+# The most queries one batch may hold: the default per-request search budget
+# (Settings.max_searches_per_request), so what the schema accepts a default host serves.
+MAX_BATCH_QUERIES = 20
 
 
 class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # Strict, as the generated schemas say: `"count": "5"` or `"seconds": true` is refused at
+    # every door rather than coerced (a float field still takes a JSON integer).
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
+
+
+P = TypeVar("P", bound=BaseModel)
+
+
+def validated(model: type[P], **fields: Any) -> P:
+    """`model` built from `fields`, or InvalidInput naming each field and its problem."""
+    try:
+        return model.model_validate(fields)
+    except ValidationError as exc:
+        raise InvalidInput.from_validation(exc) from None
 
 
 PageTypeChoice = Literal[
@@ -63,21 +83,25 @@ class FetchParams(_Params):
         default="auto",
         description="How to read an HTML page: auto (classify it) or a page type to force.",
     )
-    timeout: float | None = Field(
-        default=None,
-        gt=0,
-        le=300,
-        description="Seconds for the whole fetch, redirects included (default: the server's).",
-    )
-    no_cache: bool = Field(
-        default=False, description="Fetch afresh instead of from the page cache."
-    )
+
+
+class FetchOptions(FetchParams):
+    """FetchParams plus what only the library's caller sets: its own caps and the cache.
+
+    Over HTTP and to agents these are the host's settings, not the request's."""
+
+    max_bytes: int | None = Field(default=None, ge=1, description="Largest body to read.")
+    timeout: float | None = Field(default=None, gt=0, description="Total seconds for the fetch.")
+    no_cache: bool = Field(default=False, description="Fetch again, ignoring cached pages.")
 
 
 class MetaParams(_Params):
     """Fetch a page's link-preview card: title, description, image, site name, favicon."""
 
     url: Url
+    respect_robots: bool | None = Field(
+        default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
 
 
 class _SearchOptions(_Params):
@@ -115,10 +139,13 @@ class BatchSearchParams(_SearchOptions):
     """Run several searches in parallel; results come back in the same order."""
 
     queries: list[Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]] = Field(
-        min_length=1, max_length=50, description="The queries to run."
+        min_length=1,
+        max_length=MAX_BATCH_QUERIES,
+        description=f"The queries to run (1-{MAX_BATCH_QUERIES}).",
     )
 
 
+Depth = Literal["quick", "standard", "deep"]
 DEPTH_ITERATIONS = {"quick": 1, "standard": 3, "deep": 5}
 
 
@@ -126,7 +153,7 @@ class ResearchParams(_Params):
     """Research a question: plan searches, read sources, answer with verified citations."""
 
     question: str = Field(min_length=3, max_length=2000, description="The question to research.")
-    depth: Literal["quick", "standard", "deep"] = Field(
+    depth: Depth = Field(
         default="standard", description="quick: one round; standard: up to 3; deep: up to 5."
     )
     breadth: int = Field(default=4, ge=1, le=6, description="Queries per round (1-6).")

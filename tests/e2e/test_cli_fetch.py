@@ -286,3 +286,14 @@ def test_version_and_help(netsift: CliCall) -> None:
     assert helped.code == 0
     for command in ("fetch", "meta", "extract"):
         assert command in helped.stdout
+
+
+def test_extract_paginates_like_fetch(invoke: CliCall) -> None:
+    path = str(PAGES / "blog-post.html")
+    first = Page.model_validate_json(
+        invoke("extract", path, "--json", "--max-length", "200").stdout
+    )
+    assert first.truncated and first.next_start_index == 200 and len(first.content) <= 200
+    args = ("extract", path, "--json", "--max-length", "200", "--start-index", "200")
+    rest = Page.model_validate_json(invoke(*args).stdout)
+    assert rest.start_index == 200 and rest.content != first.content

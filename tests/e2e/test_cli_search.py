@@ -238,3 +238,12 @@ def test_providers_text_is_one_row_per_provider(invoke: CliCall) -> None:
     assert by_name["duckduckgo"][2:4] == ["yes", "yes"]
     assert by_name["duckduckgo"][5] == "ok"
     assert by_name["tavily"][2].startswith("no (set TAVILY_API_KEY")
+
+
+def test_the_http_names_are_flags_and_the_old_ones_still_work(invoke: CliCall) -> None:
+    new = parsed(invoke("search", QUERY, "--providers", "brave", "--time-range", "w", "--json"))
+    old = parsed(invoke("search", QUERY, "--provider", "brave", "--time", "week", "--json"))
+    assert new.provider == old.provider == "brave"
+    assert [r.url for r in new.results] == [r.url for r in old.results]
+    bad = invoke("search", QUERY, "--time-range", "fortnight")
+    assert bad.code == 2 and "--time-range" in bad.stderr

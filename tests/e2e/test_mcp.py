@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from mcp import Client as MCPClient
-from mcp import StdioServerParameters
-from mcp.types import TextContent
+from mcp import MCPError, StdioServerParameters
+from mcp.types import INVALID_PARAMS, TextContent
 
 from netsift.client import Client
 from netsift.mcp import create_server
@@ -76,14 +76,22 @@ async def test_errors_come_back_as_tool_results(door_settings, offline_web):
                 "web_fetch", {"url": offline_web.url("news.test", "/article")}
             )
             bad = await mcp.call_tool("web_search", {"query": "rust", "count": 500})
-            unknown = await mcp.call_tool("web_crawl", {"url": "http://x.test/"})
+            with pytest.raises(MCPError) as unknown:  # a protocol error, not a tool result
+                await mcp.call_tool("web_crawl", {"url": "http://x.test/"})
             research = await mcp.call_tool("deep_research", {"question": "why is the sky blue"})
+            as_string = await mcp.call_tool(
+                "web_fetch", {"url": offline_web.url("news.test", "/article"), "max_length": "500"}
+            )
     assert blocked.is_error and body(blocked)["error"]["code"] == "blocked_address"
     assert set(body(blocked)["error"]) == {"code", "message", "retryable", "details"}
     assert bad.is_error and body(bad)["error"]["code"] == "invalid_input"
     assert "count" in body(bad)["error"]["message"]
-    assert unknown.is_error and "web_crawl" in body(unknown)["error"]["message"]
+    assert unknown.value.code == INVALID_PARAMS and "web_crawl" in unknown.value.message
+    assert "web_search" in unknown.value.message  # names what there is, by MCP's names
     assert research.is_error  # switched off on this host
+    assert body(research)["error"]["code"] == "disabled"
+    assert as_string.is_error and body(as_string)["error"]["code"] == "invalid_input"
+    assert "max_length" in body(as_string)["error"]["message"]
 
 
 async def test_long_calls_send_progress(door_settings, sims):
@@ -100,6 +108,8 @@ async def test_long_calls_send_progress(door_settings, sims):
     assert not result.is_error
     messages = [message for _, message in seen]
     assert "working" in messages and messages[-1] == "done"
+    progress = [value for value, _ in seen]
+    assert progress == sorted(set(progress)), progress  # strictly increasing, "done" included
 
 
 @pytest.mark.slow
@@ -125,3 +135,14 @@ async def test_stdio_server_as_a_subprocess(sims, offline_web, tmp_path):
     assert body(found)["provider"] == "tavily"
     assert body(page)["title"] == "Harbour town switches its ferries to batteries"
     assert blocked.is_error and body(blocked)["error"]["code"] == "blocked_address"
+
+
+async def test_deep_research_argument_errors_name_the_field(door_settings):
+    settings = door_settings(capabilities=["search", "fetch", "research"])
+    async with Client(settings) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        short = await mcp.call_tool("deep_research", {"question": "hi"})
+        typed = await mcp.call_tool("deep_research", {"question": "why is it", "depth": 3})
+        alias = await mcp.call_tool("research", {"question": "hi"})  # the library's name
+    assert short.is_error and body(short)["error"]["message"].startswith("bad arguments: question")
+    assert typed.is_error and "depth" in body(typed)["error"]["message"]
+    assert alias.is_error and "question" in body(alias)["error"]["message"]

@@ -54,3 +54,15 @@ async def test_bad_options_exit_2_with_the_error(research_web, llm, tmp_path):
     result = await _invoke(["research", QUESTION, "--json", "--max-searches", "500"], env)
     assert result.exit_code == 2
     assert json.loads(result.stdout)["error"]["code"] == "invalid_input"
+
+
+async def test_rounds_and_tokens_are_options_as_on_every_other_door(research_web, llm, tmp_path):
+    env = _env(research_web, llm, tmp_path, with_llm=False)
+    args = ["research", QUESTION, "--json", "--max-iterations", "1", "--max-tokens", "5000"]
+    result = await _invoke(args, env)
+    assert result.exit_code == 0, result.output
+    listed = await _invoke(["jobs", "--json"], env)
+    [job] = json.loads(listed.stdout)
+    assert job["params"]["max_iterations"] == 1 and job["params"]["max_tokens"] == 5000
+    refused = await _invoke(["research", QUESTION, "--json", "--max-tokens", "5"], env)
+    assert refused.exit_code == 2 and "max_tokens" in refused.stdout

@@ -43,7 +43,8 @@ async def test_dispatch_runs_each_tool(door_settings, offline_web):
         ("web_search", "{not json", "invalid_input", "not valid JSON"),
         ("web_search", "[1, 2]", "invalid_input", "JSON object"),
         ("web_fetch", {"url": "ftp://x.test/"}, "unsupported_scheme", "http"),
-        ("research", {"question": "why is the sky blue"}, "invalid_input", "unknown tool"),
+        ("research", {"question": "why is the sky blue"}, "disabled", "switched off"),
+        ("deep_research", {"question": "why is the sky"}, "disabled", "deep_research"),
     ],
 )
 async def test_dispatch_never_raises(door_settings, name, arguments, code, words):

@@ -49,3 +49,15 @@ async def agent_tools() -> None:
 
 def tool_definitions() -> None:
     assert_type(tools.definitions(format="anthropic"), list[dict[str, Any]])
+
+
+async def typos_are_type_errors(client: netsift.Client) -> None:
+    """Every option is a named keyword: a misspelt one is a type error, so each ignore below
+    is needed (mypy's warn_unused_ignores fails the check the day one stops being)."""
+    netsift.fetch("https://example.org/", max_lenght=5)  # type: ignore[call-arg]
+    netsift.search("query", provider=["brave"])  # type: ignore[call-arg]
+    netsift.research("question", dpeth="quick")  # type: ignore[call-arg]
+    netsift.fetch("https://example.org/", format="pdf")  # type: ignore[arg-type]
+    await client.research("question", dpeth="quick")  # type: ignore[call-arg]
+    await client.fetch("https://example.org/", page_type="blog")  # type: ignore[arg-type]
+    client.extract("<p>hi</p>", max_length=10, start_index=5)

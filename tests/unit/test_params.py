@@ -1,12 +1,21 @@
 import pytest
 from pydantic import ValidationError
 
-from netsift.params import BatchSearchParams, FetchParams, SearchParams
+from netsift.errors import InvalidInput
+from netsift.params import (
+    MAX_BATCH_QUERIES,
+    BatchSearchParams,
+    FetchParams,
+    ResearchParams,
+    SearchParams,
+    validated,
+)
 
 
 def test_search_params_limits():
     assert SearchParams(query="  rust  ").query == "rust"
-    assert SearchParams(query="q", providers="brave, ddg").providers == ["brave", "ddg"]
+    comma = SearchParams.model_validate({"query": "q", "providers": "brave, ddg"})
+    assert comma.providers == ["brave", "ddg"]
     for bad in (
         {"query": ""},
         {"query": "x" * 401},
@@ -22,7 +31,7 @@ def test_search_params_limits():
 def test_fetch_params():
     assert FetchParams(url="https://a.example/").format == "markdown"
     with pytest.raises(ValidationError):
-        FetchParams(url="https://a.example/", format="pdf")
+        FetchParams.model_validate({"url": "https://a.example/", "format": "pdf"})
     with pytest.raises(ValidationError):
         FetchParams(url="https://a.example/", max_length=0)
 
@@ -31,3 +40,24 @@ def test_batch_params():
     assert BatchSearchParams(queries=["a", "b"]).queries == ["a", "b"]
     with pytest.raises(ValidationError):
         BatchSearchParams(queries=[])
+
+
+@pytest.mark.parametrize(
+    ("model", "fields"),
+    [
+        (SearchParams, {"query": "q", "count": "5"}),
+        (SearchParams, {"query": "q", "no_cache": 1}),
+        (FetchParams, {"url": "https://a.example/", "max_length": "500"}),
+        (FetchParams, {"url": "https://a.example/", "start_index": 1.0}),
+        (BatchSearchParams, {"queries": ["a"] * (MAX_BATCH_QUERIES + 1)}),
+    ],
+)
+def test_params_are_strict_as_their_schemas(model, fields):
+    with pytest.raises(ValidationError):
+        model.model_validate(fields)
+
+
+def test_validated_names_the_field():
+    with pytest.raises(InvalidInput, match="max_length"):
+        validated(FetchParams, url="https://a.example/", max_length="x")
+    assert validated(ResearchParams, question="why?", deadline=10).deadline == 10.0

@@ -127,6 +127,10 @@ def extract(
     format: FormatOption = "markdown",
     page_type: PageTypeOption = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON with metadata.")] = False,
+    max_length: Annotated[
+        int | None, typer.Option(help="Return at most this many characters.")
+    ] = None,
+    start_index: Annotated[int, typer.Option(help="Continue a truncated page here.")] = 0,
 ) -> None:
     """Extract main content from HTML you already have (no network)."""
 
@@ -141,7 +145,14 @@ def extract(
     async def one() -> Page:
         fmt = _format(format)
         body = await anyio.to_thread.run_sync(read)
-        return extract_html(body, url=url, format=fmt, page_type=page_type)
+        return extract_html(
+            body,
+            url=url,
+            format=fmt,
+            max_length=max_length,
+            start_index=start_index,
+            page_type=page_type,
+        )
 
     page = run(one, as_json=as_json)
     if as_json:

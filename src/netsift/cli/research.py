@@ -72,8 +72,12 @@ def research(
         "standard"
     ),
     breadth: Annotated[int, typer.Option(help="Queries per round (1-6).")] = 4,
+    max_iterations: Annotated[
+        int | None, typer.Option(help="Rounds at most (1-5; default from --depth).")
+    ] = None,
     max_searches: Annotated[int, typer.Option(help="Searches at most (1-100).")] = 30,
     max_pages: Annotated[int, typer.Option(help="Pages read at most.")] = 12,
+    max_tokens: Annotated[int, typer.Option(help="LLM tokens at most.")] = 60_000,
     deadline: Annotated[float, typer.Option(help="Seconds before it stops and answers.")] = 180,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
@@ -87,8 +91,10 @@ def research(
                 "question": question,
                 "depth": depth,
                 "breadth": breadth,
+                "max_iterations": max_iterations,
                 "max_searches": max_searches,
                 "max_pages": max_pages,
+                "max_tokens": max_tokens,
                 "deadline": deadline,
             }
         )

@@ -26,11 +26,16 @@ TIME_RANGES |= {"y": "y", "year": "y"}
 def search(
     query: Annotated[str | None, typer.Argument(help="What to search for.")] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="Number of results (1-50).")] = 10,
-    provider: Annotated[
-        str | None, typer.Option("--provider", "-p", help="A provider or a comma list.")
+    providers: Annotated[
+        str | None,
+        typer.Option(
+            "--providers", "--provider", "-p", help="A provider or a comma list, in order."
+        ),
     ] = None,
     merge: Annotated[bool, typer.Option(help="Ask several providers and merge.")] = False,
-    time: Annotated[str | None, typer.Option("--time", "-t", help="d, w, m or y.")] = None,
+    time_range: Annotated[
+        str | None, typer.Option("--time-range", "--time", "-t", help="d, w, m or y.")
+    ] = None,
     region: Annotated[str | None, typer.Option(help="Region, e.g. us-en, de-de.")] = None,
     safesearch: Annotated[str, typer.Option(help="off, moderate or strict.")] = "moderate",
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the cache.")] = False,
@@ -57,14 +62,14 @@ def search(
     async def one() -> SearchResponse:
         if not query:
             raise InvalidInput("give a query, or --stdin for JSON lines")
-        if time is not None and time not in TIME_RANGES:
-            raise InvalidInput(f"--time must be d, w, m or y, not {time!r}")
+        if time_range is not None and time_range not in TIME_RANGES:
+            raise InvalidInput(f"--time-range must be d, w, m or y, not {time_range!r}")
         options: dict[str, Any] = {
             "query": query,
             "count": count,
-            "providers": provider,
+            "providers": providers,
             "merge": merge,
-            "time_range": TIME_RANGES[time] if time else None,
+            "time_range": TIME_RANGES[time_range] if time_range else None,
             "region": region,
             "safesearch": safesearch,
             "no_cache": no_cache,

@@ -36,6 +36,7 @@ from ..errors import InvalidInput, NetsiftError, NotFound
 from . import compat
 from .auth import Authenticator
 from .deps import ServerState
+from .head import HeadAsGet
 from .limits import ClientLimits
 from .metrics import Metrics
 from .middleware import RequestContext
@@ -115,6 +116,7 @@ def create_app(
     )
     app.state.netsift = state
     _add_error_handlers(app, metrics)
+    app.add_middleware(HeadAsGet, router=app.router)
     app.add_middleware(RequestContext, metrics=metrics, max_body=settings.server_max_body)
     if settings.cors_origins:
         app.add_middleware(

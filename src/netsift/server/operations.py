@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -25,6 +25,7 @@ from .responses import BatchRequest, BatchResponse, FetchRequest, MetaRequest, S
 __all__ = ["Operations"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _search_options(params: SearchRequest | BatchRequest) -> dict[str, Any]:
@@ -84,24 +85,34 @@ class Operations:
                 self.state.metrics.observe_failed_search(self.caller.label, attempts)
         return BatchResponse(results=items, request_id=request_id_var.get())
 
-    async def fetch(self, params: FetchRequest) -> Page:
-        return await self._page(
-            lambda: self.client.fetch(**params.model_dump(exclude={"request_id"}))
-        )
+    async def fetch(
+        self, params: FetchRequest, *, timeout: float | None = None, no_cache: bool = False
+    ) -> Page:
+        """`timeout` (never past the host's) and `no_cache` come from the compatible APIs,
+        whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`)."""
+        self.require("fetch")
+        if timeout is not None:
+            timeout = min(timeout, self.client.settings.timeout)
+        request = params.model_dump(exclude={"request_id"})
+        call = self.client.fetch(**request, timeout=timeout, no_cache=no_cache)
+        page = await self._counted(call)
+        self.state.metrics.observe_fetch(self.caller.label, page)
+        return page
 
     async def meta(self, params: MetaRequest) -> Metadata:
-        page = await self._page(lambda: self.client.fetch(params.url, max_length=1))
-        return page.metadata
-
-    async def _page(self, call: Callable[[], Awaitable[Page]]) -> Page:
+        """The library's `Client.meta`, exactly (its card carries the page type)."""
         self.require("fetch")
+        card = await self._counted(self.client.meta(**params.model_dump(exclude={"request_id"})))
+        self.state.metrics.fetches.labels(self.caller.label, "ok").inc()
+        return card
+
+    async def _counted(self, call: Awaitable[T]) -> T:
+        """`call`'s result; a failure is counted under its code and raised on."""
         try:
-            page = await call()
+            return await call
         except NetsiftError as error:
             self.state.metrics.observe_failed_fetch(self.caller.label, error.code)
             raise
-        self.state.metrics.observe_fetch(self.caller.label, page)
-        return page
 
     async def stream(self, channel: EventChannel, call: Callable[[], Awaitable[BaseModel]]) -> None:
         """Run `call` as events into `channel`, then close it. Never raises."""

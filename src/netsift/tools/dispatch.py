@@ -14,8 +14,9 @@ from pydantic import BaseModel, ValidationError
 
 from ..client import Client
 from ..config import Settings
-from ..errors import InvalidInput, NetsiftError
+from ..errors import Disabled, InvalidInput, NetsiftError
 from .schemas import (
+    TOOLS,
     BatchSearchArgs,
     FlagDiscoveryArgs,
     PageMetaArgs,
@@ -27,11 +28,13 @@ from .schemas import (
     WebSearchArgs,
     definitions,
     enabled_tools,
+    tool_name,
 )
 
-__all__ = ["Toolbox", "dispatch"]
+__all__ = ["TOOL_NAMES", "Toolbox", "dispatch"]
 
 log = logging.getLogger(__name__)
+TOOL_NAMES = frozenset(tool.name for tool in TOOLS)
 
 
 def _error(exc: NetsiftError) -> dict[str, Any]:
@@ -72,7 +75,13 @@ class Toolbox:
             )
 
     async def _run(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        name = tool_name(name)
         if name not in self.names():
+            if name in TOOL_NAMES:
+                raise Disabled(
+                    f"the {name} tool is switched off on this host",
+                    details={"tool": name, "available": self.names()},
+                )
             raise InvalidInput(
                 f"unknown tool {name!r}; available: {', '.join(self.names())}",
                 details={"tool": name},
@@ -93,13 +102,13 @@ class Toolbox:
                 )
             return result
         if name == "page_meta":
-            meta = PageMetaArgs.model_validate(arguments)
-            return _dump(await client.meta(meta.url))
+            meta = PageMetaArgs.model_validate(arguments).to_params()
+            return _dump(await client.meta(**meta.model_dump()))
         if name == "batch_search":
             batch = BatchSearchArgs.model_validate(arguments).to_params()
             items = await client.batch_search(**batch.model_dump())
             return {"results": [_dump(item) for item in items]}
-        if name == "research":
+        if name == "deep_research":
             research = ResearchArgs.model_validate(arguments).to_params()
             report = await client.research(**research.model_dump())
             return _dump(report)

@@ -15,16 +15,20 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..models import ContentFormat, TimeRange
 from ..params import (
+    MAX_BATCH_QUERIES,
     MAX_QUERY_CHARS,
     BatchSearchParams,
+    Depth,
     FetchParams,
     MetaParams,
+    PageTypeChoice,
     ResearchParams,
     SearchParams,
 )
 
 __all__ = [
     "TOOLS",
+    "TOOL_ALIASES",
     "BatchSearchArgs",
     "FlagDiscoveryArgs",
     "PageMetaArgs",
@@ -38,13 +42,15 @@ __all__ = [
     "definitions",
     "enabled_tools",
     "input_schema",
+    "tool_name",
 ]
 
 ToolFormat = Literal["openai", "anthropic", "mcp"]
 
 
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # Strict like params.py: a model that sends "500" for an integer is told so.
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
 
 class WebSearchArgs(_Args):
@@ -58,6 +64,9 @@ class WebSearchArgs(_Args):
     time_range: TimeRange | None = Field(
         default=None,
         description="Only results from the last day (d), week (w), month (m), year (y).",
+    )
+    region: str | None = Field(
+        default=None, max_length=16, description="Region or language code, e.g. us-en or de."
     )
 
     def to_params(self) -> SearchParams:
@@ -76,20 +85,41 @@ class WebFetchArgs(_Args):
         default=0, ge=0, description="Start at this character, to continue a truncated page."
     )
     format: ContentFormat = Field(default="markdown", description="markdown, text or html.")
+    page_type: PageTypeChoice = Field(
+        default="auto",
+        description="How to read the page: auto (classify it) or a page type to force.",
+    )
 
     def to_params(self) -> FetchParams:
         return FetchParams.model_validate(self.model_dump())
 
 
-class PageMetaArgs(MetaParams):
+class PageMetaArgs(_Args):
     """Read a page's link-preview card: title, description, image, site name, favicon, date."""
+
+    url: str = Field(min_length=1, max_length=8192, description="The http(s) URL to describe.")
+
+    def to_params(self) -> MetaParams:
+        return MetaParams.model_validate(self.model_dump())
 
 
 class BatchSearchArgs(_Args):
     """Run several web searches at once; results come back in the same order as the queries."""
 
-    queries: list[str] = Field(min_length=1, max_length=20, description="The queries to run.")
+    queries: list[str] = Field(
+        min_length=1, max_length=MAX_BATCH_QUERIES, description="The queries to run."
+    )
     count: int = Field(default=5, ge=1, le=50, description="Results per query (1-50).")
+    providers: list[str] | None = Field(
+        default=None, description="Search engines to use in priority order (default: configured)."
+    )
+    time_range: TimeRange | None = Field(
+        default=None,
+        description="Only results from the last day (d), week (w), month (m), year (y).",
+    )
+    region: str | None = Field(
+        default=None, max_length=16, description="Region or language code, e.g. us-en or de."
+    )
 
     def to_params(self) -> BatchSearchParams:
         return BatchSearchParams.model_validate(self.model_dump())
@@ -100,7 +130,7 @@ class ResearchArgs(_Args):
     whose every [n] citation quotes a source that was read. Takes from seconds to minutes."""
 
     question: str = Field(min_length=3, max_length=2000, description="The question to research.")
-    depth: Literal["quick", "standard", "deep"] = Field(
+    depth: Depth = Field(
         default="standard", description="quick: one round; standard: up to 3; deep: up to 5."
     )
 
@@ -153,11 +183,21 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("web_fetch", WebFetchArgs, "fetch"),
     ToolSpec("page_meta", PageMetaArgs, "fetch"),
     ToolSpec("batch_search", BatchSearchArgs, "search"),
-    ToolSpec("research", ResearchArgs, "research"),
+    ToolSpec("deep_research", ResearchArgs, "research"),
     ToolSpec("research_status", ResearchStatusArgs, "research"),
     ToolSpec("flag_discovery", FlagDiscoveryArgs, "research"),
     ToolSpec("sleep", SleepArgs, "research"),
 )
+
+
+# Other names a tool answers to (never listed, so a model sees one tool per job): the
+# library's and the HTTP API's word for the operation, and the names used before they met.
+TOOL_ALIASES = {"research": "deep_research", "meta": "page_meta"}
+
+
+def tool_name(name: str) -> str:
+    """The tool `name` means: itself, or the tool it is an alias of."""
+    return TOOL_ALIASES.get(name, name)
 
 
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:

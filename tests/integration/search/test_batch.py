@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from netsift.errors import BudgetExhausted
+from netsift.errors import BudgetExhausted, InvalidInput
+from netsift.params import MAX_BATCH_QUERIES
 from tests.offline_web.providers.fixtures import ProviderSims
 
 from .conftest import ClientFactory
@@ -31,14 +32,13 @@ async def test_ten_queries_take_about_one_latency_and_keep_their_order(
     assert sims["brave"].count == 10
 
 
-async def test_a_bad_query_fails_inline_and_the_others_answer(
+async def test_a_blank_query_refuses_the_batch_as_every_door_does(
     sims: ProviderSims, open_client: ClientFactory
 ) -> None:
     client = await open_client(providers=["brave"])
-    items = await client.batch_search(["rust async runtime", "   ", "tokio tutorial"])
-    assert [item.ok for item in items] == [True, False, True]
-    assert items[1].error and items[1].error["code"] == "invalid_input"
-    assert items[2].response and items[2].response.query == "tokio tutorial"
+    with pytest.raises(InvalidInput, match=r"queries\.1"):
+        await client.batch_search(["rust async runtime", "   ", "tokio tutorial"])
+    assert sims["brave"].count == 0
 
 
 async def test_a_query_whose_providers_all_fail_is_reported_inline(
@@ -54,11 +54,13 @@ async def test_a_query_whose_providers_all_fail_is_reported_inline(
 async def test_a_batch_over_the_request_cap_is_refused_before_any_search(
     sims: ProviderSims, open_client: ClientFactory
 ) -> None:
-    client = await open_client(providers=["brave"])
+    client = await open_client(providers=["brave"], max_searches_per_request=5)
     with pytest.raises(BudgetExhausted) as caught:
-        await client.batch_search([f"query {n}" for n in range(21)])
+        await client.batch_search([f"query {n}" for n in range(6)])
     assert caught.value.code == "budget_exhausted"
-    assert caught.value.details == {"limit": 20, "requested": 21}
+    assert caught.value.details == {"limit": 5, "requested": 6}
+    with pytest.raises(InvalidInput, match="queries"):  # past what any batch may hold
+        await client.batch_search([f"query {n}" for n in range(MAX_BATCH_QUERIES + 1)])
     assert sims["brave"].count == 0
 
 

@@ -107,10 +107,8 @@ async def read_pages(
     async def read(url: str) -> Page | NetsiftError:
         async with gate:
             try:
-                request = build(
-                    FetchRequest, url=url, format=format, timeout=timeout, no_cache=no_cache
-                )
-                return await ops.fetch(request)
+                request = build(FetchRequest, url=url, format=format)
+                return await ops.fetch(request, timeout=timeout, no_cache=no_cache)
             except NetsiftError as error:
                 return error
 

@@ -15,7 +15,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from ..._version import __version__
-from ...config import CAPABILITIES
+from ...config import CAPABILITIES, Settings
+from ...research.llm import llm_configured
 from .. import compat
 from ..deps import CallerDep, StateDep
 from ..metrics import CONTENT_TYPE
@@ -72,7 +73,7 @@ async def info(request: Request, state: StateDep, caller: CallerDep) -> Info:
         cache = await service.cache_stats()
     return Info(
         version=__version__,
-        capabilities={name: settings.enabled(name) for name in CAPABILITIES},
+        capabilities={name: _available(settings, name) for name in CAPABILITIES},
         auth_required=state.auth.required,
         providers=providers,
         limits=Limits(
@@ -86,6 +87,13 @@ async def info(request: Request, state: StateDep, caller: CallerDep) -> Info:
         cache=cache,
         compat=compat.base_urls(str(request.base_url)),
     )
+
+
+def _available(settings: Settings, capability: str) -> bool:
+    """On, and able to answer: chat needs a model (research without one reads extractively)."""
+    if capability == "chat" and not llm_configured(settings):
+        return False
+    return settings.enabled(capability)
 
 
 @router.get("/healthz", response_model=Health, summary="Liveness: the process answers")
