@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from netsift.config import Settings
-from netsift.errors import BlockedByRobots
+from netsift.errors import BlockedByRobots, ConnectError
 from netsift.net.http import HttpClient
 from netsift.net.robots import ROBOTS_MAX_BYTES, RobotsCache, build_rules
 
@@ -141,15 +141,20 @@ async def test_concurrent_checks_share_one_fetch(http: HttpClient, web: Web) -> 
     assert web.asked == ["http://a.test/robots.txt"]
 
 
-async def test_unreachable_disallows_and_is_retried_sooner(http: HttpClient, web: Web) -> None:
+async def test_unreachable_is_the_network_error_and_is_retried_sooner(
+    http: HttpClient, web: Web
+) -> None:
+    """A host that is down is not a policy refusal: the check raises the fetch's own error."""
     clock = Clock()
     robots = cache(http, ttl=3600, failure_ttl=300, clock=clock)
-    with pytest.raises(BlockedByRobots, match="unreachable"):
+    with pytest.raises(ConnectError) as caught:
         await robots.check("http://down.test/page")
+    assert caught.value.code == "connect_error" and caught.value.retryable
     web.robots["down.test"] = text("User-agent: *\nAllow: /\n")
     clock.now += 299
-    with pytest.raises(BlockedByRobots):
+    with pytest.raises(ConnectError):
         await robots.check("http://down.test/page")
+    assert web.asked == ["http://down.test/robots.txt"]  # the failure is cached, briefly
     clock.now += 2
     await robots.check("http://down.test/page")
 
