@@ -30,8 +30,16 @@ def fail(error: NetsiftError, *, as_json: bool) -> NoReturn:
     if as_json:
         sys.stdout.write(json.dumps(error_object(error), ensure_ascii=False) + "\n")
     else:
-        sys.stderr.write(f"error: {error.message} ({error.code})\n")
+        sys.stderr.write(f"error: {error.message} ({error.code}){_wait_hint(error)}\n")
     raise typer.Exit(error.exit_code)
+
+
+def _wait_hint(error: NetsiftError) -> str:
+    """`; retry after 30s` when the error knows when trying again may work."""
+    wait = error.details.get("retry_after")
+    if isinstance(wait, int | float) and not isinstance(wait, bool):
+        return f"; retry after {wait:g}s"
+    return ""
 
 
 def internal(exc: BaseException) -> NetsiftError:
