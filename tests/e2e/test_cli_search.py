@@ -187,7 +187,9 @@ def test_search_bad_configuration_exits_5(netsift: CliCall) -> None:
 def test_search_keys_never_printed(netsift: CliCall, sims: ProviderSims) -> None:
     sims["brave"].set("auth")
     run = netsift("search", QUERY, "-p", "brave", "--json", env={"BRAVE_API_KEY": "BSA-secret-1"})
-    assert run.code == 4
+    assert run.code == 5  # a refused key is configuration: config_error, not retryable
+    assert run.json()["error"]["code"] == "config_error"
+    assert run.json()["error"]["retryable"] is False
     assert "BSA-secret-1" not in run.stdout + run.stderr
 
 

@@ -20,14 +20,14 @@ from typing import Any
 import anyio
 
 from ..config import Settings
-from ..errors import AllProvidersFailed, BudgetExhausted, NetsiftError
+from ..errors import AllProvidersFailed, BudgetExhausted, ConfigError, NetsiftError
 from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, TimeRange
 from ..net.audit import request_id_var
 from ..net.http import HttpClient
 from ..store.cache import Cache, cache_key, open_cache
 from .batch import BatchItem
 from .breaker import Breaker
-from .failover import Outcome, ProviderCaller
+from .failover import CONFIG_CODES, Outcome, ProviderCaller
 from .provider import Provider
 from .rank import merge_results
 from .ratelimit import RateLimiter
@@ -292,9 +292,18 @@ def _empty_or_failed(q: Query, attempts: list[Attempt]) -> SearchResponse:
     """No results anywhere: honest emptiness if any provider answered, else a failure."""
     if any(attempt.ok for attempt in attempts):
         return _response(q, [], None, attempts)
-    summary = "; ".join(f"{a.provider}: {a.error_code} ({a.message})" for a in attempts)
     details: dict[str, Any] = {"attempts": [attempt.model_dump() for attempt in attempts]}
+    if attempts and all(a.error_code in CONFIG_CODES for a in attempts):
+        # Nothing was wrong with the network or the providers: only configuration is.
+        said = "; ".join(a.message or f"{a.provider}: {a.error_code}" for a in attempts)
+        raise ConfigError(f"no provider asked could search: {said}", details=details)
+    summary = "; ".join(f"{a.provider}: {a.error_code} ({a.message})" for a in attempts)
     waits = [a.retry_after for a in attempts if a.retry_after is not None]
     if waits:
         details["retry_after"] = min(waits)  # the soonest any provider may be asked again
-    raise AllProvidersFailed(f"every provider failed for {q.text!r}: {summary}", details=details)
+    # Worth retrying if any provider's failure may pass (a timeout, a rate limit); not when
+    # every one failed for a reason that will hold (a refused key, a used-up quota).
+    retryable = any(a.retryable is not False for a in attempts)
+    raise AllProvidersFailed(
+        f"every provider failed for {q.text!r}: {summary}", details=details, retryable=retryable
+    )
