@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import anyio
@@ -13,9 +15,17 @@ import typer
 from pydantic import ValidationError
 
 from ..config import Settings
-from ..errors import InvalidInput, NetsiftError
+from ..errors import ConfigError, InvalidInput, NetsiftError
 
-__all__ = ["CONFIG_EXIT", "build_settings", "error_object", "fail", "run"]
+__all__ = [
+    "CONFIG_EXIT",
+    "build_settings",
+    "error_object",
+    "fail",
+    "run",
+    "settings_error",
+    "unusable_paths",
+]
 
 T = TypeVar("T")
 CONFIG_EXIT = 5
@@ -51,14 +61,75 @@ def internal(exc: BaseException) -> NetsiftError:
 
 
 def build_settings(**overrides: Any) -> Settings:
-    """Settings from the environment plus the command's options; a bad config exits 5."""
+    """Settings from the environment and files plus the command's options.
+
+    Exit codes follow who must fix it: an option given on this command line that is out of
+    range is invalid input (exit 2, naming the option); a bad value from the environment, a
+    `.env`, `netsift.toml` or the `--config` file is a configuration error (exit 5, naming the
+    variable to fix). Paths netsift will write to are checked here too, so an unwritable data
+    directory is a clear exit 5 instead of a failure halfway through a command.
+    """
     clean = {key: value for key, value in overrides.items() if value is not None}
     try:
-        return Settings(**clean)
+        settings = Settings(**clean)
+    except ConfigError as exc:
+        fail(exc, as_json=False)
     except ValidationError as exc:
-        problems = InvalidInput.from_validation(exc, subject="settings").message
-        sys.stderr.write(f"error: invalid configuration: {problems} (invalid_input)\n")
-        raise typer.Exit(CONFIG_EXIT) from None
+        fail(settings_error(exc, given=set(clean)), as_json=False)
+    for key, problem in unusable_paths(settings):
+        fail(ConfigError(f"{key}: {problem}", details={"key": key}), as_json=False)
+    return settings
+
+
+def settings_error(exc: ValidationError, *, given: set[str]) -> NetsiftError:
+    """InvalidInput for the options given on the command line, else ConfigError; each
+    problem names the option or the environment variable to change."""
+    from ..config import env_name
+
+    problems: list[str] = []
+    keys: list[str] = []
+    from_options = True
+    for err in exc.errors():
+        field = str(err["loc"][0]) if err["loc"] else "settings"
+        if field in given:
+            key = "--no-robots" if field == "respect_robots" else "--" + field.replace("_", "-")
+        else:
+            from_options = False
+            key = env_name(field) if field in Settings.model_fields else field
+        keys.append(key)
+        problems.append(f"{key}: {err['msg'].removeprefix('Value error, ')}")
+    message = "; ".join(problems)
+    if from_options:
+        return InvalidInput(message, details={"keys": keys})
+    return ConfigError(f"invalid configuration: {message}", details={"key": keys[0], "keys": keys})
+
+
+def unusable_paths(settings: Settings) -> list[tuple[str, str]]:
+    """(variable, problem) for each path netsift would write to but cannot."""
+    found = []
+    paths = {"NETSIFT_DATA_DIR": settings.data_path()}
+    if settings.audit_log is not None:
+        paths["NETSIFT_AUDIT_LOG"] = settings.audit_log.parent
+    if settings.discoveries_path is not None:
+        paths["NETSIFT_DISCOVERIES_PATH"] = settings.discoveries_path.parent
+    for key, path in paths.items():
+        problem = _unwritable(path)
+        if problem:
+            found.append((key, problem))
+    return found
+
+
+def _unwritable(directory: Path) -> str | None:
+    """Why netsift could not create or write into `directory` (None when it can). It is
+    created as it would be on first use, and probed with a temporary file: permission bits
+    alone do not say (root passes os.access, read-only mounts do not show in them)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as exc:
+        return f"{directory} cannot be written: {exc.strerror or type(exc).__name__}"
+    return None
 
 
 def run(work: Callable[[], Awaitable[T]], *, as_json: bool) -> T:

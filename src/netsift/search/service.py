@@ -20,7 +20,13 @@ from typing import Any
 import anyio
 
 from ..config import Settings
-from ..errors import AllProvidersFailed, BudgetExhausted, ConfigError, NetsiftError
+from ..errors import (
+    AllProvidersFailed,
+    BudgetExhausted,
+    ConfigError,
+    InvalidInput,
+    NetsiftError,
+)
 from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, TimeRange
 from ..net.audit import request_id_var
 from ..net.http import HttpClient
@@ -147,7 +153,13 @@ class SearchService:
     def _provider_names(self, providers: list[str] | None) -> list[str]:
         names = check_providers(providers, self.providers)
         if names is None:
-            names = check_providers(self.settings.providers, self.providers)
+            try:
+                names = check_providers(self.settings.providers, self.providers)
+            except InvalidInput as exc:  # the operator's list, not the caller's input
+                raise ConfigError(
+                    f"NETSIFT_PROVIDERS: {exc.message}",
+                    details={"key": "NETSIFT_PROVIDERS", **exc.details},
+                ) from None
         assert names is not None
         return names
 
