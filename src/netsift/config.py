@@ -415,7 +415,9 @@ class Settings(BaseSettings):
         if named:
             sources.append(_FileSource(settings_cls, Path(named), trusted=True))
         sources.append(_Checked(dotenv_settings, settings_cls, ".env"))
-        sources.append(_FileSource(settings_cls, Path("netsift.toml"), trusted=False))
+        implicit = Path("netsift.toml")
+        if not named or Path(named).resolve() != implicit.resolve():
+            sources.append(_FileSource(settings_cls, implicit, trusted=False))
         return tuple(sources)
 
     # -- derived views, handed down to the layers

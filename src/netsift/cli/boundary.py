@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -19,9 +20,13 @@ from ..errors import ConfigError, InvalidInput, NetsiftError
 
 __all__ = [
     "CONFIG_EXIT",
+    "EXTRAS",
     "build_settings",
+    "check_port_free",
     "error_object",
     "fail",
+    "guarded",
+    "missing_extra",
     "run",
     "settings_error",
     "unusable_paths",
@@ -132,17 +137,75 @@ def _unwritable(directory: Path) -> str | None:
     return None
 
 
+# The optional dependency each extra brings, by top-level module name: a command that needs
+# one says which extra to install instead of showing a ModuleNotFoundError.
+EXTRAS = {
+    "fastapi": "server",
+    "fastapi_offline": "server",
+    "starlette": "server",
+    "uvicorn": "server",
+    "websockets": "server",
+    "prometheus_client": "server",
+    "mcp": "mcp",
+    "openai": "llm",
+    "redis": "redis",
+}
+INTERRUPTED_EXIT = 130  # 128 + SIGINT, what shells report for Ctrl-C
+
+
+def missing_extra(exc: ImportError) -> ConfigError | None:
+    """A ConfigError naming the extra that provides the missing module, if one does."""
+    name = (exc.name or "").partition(".")[0]
+    extra = EXTRAS.get(name)
+    if extra is None:
+        return None
+    return ConfigError(
+        f"this needs the '{extra}' extra ({name} is not installed): pip install 'netsift[{extra}]'",
+        details={"extra": extra, "module": name},
+    )
+
+
 def run(work: Callable[[], Awaitable[T]], *, as_json: bool) -> T:
     """Run one async command body, rendering any failure in the one place it is rendered."""
-    try:
+    with guarded(as_json=as_json):
         return anyio.run(work)
+    raise AssertionError("unreachable: guarded() exits on every failure")  # pragma: no cover
+
+
+@contextlib.contextmanager
+def guarded(*, as_json: bool) -> Iterator[None]:
+    """The CLI's error boundary for a block: a NetsiftError is printed with its exit code, a
+    missing extra says what to install, Ctrl-C exits 130 quietly, anything else is
+    `internal` without a traceback (NETSIFT_DEBUG=1 shows it)."""
+    try:
+        yield
     except NetsiftError as exc:
         fail(exc, as_json=as_json)
     except ValidationError as exc:
         fail(InvalidInput.from_validation(exc), as_json=as_json)
     except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+        raise typer.Exit(INTERRUPTED_EXIT) from None
     except typer.Exit:
         raise
+    except ImportError as exc:
+        fail(missing_extra(exc) or internal(exc), as_json=as_json)
     except Exception as exc:
         fail(internal(exc), as_json=as_json)
+
+
+def check_port_free(host: str, port: int) -> None:
+    """ConfigError (exit 5) when `host:port` cannot be bound, before a server starts: a busy
+    port is the environment's problem, said in one line instead of a server's log."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+            "choose another with --port (or --host)",
+            details={"key": "--port", "host": host, "port": port},
+        ) from None
