@@ -138,7 +138,7 @@ def _screen(values: dict[str, Any], origin: str, *, trusted: bool) -> dict[str, 
             hint = f"; did you mean {close[0]!r}?" if close else ""
             log.warning("%s: unknown setting %r is ignored%s", origin, key, hint)
             continue
-        if field in GUARD_KEYS and not trusted:
+        if field in GUARD_KEYS and not trusted and _weakens(field, value):
             log.warning(
                 "%s: %r is ignored: settings that weaken the guard are read only from the "
                 "environment, the command line or a file named by %s/--config",
@@ -149,6 +149,13 @@ def _screen(values: dict[str, Any], origin: str, *, trusted: bool) -> dict[str, 
             continue
         kept[key] = value
     return kept
+
+
+def _weakens(field: str, value: Any) -> bool:
+    """Whether this value of a guard key opens something (`respect_robots = true` does not)."""
+    if field == "respect_robots":
+        return str(value).strip().lower() in {"false", "0", "no", "off", "f", "n"}
+    return bool(value)
 
 
 class _Checked(PydanticBaseSettingsSource):

@@ -195,3 +195,33 @@ def _wait_until_blocked(pid: int) -> None:
             return
         time.sleep(0.1)
     raise AssertionError("the process never waited for input")
+
+
+def test_no_network_is_said_in_one_short_line(tmp_path: Path) -> None:
+    """Issue 11: with no network, the first search says so (which providers, that the network
+    is unreachable, what to configure) in one line; --json keeps every attempt."""
+    closed = [_closed_port(), _closed_port()]
+    env = {
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+        "NETSIFT_ALLOW_NETWORKS": "127.0.0.1/32",
+        "NETSIFT_PROVIDERS": "duckduckgo,wikipedia",
+        "NETSIFT_DUCKDUCKGO_BASE_URL": f"http://127.0.0.1:{closed[0]}/",
+        "NETSIFT_WIKIPEDIA_BASE_URL": f"http://127.0.0.1:{closed[1]}/",
+    }
+    netsift = subprocess_call(env)
+    run = netsift("search", "rust async runtime")
+    assert run.code == 4
+    [line] = run.stderr.splitlines()
+    assert "network looks unreachable" in line and "duckduckgo, wikipedia" in line
+    assert "NETSIFT_PROVIDERS" in line and len(line) < 300
+    error = netsift("search", "rust async runtime", "--json").json()["error"]
+    assert error["retryable"] and error["details"]["network"] == "unreachable"
+    assert [a["error_code"] for a in error["details"]["attempts"]] == ["connect_error"] * 2
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port

@@ -44,11 +44,15 @@ def test_working_directory_files_cannot_weaken_the_guard(
     assert "weaken the guard" in caplog.text and filename in caplog.text
 
 
-def test_working_directory_files_still_set_ordinary_keys() -> None:
-    Path("netsift.toml").write_text("timeout = 7\n")
+def test_working_directory_files_still_set_ordinary_keys(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    Path("netsift.toml").write_text("timeout = 7\nrespect_robots = true\n")
     Path(".env").write_text("NETSIFT_MAX_REDIRECTS=3\n")
-    settings = Settings()
+    with caplog.at_level(logging.WARNING, logger="netsift.config"):
+        settings = Settings()
     assert (settings.timeout, settings.max_redirects) == (7.0, 3)
+    assert caplog.text == ""  # keeping robots on weakens nothing: no warning
 
 
 def test_an_explicitly_named_file_is_trusted(

@@ -310,6 +310,16 @@ def _empty_or_failed(q: Query, attempts: list[Attempt]) -> SearchResponse:
         said = "; ".join(a.message or f"{a.provider}: {a.error_code}" for a in attempts)
         raise ConfigError(f"no provider asked could search: {said}", details=details)
     summary = "; ".join(f"{a.provider}: {a.error_code} ({a.message})" for a in attempts)
+    if _network_down(attempts):
+        # One short line for the commonest first failure; the attempts stay in the details.
+        codes = ", ".join(sorted({str(a.error_code) for a in attempts}))
+        summary = (
+            f"the network looks unreachable: {', '.join(a.provider for a in attempts)} could "
+            f"not be reached ({codes}). Check the connection, or point netsift at a provider "
+            "you can reach (NETSIFT_PROVIDERS; `netsift providers` lists them)"
+        )
+        details["network"] = "unreachable"
+        raise AllProvidersFailed(summary, details=details, retryable=True)
     waits = [a.retry_after for a in attempts if a.retry_after is not None]
     if waits:
         details["retry_after"] = min(waits)  # the soonest any provider may be asked again
@@ -319,3 +329,14 @@ def _empty_or_failed(q: Query, attempts: list[Attempt]) -> SearchResponse:
     raise AllProvidersFailed(
         f"every provider failed for {q.text!r}: {summary}", details=details, retryable=retryable
     )
+
+
+# Attempt codes that mean "no answer came back at all". When every provider failed this way
+# (and at least one could not even connect or resolve), the likely cause is the network.
+_UNREACHABLE = frozenset({"dns_error", "connect_error"})
+_NO_ANSWER = _UNREACHABLE | {"timeout"}
+
+
+def _network_down(attempts: list[Attempt]) -> bool:
+    codes = {a.error_code for a in attempts}
+    return bool(codes) and codes <= _NO_ANSWER and bool(codes & _UNREACHABLE)
