@@ -8,8 +8,9 @@ What the fetch of `/robots.txt` means (RFC 9309 §2.3.1):
   is disallowed until the next try. Failures are cached for a shorter time than answers.
 - unreachable (the name does not resolve, the connection is refused, the TLS handshake
   fails, the time runs out): nothing is fetched either, but the check raises that network
-  error (`dns_error`, `connect_error`, `tls_error`, `timeout`) for the failure-cache time:
-  a host that is down is not a site that refuses netsift, and must not read as one.
+  error (`dns_error`, `connect_error`, `tls_error`, `timeout`), and it is not cached (the
+  error says whether to retry; a retry asks again): a host that is down is not a site that
+  refuses netsift, and must not read as one.
 Redirects are followed by HttpClient (settings.max_redirects, default 5) with every hop
 guarded. If the page's own host is refused by the address guard, that refusal is raised as
 it is (`blocked_address`), not disguised as a robots verdict.
@@ -133,7 +134,8 @@ class RobotsCache:
         try:
             rules = await self._fetch(origin, url.host)
             ttl = self._ttl if rules.parser is not None or rules.allow_all else self._failure_ttl
-            self._store(origin, rules, ttl)
+            if rules.unreachable is None:  # a host that is down is asked again next time
+                self._store(origin, rules, ttl)
             return rules
         finally:
             del self._pending[origin]
