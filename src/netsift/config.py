@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -87,11 +95,6 @@ class ProviderSettings(BaseModel):
 
     def key(self) -> str | None:
         return self.api_key.get_secret_value() if self.api_key else None
-
-
-_PROVIDERS = (
-    "duckduckgo brave searxng tavily serpapi google bing wikipedia openalex crossref github arxiv"
-).split()
 
 
 def _check_limit(value: str) -> None:
@@ -368,10 +371,13 @@ class Settings(BaseSettings):
                 )
         return value
 
-    @field_validator("openai_base_url", "searxng_url", *(f"{n}_base_url" for n in _PROVIDERS))
+    @field_validator("*")
     @classmethod
-    def _valid_http_url(cls, value: str | None) -> str | None:
-        if value:
+    def _valid_http_url(cls, value: Any, info: ValidationInfo) -> Any:
+        """Every endpoint (`*_base_url`, `searxng_url`) is an http(s) URL with a host."""
+        name = info.field_name or ""
+        endpoint = name.endswith("_base_url") or name == "searxng_url"
+        if endpoint and isinstance(value, str) and value:
             parts = urlsplit(value)
             if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ValueError("must be an http(s) URL with a host, like https://host/path")
