@@ -225,3 +225,9 @@ def _closed_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
+
+
+def test_unreachable_redis_exits_5_naming_it(invoke: CliCall) -> None:
+    pytest.importorskip("redis", reason="the redis extra is not installed")
+    run = invoke("jobs", env={"REDIS_URL": f"redis://127.0.0.1:{_closed_port()}/0"})
+    assert run.code == 5 and "cannot reach Redis" in run.stderr and "REDIS_URL" in run.stderr

@@ -190,7 +190,23 @@ def guarded(*, as_json: bool) -> Iterator[None]:
     except ImportError as exc:
         fail(missing_extra(exc) or internal(exc), as_json=as_json)
     except Exception as exc:
-        fail(internal(exc), as_json=as_json)
+        fail(store_unreachable(exc) or internal(exc), as_json=as_json)
+
+
+def store_unreachable(exc: BaseException) -> ConfigError | None:
+    """A ConfigError when `exc` is Redis refusing or not answering: the configured store URL
+    is what to fix (or the server to start), not something to report as `internal`."""
+    if "redis" not in sys.modules:  # redis is an optional extra; never import it for this
+        return None
+    from redis.exceptions import ConnectionError, TimeoutError
+
+    if not isinstance(exc, ConnectionError | TimeoutError):
+        return None
+    return ConfigError(
+        f"cannot reach Redis ({exc}); check REDIS_URL / NETSIFT_JOBS_URL / NETSIFT_CACHE_URL "
+        "or start the server",
+        details={"key": "REDIS_URL"},
+    )
 
 
 def check_port_free(host: str, port: int) -> None:
