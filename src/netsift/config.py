@@ -1,28 +1,65 @@
 """Settings: every knob netsift has, read once at the edge and passed down frozen.
 
-Precedence: arguments > environment (`NETSIFT_*` and the ecosystem's usual names) > `.env` >
-`netsift.toml` > defaults. Nothing here does I/O at import; library code never builds
-`Settings()` itself (conventions.md, habit 12).
+Precedence: arguments > environment (`NETSIFT_*` and the ecosystem's usual names) > a config
+file named explicitly (`NETSIFT_CONFIG`, the CLI's `--config`) > `.env` > `netsift.toml` >
+defaults. Nothing here does I/O at import; library code never builds `Settings()` itself
+(conventions.md, habit 12).
+
+Trust: a `.env` or `netsift.toml` found in the working directory may belong to whatever
+checkout an agent happens to run in, so the settings that weaken the guard (`GUARD_KEYS`:
+allowed networks, resolve pins, robots, proxies) are never taken from those implicit files:
+they are dropped with a warning. The environment, arguments and an explicitly named file are
+the operator's word and are honoured. Unknown keys in any file are warned about, naming the
+closest known key; a file that does not parse is a `ConfigError` naming it.
 """
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
+import logging
+import os
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    TomlConfigSettingsSource,
 )
 
 from ._version import __version__
+from .errors import ConfigError
 
-__all__ = ["CAPABILITIES", "ProviderSettings", "Settings", "default_data_dir"]
+__all__ = [
+    "CAPABILITIES",
+    "CONFIG_ENV",
+    "GUARD_KEYS",
+    "ProviderSettings",
+    "Settings",
+    "default_data_dir",
+    "env_name",
+]
+
+log = logging.getLogger(__name__)
+
+CONFIG_ENV = "NETSIFT_CONFIG"  # the path of a TOML config file the operator names explicitly
+# Settings that open the SSRF guard or hide where requests go: only from a trusted source.
+GUARD_KEYS = frozenset({"allow_networks", "resolve", "respect_robots", "http_proxy", "https_proxy"})
+PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
+STORE_SCHEMES = ("memory://", "sqlite:///", "redis://", "rediss://", "unix://")
 
 CAPABILITIES = ("search", "fetch", "research", "chat")
 DEFAULT_USER_AGENT = f"netsift/{__version__} (+https://github.com/netsift/netsift)"
@@ -60,6 +97,124 @@ class ProviderSettings(BaseModel):
         return self.api_key.get_secret_value() if self.api_key else None
 
 
+def _check_limit(value: str) -> None:
+    from limits import parse_many
+
+    try:
+        parse_many(value)
+    except ValueError:
+        raise ValueError(
+            f"{value!r} is not in `limits` notation, e.g. 10/second or 1/second;1000/day"
+        ) from None
+
+
+def env_name(field: str) -> str:
+    """The environment variable a user sets for `field` (its first alias, or NETSIFT_FIELD)."""
+    info = Settings.model_fields.get(field)
+    alias = info.validation_alias if info is not None else None
+    if isinstance(alias, AliasChoices) and alias.choices:
+        return str(alias.choices[0])
+    return f"NETSIFT_{field.upper()}"
+
+
+def _field_of(key: str) -> str | None:
+    """The field a file's key sets (a field name, an alias, or NETSIFT_-prefixed), or None."""
+    lowered = key.lower()
+    for name, info in Settings.model_fields.items():
+        alias = info.validation_alias
+        names = {name, f"netsift_{name}"}
+        if isinstance(alias, AliasChoices):
+            names.update(str(choice).lower() for choice in alias.choices)
+        if lowered in names:
+            return name
+    return None
+
+
+def _screen(values: dict[str, Any], origin: str, *, trusted: bool) -> dict[str, Any]:
+    """Warn about unknown keys (naming the closest known one) and, from an implicit file,
+    drop the guard-weakening ones with a warning."""
+    kept: dict[str, Any] = {}
+    for key, value in values.items():
+        field = _field_of(key)
+        if field is None:
+            close = difflib.get_close_matches(key.lower(), list(Settings.model_fields), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            log.warning("%s: unknown setting %r is ignored%s", origin, key, hint)
+            continue
+        if field in GUARD_KEYS and not trusted and _weakens(field, value):
+            log.warning(
+                "%s: %r is ignored: settings that weaken the guard are read only from the "
+                "environment, the command line or a file named by %s/--config",
+                origin,
+                key,
+                CONFIG_ENV,
+            )
+            continue
+        kept[key] = value
+    return kept
+
+
+def _weakens(field: str, value: Any) -> bool:
+    """Whether this value of a guard key opens something (`respect_robots = true` does not)."""
+    if field == "respect_robots":
+        return str(value).strip().lower() in {"false", "0", "no", "off", "f", "n"}
+    return bool(value)
+
+
+class _Checked(PydanticBaseSettingsSource):
+    """Another source (the working directory's `.env`), screened by `_screen`."""
+
+    def __init__(
+        self, inner: PydanticBaseSettingsSource, settings_cls: type[BaseSettings], origin: str
+    ) -> None:
+        super().__init__(settings_cls)
+        self._inner = inner
+        self._origin = origin
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ answers for the whole source
+
+    def __call__(self) -> dict[str, Any]:
+        return _screen(self._inner(), self._origin, trusted=False)
+
+
+class _FileSource(PydanticBaseSettingsSource):
+    """A TOML file: `netsift.toml` in the working directory (implicit, screened for guard
+    keys) or the file named by NETSIFT_CONFIG (explicit, trusted, and required to exist)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path, *, trusted: bool) -> None:
+        super().__init__(settings_cls)
+        self._path = path
+        self._trusted = trusted
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ answers for the whole source
+
+    def __call__(self) -> dict[str, Any]:
+        key = CONFIG_ENV if self._trusted else str(self._path)
+        try:
+            text = self._path.read_bytes()
+        except FileNotFoundError:
+            if self._trusted:
+                raise ConfigError(
+                    f"{CONFIG_ENV} names {self._path}, which does not exist",
+                    details={"key": key},
+                ) from None
+            return {}
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot read {self._path}: {exc.strerror or exc}", details={"key": key}
+            ) from None
+        try:
+            values = tomllib.loads(text.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(
+                f"{self._path} is not valid TOML: {exc}; fix or remove it",
+                details={"key": key},
+            ) from None
+        return _screen(values, str(self._path), trusted=self._trusted)
+
+
 def _alias(*names: str) -> Any:
     return Field(default=None, validation_alias=AliasChoices(*names))
 
@@ -74,7 +229,6 @@ class Settings(BaseSettings):
         extra="ignore",
         frozen=True,
         populate_by_name=True,
-        toml_file="netsift.toml",
     )
 
     # -- capabilities and doors
@@ -199,6 +353,71 @@ class Settings(BaseSettings):
     def _lower_providers(cls, value: list[str]) -> list[str]:
         return [name.lower() for name in value]
 
+    @field_validator("resolve")
+    @classmethod
+    def _pinned_addresses(cls, value: list[str]) -> list[str]:
+        for pin in value:
+            address = pin.partition(":")[2].strip().strip("[]")
+            try:
+                ipaddress.ip_address(address)
+            except ValueError:
+                raise ValueError(f"resolve pin {pin!r}: {address!r} is not an IP address") from None
+        return value
+
+    @field_validator("http_proxy", "https_proxy")
+    @classmethod
+    def _valid_proxy(cls, value: str | None) -> str | None:
+        if value:
+            parts = urlsplit(value)
+            if parts.scheme not in PROXY_SCHEMES or not parts.hostname:
+                raise ValueError(
+                    f"a proxy is a URL like http://host:3128 ({', '.join(PROXY_SCHEMES)})"
+                )
+        return value
+
+    @field_validator("*")
+    @classmethod
+    def _valid_http_url(cls, value: Any, info: ValidationInfo) -> Any:
+        """Every endpoint (`*_base_url`, `searxng_url`) is an http(s) URL with a host."""
+        name = info.field_name or ""
+        endpoint = name.endswith("_base_url") or name == "searxng_url"
+        if endpoint and isinstance(value, str) and value:
+            parts = urlsplit(value)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError("must be an http(s) URL with a host, like https://host/path")
+        return value
+
+    @field_validator("user_agent")
+    @classmethod
+    def _sendable_user_agent(cls, value: str) -> str:
+        if not value or not all(" " <= char <= "~" for char in value):
+            raise ValueError("must be printable ASCII on one line (it is sent as a header)")
+        return value
+
+    @field_validator("cache_url", "jobs_url", "redis_url")
+    @classmethod
+    def _store_url(cls, value: str | None) -> str | None:
+        if value and not value.startswith(STORE_SCHEMES):
+            raise ValueError(f"must start with one of {', '.join(STORE_SCHEMES)}")
+        return value
+
+    @field_validator("search_rate_limit", "server_rate_limit", "server_search_quota")
+    @classmethod
+    def _limits_notation(cls, value: str | None) -> str | None:
+        if value:
+            _check_limit(value)
+        return value
+
+    @field_validator("provider_rate_limits")
+    @classmethod
+    def _provider_limits(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            name, sep, limit = entry.partition("=")
+            if not sep or not name.strip():
+                raise ValueError(f"{entry!r} must look like name=1/second")
+            _check_limit(limit)
+        return value
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -208,12 +427,15 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (
-            init_settings,
-            env_settings,
-            dotenv_settings,
-            TomlConfigSettingsSource(settings_cls),
-        )
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        named = os.environ.get(CONFIG_ENV, "").strip()
+        if named:
+            sources.append(_FileSource(settings_cls, Path(named), trusted=True))
+        sources.append(_Checked(dotenv_settings, settings_cls, ".env"))
+        implicit = Path("netsift.toml")
+        if not named or Path(named).resolve() != implicit.resolve():
+            sources.append(_FileSource(settings_cls, implicit, trusted=False))
+        return tuple(sources)
 
     # -- derived views, handed down to the layers
 

@@ -13,7 +13,10 @@
     │   ├── TooLarge                  too_large · 413
     │   ├── HTTPError                 http_error (details.status; None = no response)
     │   ├── UnsupportedContentType    unsupported_content_type · 415
-    │   └── DecodeError               decode_error
+    │   ├── DecodeError               decode_error
+    │   ├── DNSError                  dns_error (retryable when the resolver said "try again")
+    │   ├── ConnectError              connect_error · retryable (refused, reset, unreachable)
+    │   └── TLSError                  tls_error (bad certificate or handshake)
     ├── ProviderFailed                502 · exit 4          (group)
     │   ├── ProviderAuth              provider_auth
     │   ├── QuotaExceeded             quota_exceeded · 429
@@ -21,6 +24,7 @@
     │   ├── RateLimited               rate_limited · 429 · retry_after · retryable
     │   └── AllProvidersFailed        all_providers_failed · details.attempts
     ├── Disabled                      disabled · 503 · exit 5
+    ├── ConfigError                   config_error · 503 · exit 5 (details.key: what to set)
     ├── Unauthorized                  unauthorized · 401 · exit 5 (no or an unknown API key)
     ├── BudgetExhausted               budget_exhausted · 429
     ├── LLMError                      llm_error · 502 · exit 4
@@ -44,6 +48,9 @@ __all__ = [
     "BlockedAddress",
     "BlockedByRobots",
     "BudgetExhausted",
+    "ConfigError",
+    "ConnectError",
+    "DNSError",
     "DecodeError",
     "Disabled",
     "FetchFailed",
@@ -58,6 +65,7 @@ __all__ = [
     "ProviderUnavailable",
     "QuotaExceeded",
     "RateLimited",
+    "TLSError",
     "Timeout",
     "TooLarge",
     "TooManyRedirects",
@@ -218,6 +226,26 @@ class DecodeError(FetchFailed):
     code = "decode_error"
 
 
+class DNSError(FetchFailed):
+    """The host name does not resolve (no such name, or no resolver answering)."""
+
+    code = "dns_error"
+
+
+class ConnectError(FetchFailed):
+    """The host resolved but no connection could be made (refused, reset, unreachable)."""
+
+    code = "connect_error"
+    default_retryable = True
+
+
+class TLSError(FetchFailed):
+    """The TLS handshake failed: an untrusted or mismatched certificate, or no common
+    protocol. Not retryable: the same certificate will fail the same way."""
+
+    code = "tls_error"
+
+
 class ProviderFailed(NetsiftError):
     """Group: a search provider did not give a usable answer."""
 
@@ -278,6 +306,15 @@ class Disabled(NetsiftError):
     """The capability or provider is switched off by configuration."""
 
     code = "disabled"
+    status = 503
+    exit_code = 5
+
+
+class ConfigError(NetsiftError):
+    """A setting is missing or invalid (`details.key` names it): the fix is configuration,
+    so trying again unchanged cannot help. Exit 5, like `disabled`."""
+
+    code = "config_error"
     status = 503
     exit_code = 5
 

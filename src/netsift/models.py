@@ -91,6 +91,7 @@ class Attempt(_Model):
     latency_ms: float = 0.0
     result_count: int = 0
     retry_after: float | None = None
+    retryable: bool | None = None  # for a failed attempt: may asking again later help?
 
 
 class SearchResponse(_Model):

@@ -166,7 +166,7 @@ def test_exit_codes_of_a_real_process(netsift: CliCall, offline_web: OfflineWeb)
         "fetch", offline_web.url("news.test", "/article"), env={"NETSIFT_ALLOW_NETWORKS": "x"}
     )
     assert config.code == 5
-    assert "allow_networks" in config.stderr
+    assert "NETSIFT_ALLOW_NETWORKS" in config.stderr and "(config_error)" in config.stderr
     assert offline_web.state.hits("news.test") == 0
 
 

@@ -181,13 +181,15 @@ def test_search_all_failed_exits_4_with_every_attempt(netsift: CliCall, sims: Pr
 def test_search_bad_configuration_exits_5(netsift: CliCall) -> None:
     run = netsift("search", QUERY, env={"NETSIFT_TIMEOUT": "-1"})
     assert run.code == 5
-    assert "invalid configuration" in run.stderr and "timeout" in run.stderr
+    assert "invalid configuration" in run.stderr and "NETSIFT_TIMEOUT" in run.stderr
 
 
 def test_search_keys_never_printed(netsift: CliCall, sims: ProviderSims) -> None:
     sims["brave"].set("auth")
     run = netsift("search", QUERY, "-p", "brave", "--json", env={"BRAVE_API_KEY": "BSA-secret-1"})
-    assert run.code == 4
+    assert run.code == 5  # a refused key is configuration: config_error, not retryable
+    assert run.json()["error"]["code"] == "config_error"
+    assert run.json()["error"]["retryable"] is False
     assert "BSA-secret-1" not in run.stdout + run.stderr
 
 

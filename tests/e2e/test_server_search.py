@@ -115,8 +115,8 @@ async def test_batch_answers_in_order_with_errors_inline(search_api, sims):
 
 
 async def test_batch_with_a_failing_query_keeps_the_others(search_api, sims):
-    sims["brave"].set("auth", times=1)
-    sims["tavily"].set("auth", times=1)
+    sims["brave"].set("server_error", times=1)
+    sims["tavily"].set("server_error", times=1)
     queries = ["rust async runtime", "python web framework", "linux kernel scheduler"]
     response = await search_api.post("/v1/search/batch", json={"queries": queries})
     items = response.json()["results"]
@@ -183,8 +183,8 @@ def test_sse_streams_attempts_as_they_happen(live_api, sims):
 
 
 def test_sse_failure_is_an_error_event(live_api, sims):
-    sims["brave"].set("auth")
-    sims["tavily"].set("auth")
+    sims["brave"].set("server_error")
+    sims["tavily"].set("server_error")
     with httpx.stream(
         "POST",
         live_api.url("/v1/search"),

@@ -50,8 +50,20 @@ def _root(
         is_eager=True,
         callback=_print_version,
     ),
+    config: str | None = typer.Option(
+        None,
+        "--config",
+        help="A TOML config file to trust (like NETSIFT_CONFIG); unlike a netsift.toml found "
+        "in the working directory, it may also set the guard's settings.",
+    ),
 ) -> None:
     """Search the web and read pages safely, for people and AI agents."""
+    if config is not None:
+        import os
+
+        from ..config import CONFIG_ENV
+
+        os.environ[CONFIG_ENV] = config  # read when the command builds its Settings
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InvalidInput
 from ..tools.schemas import definitions
-from .boundary import build_settings, fail
+from .boundary import build_settings, check_port_free, fail, guarded
 from .output import emit_json
 
 __all__ = ["mcp", "tools"]
@@ -34,18 +34,13 @@ def tools(
 def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP, not stdio.")] = False,
     host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to bind with --http.")] = 8765,
+    port: Annotated[int, typer.Option(help="Port to bind with --http.", min=0, max=65535)] = 8765,
 ) -> None:
     """Run the MCP server (stdio by default): the agent tools this host offers."""
     import anyio
 
-    from ..mcp import serve_http, serve_stdio
-
     settings = build_settings()
-    if not http:
-        anyio.run(serve_stdio, settings)
-        return
-    if host not in LOOPBACK:
+    if http and host not in LOOPBACK:
         fail(
             InvalidInput(
                 f"the MCP HTTP server binds loopback only (asked for {host}); "
@@ -53,4 +48,11 @@ def mcp(
             ),
             as_json=False,
         )
-    serve_http(settings, host=host, port=port)
+    with guarded(as_json=False):
+        from ..mcp import serve_http, serve_stdio
+
+        if not http:
+            anyio.run(serve_stdio, settings)
+            return
+        check_port_free(host, port)
+        serve_http(settings, host=host, port=port)

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import anyio
 import typer
 
 from ..client import Client
@@ -144,7 +143,9 @@ def extract(
 
     async def one() -> Page:
         fmt = _format(format)
-        body = await anyio.to_thread.run_sync(read)
+        # Read on the main thread: Ctrl-C interrupts it at once (a worker thread blocked on a
+        # terminal ignored the first Ctrl-C and aborted the interpreter on the second).
+        body = read()
         return extract_html(
             body,
             url=url,

@@ -158,7 +158,7 @@ def wake(sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")]) -> No
             record = await client.sleeper.store.wake(sleep_id)
             return record.model_dump(mode="json")
 
-    emit_json(run(work, as_json=True))
+    emit_json(run(work, as_json=False))  # the record on stdout; an error on stderr
 
 
 def jobs(

@@ -7,14 +7,17 @@ metrics are summed through a shared multiprocess directory, removed when the ser
 
 from __future__ import annotations
 
+import importlib
 from typing import Annotated
 
 import typer
 
-from ..errors import NetsiftError
-from .boundary import build_settings, fail
+from ..errors import InvalidInput
+from .boundary import build_settings, check_port_free, fail, guarded
 
-__all__ = ["serve"]
+__all__ = ["LOG_LEVELS", "serve"]
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")  # uvicorn's
 
 
 def serve(
@@ -31,13 +34,18 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the HTTP API (REST, SSE, WebSocket, OpenAPI at /docs) and the web page."""
-    from ..server.auth import check_bind
-
+    if log_level.lower() not in LOG_LEVELS:
+        fail(
+            InvalidInput(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}"),
+            as_json=False,
+        )
     settings = build_settings()
-    try:
-        check_bind(host, api_keys=settings.api_keys, insecure_no_auth=insecure_no_auth)
-    except NetsiftError as error:
-        fail(error, as_json=False)
-    from ..server.serve import run
+    with guarded(as_json=False):
+        from ..server.auth import check_bind
+        from ..server.serve import run
 
-    run(host=host, port=port, workers=workers, log_level=log_level)
+        for module in ("fastapi", "uvicorn"):  # fail now, with the extra to install
+            importlib.import_module(module)
+        check_bind(host, api_keys=settings.api_keys, insecure_no_auth=insecure_no_auth)
+        check_port_free(host, port)
+        run(host=host, port=port, workers=workers, log_level=log_level.lower())

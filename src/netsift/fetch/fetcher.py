@@ -20,6 +20,7 @@ from ..errors import HTTPError, InvalidInput, UnsupportedContentType
 from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect
 from ..net.guard import check_url
 from ..net.http import HttpClient
+from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from .decode import decode_body, parse_content_type
 from .feed import extract_feed
@@ -308,7 +309,7 @@ class Fetcher:
         final_url = str(response.url)
         if response.status_code >= 400:
             details: dict[str, object] = {"url": final_url}
-            if retry_after := response.headers.get("retry-after"):
+            if (retry_after := retry_after_of(response.headers)) is not None:
                 details["retry_after"] = retry_after
             raise HTTPError(
                 f"{final_url} answered HTTP {response.status_code}",

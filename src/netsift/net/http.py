@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+import socket
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from datetime import timedelta
@@ -31,7 +33,7 @@ from .decompress import build_decoder, decode_errors
 from .guard import AddressPolicy, check_url, safe_url
 from .resolver import Resolver, StaticResolver, SystemResolver
 from .retry import IDEMPOTENT_METHODS, build_retry_wait
-from .transport import GuardedTransport
+from .transport import GuardedTransport, ResolveError
 
 __all__ = [
     "HttpClient",
@@ -74,11 +76,7 @@ def map_httpx_errors(url: httpx.URL | str | None = None) -> Iterator[None]:
             f"timed out {phase}{where}", details={"stage": phase, **_where(url)}
         ) from exc
     except (httpx.ConnectError, httpcore.ConnectError) as exc:
-        raise errors.HTTPError(
-            f"could not connect{where}: {_scrub(str(exc)) or type(exc).__name__}",
-            status_code=None,
-            details={"stage": "connect", **_where(url)},
-        ) from exc
+        raise connect_failure(exc, where, _where(url)) from exc
     except (httpx.ProxyError, httpcore.ProxyError) as exc:
         raise errors.HTTPError(
             f"the proxy failed{where}: {_scrub(str(exc))}", status_code=None, details=_where(url)
@@ -105,6 +103,44 @@ def map_httpx_errors(url: httpx.URL | str | None = None) -> Iterator[None]:
         ) from exc
     except httpx.InvalidURL as exc:
         raise InvalidURL(f"not a valid URL: {_scrub(str(exc))}") from exc
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and what it was raised from (httpx wraps httpcore wraps ssl/OSError)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def connect_failure(exc: BaseException, where: str, details: dict[str, Any]) -> NetsiftError:
+    """A connection that could not be made, named by its cause: the name did not resolve
+    (`dns_error`), the TLS handshake failed (`tls_error`), or the host did not take the
+    connection (`connect_error`). `details.stage` is "connect" for all three: HttpClient
+    retries that stage (a DNS "try again" and a refused port may both pass)."""
+    chain = list(_causes(exc))
+    said = _scrub(str(exc)) or type(exc).__name__
+    details = {"stage": "connect", **details}
+    if any(isinstance(cause, ResolveError) for cause in chain):
+        transient = any(
+            isinstance(cause, socket.gaierror) and cause.errno == socket.EAI_AGAIN
+            for cause in chain
+        )
+        reason = next((c.strerror for c in chain if isinstance(c, OSError) and c.strerror), said)
+        return errors.DNSError(
+            f"the host name does not resolve{where}: {reason}",
+            details=details,
+            retryable=transient,
+        )
+    tls = next((cause for cause in chain if isinstance(cause, ssl.SSLError)), None)
+    if tls is not None:
+        reason = getattr(tls, "verify_message", None) or getattr(tls, "reason", None) or said
+        return errors.TLSError(
+            f"the TLS handshake failed{where}: {_scrub(str(reason))}", details=details
+        )
+    return errors.ConnectError(f"could not connect{where}: {said}", details=details)
 
 
 def _where(url: httpx.URL | str | None) -> dict[str, Any]:
@@ -338,8 +374,8 @@ class HttpClient:
             can_retry = retryable_method and attempt < retries
             try:
                 response = await self._send_once(request, kind=kind, cap=cap, scope=scope)
-            except errors.HTTPError as exc:
-                if not (can_retry and exc.details.get("stage") == "connect"):
+            except (errors.ConnectError, errors.DNSError) as exc:
+                if not (can_retry and exc.retryable):
                     raise
                 wait = build_retry_wait(None, None, attempt=attempt, max_wait=0)
                 if wait is None or not self._fits(wait, scope):

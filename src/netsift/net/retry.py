@@ -11,22 +11,33 @@ from __future__ import annotations
 
 import email.utils
 import random
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 __all__ = [
     "IDEMPOTENT_METHODS",
+    "MAX_RETRY_AFTER",
     "RETRY_STATUSES",
     "backoff_delay",
     "build_retry_wait",
     "parse_retry_after",
+    "retry_after_of",
 ]
 
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
+# A server's Retry-After is hostile input: a year-long wait (or 1e308) handed to an agent or a
+# breaker would park it for good. A day is longer than any real rate-limit window we know of
+# (daily quotas reset within one) and still bounded.
+MAX_RETRY_AFTER = 86_400.0
+
+
 def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date), or None."""
+    """Seconds to wait from a Retry-After value (delta-seconds or HTTP date), clamped to
+    [0, MAX_RETRY_AFTER], or None when absent or unreadable. The one parser of the header:
+    retries, providers, fetch errors and every door's `retry_after` all come from here."""
     if not value:
         return None
     value = value.strip()
@@ -40,9 +51,23 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if seconds != seconds or seconds == float("inf"):  # NaN / inf
+    if seconds != seconds:  # NaN
         return None
-    return max(0.0, seconds)
+    return round(min(MAX_RETRY_AFTER, max(0.0, seconds)), 3)
+
+
+def retry_after_of(headers: Mapping[str, str]) -> float | None:
+    """`parse_retry_after` for a response's headers; an HTTP date is measured against the
+    response's own `Date` when it has one, so a skewed local clock does not stretch the wait."""
+    now: datetime | None = None
+    if date := headers.get("date"):
+        try:
+            now = email.utils.parsedate_to_datetime(date)
+        except (TypeError, ValueError, IndexError):
+            now = None
+        if now is not None and now.tzinfo is None:
+            now = now.replace(tzinfo=UTC)
+    return parse_retry_after(headers.get("retry-after"), now=now)
 
 
 def backoff_delay(attempt: int, *, base: float = 0.5, cap: float = 8.0) -> float:

@@ -4,8 +4,13 @@ What the fetch of `/robots.txt` means (RFC 9309 §2.3.1):
 - 2xx: parse it with protego (only the first 500 KiB count);
 - 4xx ("unavailable"): everything is allowed — except 429, which, like Google, is treated
   as a server error;
-- 5xx, or unreachable (connection failure, timeout, redirect trouble, oversized): everything
+- 5xx, or an answer netsift cannot use (redirect trouble, oversized, undecodable): everything
   is disallowed until the next try. Failures are cached for a shorter time than answers.
+- unreachable (the name does not resolve, the connection is refused, the TLS handshake
+  fails, the time runs out): nothing is fetched either, but the check raises that network
+  error (`dns_error`, `connect_error`, `tls_error`, `timeout`), and it is not cached (the
+  error says whether to retry; a retry asks again): a host that is down is not a site that
+  refuses netsift, and must not read as one.
 Redirects are followed by HttpClient (settings.max_redirects, default 5) with every hop
 guarded. If the page's own host is refused by the address guard, that refusal is raised as
 it is (`blocked_address`), not disguised as a robots verdict.
@@ -25,7 +30,17 @@ import anyio
 import httpx
 from protego import Protego
 
-from ..errors import BlockedAddress, BlockedByRobots, NetsiftError
+from ..errors import (
+    BlockedAddress,
+    BlockedByRobots,
+    ConnectError,
+    DNSError,
+    HTTPError,
+    NetsiftError,
+    Timeout,
+    TLSError,
+    error_from_dict,
+)
 from .guard import check_url, safe_url
 from .http import HttpClient
 
@@ -41,6 +56,7 @@ class RobotsRules:
     parser: Protego | None = None
     allow_all: bool = False
     reason: str = ""
+    unreachable: NetsiftError | None = None  # the network error to report instead of a verdict
 
     def allows(self, url: str, user_agent: str) -> bool:
         if self.parser is not None:
@@ -94,6 +110,8 @@ class RobotsCache:
         """Raise BlockedByRobots when the origin's robots.txt disallows `url`."""
         target = check_url(url)
         rules = await self.rules_for(target)
+        if rules.unreachable is not None:  # a fresh copy: one cached error, many raisers
+            raise error_from_dict(rules.unreachable.to_dict())
         if not rules.allows(str(target), self._user_agent):
             shown = safe_url(target)
             raise BlockedByRobots(
@@ -116,7 +134,8 @@ class RobotsCache:
         try:
             rules = await self._fetch(origin, url.host)
             ttl = self._ttl if rules.parser is not None or rules.allow_all else self._failure_ttl
-            self._store(origin, rules, ttl)
+            if rules.unreachable is None:  # a host that is down is asked again next time
+                self._store(origin, rules, ttl)
             return rules
         finally:
             del self._pending[origin]
@@ -154,5 +173,15 @@ class RobotsCache:
                 raise  # the page's own host is refused: say so, not "robots"
             return RobotsRules(allow_all=False, reason=f"robots.txt unreachable ({exc.code})")
         except NetsiftError as exc:
-            return RobotsRules(allow_all=False, reason=f"robots.txt unreachable ({exc.code})")
+            reason = f"robots.txt unreachable ({exc.code})"
+            if _is_unreachable(exc):
+                return RobotsRules(allow_all=False, reason=reason, unreachable=exc)
+            return RobotsRules(allow_all=False, reason=reason)
         return build_rules(response.status_code, response.content)
+
+
+def _is_unreachable(error: NetsiftError) -> bool:
+    """A network failure (no answer at all), as opposed to an answer that cannot be used."""
+    if isinstance(error, HTTPError):
+        return error.status_code is None
+    return isinstance(error, DNSError | ConnectError | TLSError | Timeout)

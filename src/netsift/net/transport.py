@@ -35,7 +35,11 @@ from ..errors import BlockedAddress
 from .guard import AddressPolicy
 from .resolver import Resolver
 
-__all__ = ["GuardedBackend", "GuardedTransport"]
+__all__ = ["GuardedBackend", "GuardedTransport", "ResolveError"]
+
+
+class ResolveError(httpcore.ConnectError):
+    """The name did not resolve: a ConnectError to httpcore, `dns_error` to net/http.py."""
 
 
 class GuardedBackend(httpcore.AsyncNetworkBackend):
@@ -62,9 +66,9 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         except TimeoutError as exc:
             raise httpcore.ConnectTimeout(f"resolving {host} timed out") from exc
         except OSError as exc:
-            raise httpcore.ConnectError(f"could not resolve {host}: {exc}") from exc
+            raise ResolveError(f"could not resolve {host}: {exc}") from exc
         if not addresses:
-            raise httpcore.ConnectError(f"could not resolve {host}: no addresses")
+            raise ResolveError(f"could not resolve {host}: no addresses")
         if host.lower().rstrip(".") not in self._trusted:
             for address in addresses:
                 self._policy.check(address, host=host)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Settings
 from ..errors import LLMError
 from ..net.http import HttpClient
+from ..net.retry import retry_after_of
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -74,7 +75,7 @@ def _mapped_errors() -> Iterator[None]:
     except openai.APIStatusError as exc:
         status = exc.status_code
         details: dict[str, Any] = {"status": status}
-        if retry_after := exc.response.headers.get("retry-after"):
+        if (retry_after := retry_after_of(exc.response.headers)) is not None:
             details["retry_after"] = retry_after
         if refuses_output_mode(status, str(exc.message)):
             details["refused"] = "response_format"

@@ -26,7 +26,7 @@ from .provider import Provider
 from .rank import is_off_topic
 from .ratelimit import RateLimiter
 
-__all__ = ["AttemptListener", "Outcome", "ProviderCaller", "attempt_listener"]
+__all__ = ["CONFIG_CODES", "AttemptListener", "Outcome", "ProviderCaller", "attempt_listener"]
 
 # Told of each provider attempt as it happens: (provider, query, None) before it is asked,
 # (provider, query, attempt) after. Set by a caller that streams progress (SSE, WebSocket);
@@ -37,6 +37,11 @@ attempt_listener: ContextVar[AttemptListener | None] = ContextVar(
 )
 
 log = logging.getLogger(__name__)
+
+# Attempt codes that mean "fix the configuration" (a missing or refused key, a provider the
+# host switched off): when every provider failed this way, the search fails with
+# `config_error` (exit 5, not retryable) instead of a retryable `all_providers_failed`.
+CONFIG_CODES = frozenset({"provider_auth", "disabled", "config_error"})
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,7 @@ class ProviderCaller:
                 name,
                 "provider_auth",
                 f"{name} is not configured: set {provider.missing()} to use it",
+                retryable=False,  # configuration: asking again unchanged cannot help
             )
         suspension = self._breaker.check(name)
         if suspension is not None:
@@ -89,6 +95,7 @@ class ProviderCaller:
                 suspension.error_code,
                 f"{name} is suspended for {suspension.remaining:.0f}s after: {suspension.reason}",
                 retry_after=round(suspension.remaining, 3),
+                retryable=suspension.error_code not in CONFIG_CODES,
             )
         started = self._monotonic()
         try:
@@ -173,15 +180,23 @@ class ProviderCaller:
             message=message,
             latency_ms=self._elapsed_ms(started),
             retry_after=float(retry_after) if retry_after is not None else None,
+            retryable=error.retryable,
         )
 
     def _elapsed_ms(self, started: float) -> float:
         return round((self._monotonic() - started) * 1000, 2)
 
 
-def _skipped(name: str, code: str, message: str, *, retry_after: float | None = None) -> Outcome:
+def _skipped(
+    name: str, code: str, message: str, *, retryable: bool, retry_after: float | None = None
+) -> Outcome:
     attempt = Attempt(
-        provider=name, ok=False, error_code=code, message=message, retry_after=retry_after
+        provider=name,
+        ok=False,
+        error_code=code,
+        message=message,
+        retry_after=retry_after,
+        retryable=retryable,
     )
     return Outcome(None, attempt)
 

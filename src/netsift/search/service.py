@@ -20,14 +20,20 @@ from typing import Any
 import anyio
 
 from ..config import Settings
-from ..errors import AllProvidersFailed, BudgetExhausted, NetsiftError
+from ..errors import (
+    AllProvidersFailed,
+    BudgetExhausted,
+    ConfigError,
+    InvalidInput,
+    NetsiftError,
+)
 from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, TimeRange
 from ..net.audit import request_id_var
 from ..net.http import HttpClient
 from ..store.cache import Cache, cache_key, open_cache
 from .batch import BatchItem
 from .breaker import Breaker
-from .failover import Outcome, ProviderCaller
+from .failover import CONFIG_CODES, Outcome, ProviderCaller
 from .provider import Provider
 from .rank import merge_results
 from .ratelimit import RateLimiter
@@ -147,7 +153,13 @@ class SearchService:
     def _provider_names(self, providers: list[str] | None) -> list[str]:
         names = check_providers(providers, self.providers)
         if names is None:
-            names = check_providers(self.settings.providers, self.providers)
+            try:
+                names = check_providers(self.settings.providers, self.providers)
+            except InvalidInput as exc:  # the operator's list, not the caller's input
+                raise ConfigError(
+                    f"NETSIFT_PROVIDERS: {exc.message}",
+                    details={"key": "NETSIFT_PROVIDERS", **exc.details},
+                ) from None
         assert names is not None
         return names
 
@@ -292,9 +304,39 @@ def _empty_or_failed(q: Query, attempts: list[Attempt]) -> SearchResponse:
     """No results anywhere: honest emptiness if any provider answered, else a failure."""
     if any(attempt.ok for attempt in attempts):
         return _response(q, [], None, attempts)
-    summary = "; ".join(f"{a.provider}: {a.error_code} ({a.message})" for a in attempts)
     details: dict[str, Any] = {"attempts": [attempt.model_dump() for attempt in attempts]}
+    if attempts and all(a.error_code in CONFIG_CODES for a in attempts):
+        # Nothing was wrong with the network or the providers: only configuration is.
+        said = "; ".join(a.message or f"{a.provider}: {a.error_code}" for a in attempts)
+        raise ConfigError(f"no provider asked could search: {said}", details=details)
+    summary = "; ".join(f"{a.provider}: {a.error_code} ({a.message})" for a in attempts)
+    if _network_down(attempts):
+        # One short line for the commonest first failure; the attempts stay in the details.
+        codes = ", ".join(sorted({str(a.error_code) for a in attempts}))
+        summary = (
+            f"the network looks unreachable: {', '.join(a.provider for a in attempts)} could "
+            f"not be reached ({codes}). Check the connection, or point netsift at a provider "
+            "you can reach (NETSIFT_PROVIDERS; `netsift providers` lists them)"
+        )
+        details["network"] = "unreachable"
+        raise AllProvidersFailed(summary, details=details, retryable=True)
     waits = [a.retry_after for a in attempts if a.retry_after is not None]
     if waits:
         details["retry_after"] = min(waits)  # the soonest any provider may be asked again
-    raise AllProvidersFailed(f"every provider failed for {q.text!r}: {summary}", details=details)
+    # Worth retrying if any provider's failure may pass (a timeout, a rate limit); not when
+    # every one failed for a reason that will hold (a refused key, a used-up quota).
+    retryable = any(a.retryable is not False for a in attempts)
+    raise AllProvidersFailed(
+        f"every provider failed for {q.text!r}: {summary}", details=details, retryable=retryable
+    )
+
+
+# Attempt codes that mean "no answer came back at all". When every provider failed this way
+# (and at least one could not even connect or resolve), the likely cause is the network.
+_UNREACHABLE = frozenset({"dns_error", "connect_error"})
+_NO_ANSWER = _UNREACHABLE | {"timeout"}
+
+
+def _network_down(attempts: list[Attempt]) -> bool:
+    codes = {a.error_code for a in attempts}
+    return bool(codes) and codes <= _NO_ANSWER and bool(codes & _UNREACHABLE)

@@ -132,8 +132,10 @@ _DESCRIPTIONS = {
     422: "Validation failed (a field has the wrong type or is out of range)",
     429: "Rate limited, quota or budget used up; see Retry-After",
     500: "Internal error",
-    502: "The upstream (page, provider or language model) failed",
-    503: "Disabled: the capability is switched off on this host, or the server is starting",
+    502: "The upstream (page, provider or language model) failed, or could not be reached "
+    "(dns_error, connect_error, tls_error)",
+    503: "Disabled or misconfigured: the capability is switched off on this host, a setting it "
+    "needs is missing (config_error), or the server is starting",
     504: "Timed out",
 }
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from netsift.errors import HTTPError
+from netsift.errors import ConnectError
 
 from .apps import free_port
 from .conftest import MakeHttp, Site, read_audit
@@ -111,11 +111,11 @@ async def test_connect_errors_are_retried_with_backoff(
 ) -> None:
     http = make_http(retries=2, allow_networks=["127.0.0.1/32"])
     started = time.monotonic()
-    with pytest.raises(HTTPError) as caught:
+    with pytest.raises(ConnectError) as caught:
         await http.send(get(f"http://127.0.0.1:{free_port()}/"), kind="x")
-    assert caught.value.status_code is None and caught.value.details["stage"] == "connect"
+    assert caught.value.details["stage"] == "connect"
     assert time.monotonic() - started >= 0.25 + 0.5  # two jittered waits: ≥0.25 s, ≥0.5 s
-    assert [line["outcome"] for line in read_audit(audit_path)] == ["http_error"] * 3
+    assert [line["outcome"] for line in read_audit(audit_path)] == ["connect_error"] * 3
 
 
 async def test_user_agent_is_set_unless_the_caller_chose_one(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from netsift.errors import BlockedAddress, BlockedByRobots
+from netsift.errors import BlockedAddress, BlockedByRobots, ConnectError
 from netsift.net.audit import AuditLog
 from netsift.net.http import HttpClient
 from netsift.net.robots import RobotsCache
@@ -52,11 +52,12 @@ async def test_robots_404_allows_everything(
     await web_robots.check(offline_web.url("robots4xx.test", "/page"))
 
 
-async def test_unreachable_robots_disallows(make_http: MakeHttp) -> None:
-    http = make_http(allow_networks=["127.0.0.1/32"])
+async def test_unreachable_robots_is_a_connect_error_not_a_refusal(make_http: MakeHttp) -> None:
+    http = make_http(allow_networks=["127.0.0.1/32"], retries=0)
     robots = RobotsCache(http, user_agent="netsift", timeout=2)
-    with pytest.raises(BlockedByRobots, match="unreachable"):
+    with pytest.raises(ConnectError) as caught:
         await robots.check(f"http://127.0.0.1:{free_port()}/page")
+    assert caught.value.code == "connect_error" and caught.value.exit_code == 4
 
 
 async def test_refused_page_host_is_reported_as_blocked_address(

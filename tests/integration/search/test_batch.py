@@ -44,11 +44,11 @@ async def test_a_blank_query_refuses_the_batch_as_every_door_does(
 async def test_a_query_whose_providers_all_fail_is_reported_inline(
     sims: ProviderSims, open_client: ClientFactory
 ) -> None:
-    sims["brave"].set("auth", times=1)
+    sims["brave"].set("server_error", times=1)
     client = await open_client(providers=["brave"])
     items = await client.batch_search(["rust async runtime"])
     assert items[0].error and items[0].error["code"] == "all_providers_failed"
-    assert items[0].error["details"]["attempts"][0]["error_code"] == "provider_auth"
+    assert items[0].error["details"]["attempts"][0]["error_code"] == "provider_unavailable"
 
 
 async def test_a_batch_over_the_request_cap_is_refused_before_any_search(

@@ -35,8 +35,8 @@ REQUEST = httpx.Request("GET", "https://api.example/search?key=SECRET")
         (httpx.ReadTimeout("t", request=REQUEST), errors.Timeout, "timeout"),
         (httpx.PoolTimeout("t", request=REQUEST), errors.Timeout, "timeout"),
         (httpcore.ReadTimeout("t"), errors.Timeout, "timeout"),
-        (httpx.ConnectError("refused", request=REQUEST), HTTPError, "http_error"),
-        (httpcore.ConnectError("refused"), HTTPError, "http_error"),
+        (httpx.ConnectError("refused", request=REQUEST), errors.ConnectError, "connect_error"),
+        (httpcore.ConnectError("refused"), errors.ConnectError, "connect_error"),
         (httpx.ReadError("reset", request=REQUEST), HTTPError, "http_error"),
         (httpx.RemoteProtocolError("bad", request=REQUEST), HTTPError, "http_error"),
         (httpx.DecodingError("bad gzip", request=REQUEST), DecodeError, "decode_error"),
@@ -58,10 +58,10 @@ def test_map_httpx_errors(
     assert "SECRET" not in caught.value.message and "SECRET" not in str(caught.value.details)
 
 
-def test_connection_failures_are_retryable_without_a_status() -> None:
-    with pytest.raises(HTTPError) as caught, map_httpx_errors(REQUEST.url):
+def test_connection_failures_are_retryable_connect_errors() -> None:
+    with pytest.raises(errors.ConnectError) as caught, map_httpx_errors(REQUEST.url):
         raise httpx.ConnectError("refused", request=REQUEST)
-    assert caught.value.status_code is None and caught.value.retryable
+    assert caught.value.retryable and caught.value.exit_code == 4
     assert caught.value.details["stage"] == "connect"
 
 

@@ -6,7 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from netsift.net.retry import backoff_delay, build_retry_wait, parse_retry_after
+from netsift.net.retry import (
+    MAX_RETRY_AFTER,
+    backoff_delay,
+    build_retry_wait,
+    parse_retry_after,
+    retry_after_of,
+)
 
 NOW = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -24,7 +30,9 @@ NOW = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
         (None, None),
         ("soon", None),
         ("nan", None),
-        ("inf", None),
+        ("inf", MAX_RETRY_AFTER),
+        ("1e308", MAX_RETRY_AFTER),  # hostile: clamped to a day, never a forever-wait
+        ("Fri, 01 Jan 2100 00:00:00 GMT", MAX_RETRY_AFTER),
     ],
 )
 def test_parse_retry_after(value: str | None, seconds: float | None) -> None:
@@ -60,3 +68,13 @@ def test_retry_decision(status: int, retry_after: str | None, expected: float | 
 def test_without_retry_after_the_wait_is_backoff(status: int | None) -> None:
     wait = build_retry_wait(status, None, attempt=1, max_wait=10)
     assert wait is not None and 0.5 <= wait <= 1.0
+
+
+def test_retry_after_of_measures_a_date_against_the_response_date() -> None:
+    headers = {
+        "retry-after": "Wed, 21 Oct 2026 07:28:30 GMT",
+        "date": "Wed, 21 Oct 2026 07:28:00 GMT",
+    }
+    assert retry_after_of(headers) == 30.0
+    assert retry_after_of({"retry-after": "12"}) == 12.0
+    assert retry_after_of({}) is None

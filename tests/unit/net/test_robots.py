@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from netsift.config import Settings
-from netsift.errors import BlockedByRobots
+from netsift.errors import BlockedByRobots, ConnectError
 from netsift.net.http import HttpClient
 from netsift.net.robots import ROBOTS_MAX_BYTES, RobotsCache, build_rules
 
@@ -141,17 +141,34 @@ async def test_concurrent_checks_share_one_fetch(http: HttpClient, web: Web) -> 
     assert web.asked == ["http://a.test/robots.txt"]
 
 
-async def test_unreachable_disallows_and_is_retried_sooner(http: HttpClient, web: Web) -> None:
+async def test_unreachable_is_the_network_error_and_asked_again(http: HttpClient, web: Web) -> None:
+    """A host that is down is not a policy refusal: the check raises the fetch's own error,
+    uncached, so the retry it invites sees the host come back."""
+    robots = cache(http, ttl=3600, failure_ttl=300, clock=Clock())
+    with pytest.raises(ConnectError) as caught:
+        await robots.check("http://down.test/page")
+    assert caught.value.code == "connect_error" and caught.value.retryable
+    web.robots["down.test"] = text("User-agent: *\nAllow: /\n")
+    await robots.check("http://down.test/page")
+    assert web.asked == ["http://down.test/robots.txt"] * 2
+
+
+async def test_an_unusable_answer_still_disallows_and_is_retried_sooner(
+    http: HttpClient, web: Web
+) -> None:
     clock = Clock()
     robots = cache(http, ttl=3600, failure_ttl=300, clock=clock)
+    web.robots["loop.test"] = lambda request: httpx.Response(
+        302, headers={"location": "/robots.txt"}
+    )
     with pytest.raises(BlockedByRobots, match="unreachable"):
-        await robots.check("http://down.test/page")
-    web.robots["down.test"] = text("User-agent: *\nAllow: /\n")
+        await robots.check("http://loop.test/page")
+    web.robots["loop.test"] = text("User-agent: *\nAllow: /\n")
     clock.now += 299
     with pytest.raises(BlockedByRobots):
-        await robots.check("http://down.test/page")
+        await robots.check("http://loop.test/page")
     clock.now += 2
-    await robots.check("http://down.test/page")
+    await robots.check("http://loop.test/page")
 
 
 async def test_server_error_disallows_and_client_error_allows(http: HttpClient, web: Web) -> None:

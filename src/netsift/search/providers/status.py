@@ -10,12 +10,12 @@ server's Retry-After, 5xx → ProviderUnavailable. Messages quote the provider's
 from __future__ import annotations
 
 import json
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
 
 from ...errors import ProviderAuth, ProviderUnavailable, QuotaExceeded, RateLimited
+from ...net.retry import retry_after_of
 
 __all__ = ["raise_for_status", "read_json", "retry_after_from"]
 
@@ -24,19 +24,7 @@ MAX_DETAIL = 300  # characters of the provider's own message quoted in ours
 
 def retry_after_from(response: httpx.Response) -> float | None:
     """Seconds to wait from `Retry-After` (delta-seconds or an HTTP date), else None."""
-    value = response.headers.get("retry-after", "").strip()
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-        now = parsedate_to_datetime(response.headers["date"])
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-    return max(0.0, (when - now).total_seconds())
+    return retry_after_of(response.headers)
 
 
 def read_json(response: httpx.Response, provider: str) -> Any:
