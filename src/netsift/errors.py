@@ -13,7 +13,8 @@
     │   ├── TooLarge                  too_large · 413
     │   ├── HTTPError                 http_error (details.status; None = no response)
     │   ├── UnsupportedContentType    unsupported_content_type · 415
-    │   └── DecodeError               decode_error
+    │   ├── DecodeError               decode_error
+    │   └── RenderFailed              render_failed · retryable (the browser crashed or hung)
     ├── ProviderFailed                502 · exit 4          (group)
     │   ├── ProviderAuth              provider_auth
     │   ├── QuotaExceeded             quota_exceeded · 429
@@ -58,6 +59,7 @@ __all__ = [
     "ProviderUnavailable",
     "QuotaExceeded",
     "RateLimited",
+    "RenderFailed",
     "Timeout",
     "TooLarge",
     "TooManyRedirects",
@@ -216,6 +218,13 @@ class DecodeError(FetchFailed):
     """The body could not be decoded or parsed as its content type."""
 
     code = "decode_error"
+
+
+class RenderFailed(FetchFailed):
+    """The headless browser crashed, hung or could not start while rendering a page."""
+
+    code = "render_failed"
+    default_retryable = True
 
 
 class ProviderFailed(NetsiftError):

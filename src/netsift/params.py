@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .models import ContentFormat, SafeSearch, TimeRange
+from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -62,6 +62,12 @@ class FetchParams(_Params):
     page_type: PageTypeChoice = Field(
         default="auto",
         description="How to read an HTML page: auto (classify it) or a page type to force.",
+    )
+    render: RenderMode | None = Field(
+        default=None,
+        description="Run the page's JavaScript in a guarded headless browser: auto (only when "
+        "the HTML is a JavaScript shell), always or never. Default: auto when the browser "
+        "extra is installed, else never.",
     )
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import Settings
 from ..errors import InvalidInput
-from ..models import ContentFormat, TimeRange
+from ..models import ContentFormat, RenderMode, TimeRange
 from ..params import (
     MAX_QUERY_CHARS,
     BatchSearchParams,
@@ -76,6 +76,11 @@ class WebFetchArgs(_Args):
         default=0, ge=0, description="Start at this character, to continue a truncated page."
     )
     format: ContentFormat = Field(default="markdown", description="markdown, text or html.")
+    render: RenderMode | None = Field(
+        default=None,
+        description="Run the page's JavaScript in a guarded browser: auto (only for JavaScript "
+        "shells), always or never. Default: auto when the host has a browser.",
+    )
 
     def to_params(self) -> FetchParams:
         return FetchParams.model_validate(self.model_dump())
