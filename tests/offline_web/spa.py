@@ -1,10 +1,11 @@
 """spa.test: pages whose content only exists after their JavaScript runs, and the same content
 served as plain HTML, so a test can compare what a render reads with what a static read reads.
 
-    /article            a client-rendered article (empty #root, fetched JSON)  /article-static
-    /docs#/guide/setup  a hash-routed docs page (content picked by location.hash)  /docs-static
-    /feed               an infinite-scroll listing (a page of items per scroll)  /feed-static
-    /t/thread           a Discourse-like thread: <noscript>, posts by XHR  /t/thread-static
+    /article            a client-rendered article (empty #root, fetched JSON)  /static/article
+    /docs#/guide/setup  a hash-routed docs page (content picked by location.hash)  /static/docs
+    /feed               an infinite-scroll listing (a page of items per scroll)  /static/feed
+    /t/thread           a Discourse-like thread: <noscript>, posts by XHR  /static/t/thread
+    /slow-app           a shell whose one XHR answers after SLOW_SECONDS (a render in flight)
     /adversarial        scripts that try every way out to the canary (`knobs["canary"]`)
 
 The adversarial page reads its target from the site's knobs ("host:port" of a canary on a
@@ -20,6 +21,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -63,6 +65,7 @@ DOCS = {
 }
 
 FEED_ITEMS = [f"Listing entry number {n}: a lighthouse keeper's log, day {n}" for n in range(1, 31)]
+SLOW_SECONDS = 5.0
 FEED_PAGE = 10  # items per screen: three scrolls load them all
 
 THREAD: dict[str, Any] = {
@@ -310,6 +313,17 @@ setTimeout(() => {{ window.open(TARGETS[0] + '/popup'); }}, 300);
     return _page("Adversarial", body, head=head)
 
 
+async def _slow_app(request: Request, state: SiteState) -> Response:
+    script = "<script>fetch('/api/slow').then(r => r.text()).then(t => { root.textContent = t; });"
+    return _page("Slow app", f"<div id='root'></div>{script}</script>")
+
+
+async def _slow(request: Request, state: SiteState) -> Response:
+    """Answers after SLOW_SECONDS (or at shutdown): a render is surely in flight meanwhile."""
+    await anyio.to_thread.run_sync(state.stopping.wait, SLOW_SECONDS)
+    return Response("finally here", media_type="text/plain")
+
+
 async def _sw(request: Request, state: SiteState) -> Response:
     canary = str(state.knobs.get("canary", "127.0.0.2:9"))
     return Response(f"fetch('http://{canary}/sw')", media_type="text/javascript")
@@ -318,17 +332,19 @@ async def _sw(request: Request, state: SiteState) -> Response:
 SPA_ROUTES: dict[str, dict[str, Handler]] = {
     "spa.test": {
         "/article": _article,
-        "/article-static": _article_static,
+        "/static/article": _article_static,
         "/api/article.json": _article_json,
         "/docs": _docs,
-        "/docs-static": _docs_static,
+        "/static/docs": _docs_static,
         "/feed": _feed,
-        "/feed-static": _feed_static,
+        "/static/feed": _feed_static,
         "/api/feed": _feed_page,
         "/t/thread": _thread,
         "/t/thread.json": _thread_json,
-        "/t/thread-static": _thread_static,
+        "/static/t/thread": _thread_static,
         "/adversarial": _adversarial,
         "/sw.js": _sw,
+        "/slow-app": _slow_app,
+        "/api/slow": _slow,
     },
 }

@@ -104,12 +104,12 @@ class Interceptor:
         request = route.request
         if self.budget.requests <= 0 or self.budget.bytes <= 0:
             self._refuse(request.method, url, "render_budget")
-            await route.abort("blockedbyclient")
+            await _deny(route, "blockedbyclient")
             return
         remaining = self.budget.remaining_time()
         if remaining <= 0:
             self._refuse(request.method, url, "timeout")
-            await route.abort("timedout")
+            await _deny(route, "timedout")
             return
         self.budget.requests -= 1
         try:
@@ -130,13 +130,13 @@ class Interceptor:
         except NetsiftError as exc:
             if isinstance(exc, Blocked):
                 self.refused.append(url)
-            await route.abort("blockedbyclient" if isinstance(exc, Blocked) else "failed")
+            await _deny(route, "blockedbyclient" if isinstance(exc, Blocked) else "failed")
             return
         except anyio.get_cancelled_exc_class():
             raise
         except Exception:  # an URL the browser accepts and httpx refuses, and the like
             self._refuse(request.method, url, "invalid_url")
-            await route.abort("failed")
+            await _deny(route, "failed")
             return
         self.sent += 1
         self.budget.bytes -= len(response.content)
@@ -181,6 +181,15 @@ class Interceptor:
                 elapsed_ms=0.0,
                 outcome=outcome,
             )
+
+
+async def _deny(route: Route, error: str) -> None:
+    """Refuse a request. A refused navigation answers 204, which leaves the frame on the page
+    it was showing (an abort would replace the page being read with Chromium's error page)."""
+    if route.request.is_navigation_request():
+        await route.fulfill(status=204, body=b"")
+    else:
+        await route.abort(error)
 
 
 def _merge(headers: list[tuple[str, str]]) -> dict[str, str]:

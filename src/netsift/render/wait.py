@@ -33,6 +33,9 @@ async def measure(page: Page) -> tuple[int, int]:
     try:
         text, height = await page.evaluate(_MEASURE)
     except PlaywrightError:
+        browser = page.context.browser
+        if page.is_closed() or (browser is not None and not browser.is_connected()):
+            raise  # the browser is gone: the render fails now, not at its deadline
         return (-1, -1)
     return int(text), int(height)
 
