@@ -56,6 +56,10 @@ def _audit(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def _cmdline(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+
+
 async def test_spa_pages_read_like_their_static_twins(
     offline_web: OfflineWeb, tmp_path: Path, canary: Canary
 ) -> None:
@@ -125,7 +129,7 @@ async def test_browser_has_no_network_of_its_own(offline_web: OfflineWeb, tmp_pa
         port = renderer.sink.port
         browser_proc = renderer.browser_pids()
         assert browser_proc, "the browser's processes are found by their marker"
-        cmdline = Path(f"/proc/{browser_proc[0]}/cmdline").read_bytes().split(b"\0")
+        cmdline = _cmdline(browser_proc[0])
     assert f"--proxy-server=http://127.0.0.1:{port}".encode() in cmdline
     assert any(arg.startswith(b"--host-resolver-rules=MAP * ~NOTFOUND") for arg in cmdline)
 
@@ -156,7 +160,8 @@ async def test_a_crash_is_render_failed_and_the_next_render_relaunches(
         async with anyio.create_task_group() as tg:
             tg.start_soon(render_slow)
             with anyio.fail_after(20):
-                while not offline_web.state.hits("spa.test", "/api/slow"):
+                # the site counts in its own thread: polled, there is no event to wait on
+                while not offline_web.state.hits("spa.test", "/api/slow"):  # noqa: ASYNC110
                     await anyio.sleep(0.05)
             for pid in step.renderer.browser_pids()[:1]:  # the browser this test started
                 os.kill(pid, signal.SIGKILL)
