@@ -22,7 +22,7 @@ ALLOW_ONLY_THE_WEB = ["127.0.0.1/32"]
 
 
 def _chromium_present() -> bool:
-    return browser_available(Settings(_env_file=None))  # type: ignore[call-arg]
+    return browser_available(Settings(_env_file=None))
 
 
 browser = pytest.mark.skipif(

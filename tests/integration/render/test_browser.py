@@ -48,7 +48,7 @@ def _settings(web: OfflineWeb, tmp_path: Path, **overrides: Any) -> Settings:
     overrides.setdefault("audit_log", tmp_path / "audit.ndjson")
     overrides.setdefault("data_dir", tmp_path / "data")
     overrides.setdefault("cache_url", "memory://")
-    return Settings(_env_file=None, **overrides)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **overrides)
 
 
 def _audit(tmp_path: Path) -> list[dict[str, Any]]:
