@@ -44,6 +44,7 @@ class DenyAllProxy:
         self._server: asyncio.Server | None = None
         self.refused = 0
         self.port = 0
+        self._handlers: set[asyncio.Task[None]] = set()
 
     @property
     def url(self) -> str:
@@ -54,6 +55,9 @@ class DenyAllProxy:
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def aclose(self) -> None:
+        for task in list(self._handlers):
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -62,10 +66,17 @@ class DenyAllProxy:
 
     async def _refuse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.refused += 1
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
         try:
             line = await asyncio.wait_for(reader.readline(), READ_TIMEOUT)
         except (TimeoutError, ValueError, OSError, asyncio.IncompleteReadError):
             line = b""
+        except asyncio.CancelledError:  # the sink is closing: drop the connection
+            writer.close()
+            return
         target = request_target(line)
         if target is not None and self._audit is not None:
             self._audit.record(
