@@ -3,7 +3,8 @@
 `settle` polls the page's text length and the interceptor's in-flight count; a few quiet
 polls in a row mean the scripts have done their work. `scroll_screens` then scrolls to the
 bottom a bounded number of times, settling after each, for lists that load as you scroll;
-it stops as soon as a scroll brings nothing new. Both stop at the render's deadline.
+it stops as soon as a scroll brings nothing new, and does not start on a page that fits the
+viewport. Both stop at the render's deadline.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _MEASURE = """() => [
   document.documentElement ? document.documentElement.scrollHeight : 0,
 ]"""
 _SCROLL = "() => window.scrollTo(0, document.documentElement.scrollHeight)"
+_FITS = "() => document.documentElement.scrollHeight <= window.innerHeight + 1"
 
 
 async def measure(page: Page) -> tuple[int, int]:
@@ -63,6 +65,11 @@ async def scroll_screens(
     """Scroll to the bottom up to `screens` times while each scroll adds content; returns how
     many scrolls brought something."""
     grew = 0
+    try:
+        if await page.evaluate(_FITS):
+            return 0  # nothing below the fold: no scroll can load more
+    except PlaywrightError:
+        return 0
     before = await measure(page)
     for _ in range(screens):
         if time.monotonic() >= deadline:
