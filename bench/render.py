@@ -29,13 +29,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from netsift.client import Client  # noqa: E402
-from netsift.config import Settings  # noqa: E402
-from netsift.render.memory import descendants  # noqa: E402
-from tests.offline_web.server import serve  # noqa: E402
-from tests.offline_web.site import HOSTS, build_app  # noqa: E402
-from tests.offline_web.spa import ARTICLE, DOCS, FEED_ITEMS, THREAD  # noqa: E402
-from tests.offline_web.state import SiteState  # noqa: E402
+from tests.offline_web.server import serve
+from tests.offline_web.site import HOSTS, build_app
+from tests.offline_web.spa import ARTICLE, DOCS, FEED_ITEMS, THREAD
+from tests.offline_web.state import SiteState
+
+from netsift.client import Client
+from netsift.config import Settings
+from netsift.render.memory import descendants
 
 PAGES = {
     "/article": ARTICLE["paragraphs"][-1],

@@ -18,8 +18,8 @@ from playwright.async_api import Page
 
 __all__ = ["measure", "scroll_screens", "settle"]
 
-# Poll often enough that a fast page is read ~0.5 s after it settles...
-POLL_SECONDS = 0.15
+# Poll often enough that a fast page is read ~0.3 s after it settles...
+POLL_SECONDS = 0.1
 # ...and require this many identical, idle polls: XHR chains answer within one poll here.
 STABLE_POLLS = 3
 _MEASURE = """() => [
