@@ -81,8 +81,12 @@ class Renderer:
         if self._slots is None:
             self._slots = anyio.Semaphore(self.settings.render_concurrency)
         async with self._slots:
-            browser = await self._ensure_browser()
-            self._active += 1
+            self._active += 1  # before the browser is taken: a restart now waits for us
+            try:
+                browser = await self._ensure_browser()
+            except BaseException:
+                self._active -= 1
+                raise
             try:
                 with anyio.fail_after(timeout + HANG_GRACE):
                     return await self._render(browser, main, target, respect_robots, timeout)
@@ -162,7 +166,12 @@ class Renderer:
                 self._sink = DenyAllProxy(self.http.audit)
                 await self._sink.start()
             if self._playwright is None:
-                self._playwright = await async_playwright().start()
+                try:
+                    self._playwright = await async_playwright().start()
+                except Exception as exc:  # the driver is missing or broken
+                    raise RenderFailed(
+                        f"Playwright did not start: {exc}", details={"stage": "launch"}
+                    ) from None
             chromium = self._playwright.chromium
             path = find_browser(self.settings.browser_path, chromium.executable_path)
             if path is None:
@@ -209,9 +218,10 @@ class Renderer:
         """Between renders, recycle a browser that holds more than the ceiling."""
         if self._active or self._browser is None:
             return
-        if self.memory_bytes() > self.settings.render_memory_mb * MiB:
+        used = await anyio.to_thread.run_sync(self.memory_bytes)  # a walk over /proc
+        if used > self.settings.render_memory_mb * MiB and not self._active:
             self.restarts += 1
-            await self._drop()
+            await self._drop()  # forgets the browser before awaiting: the next render relaunches
 
     async def _drop(self) -> None:
         browser, self._browser = self._browser, None
