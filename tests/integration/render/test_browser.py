@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 
 from netsift import tools
@@ -198,6 +199,33 @@ async def test_tool_door_renders_and_leaks_nothing(
         )
     assert THREAD["posts"][0][1] in thread["content"]
     assert "The attacks were launched." in attack["content"]
+    assert canary.hits() == 0
+
+
+async def test_http_door_renders_and_leaks_nothing(
+    offline_web: OfflineWeb, tmp_path: Path, canary: Canary
+) -> None:
+    from netsift.server import create_app
+
+    offline_web.state.knobs["canary"] = canary.address
+    async with Client(_settings(offline_web, tmp_path)) as client:
+        transport = httpx.ASGITransport(app=create_app(client=client))
+        async with httpx.AsyncClient(transport=transport, base_url="http://api.test") as api:
+            article = await api.post(
+                "/v1/fetch", json={"url": offline_web.url("spa.test", "/article")}
+            )
+            attack = await api.post(
+                "/v1/fetch",
+                json={"url": offline_web.url("spa.test", "/adversarial"), "render": "always"},
+            )
+            wrong = await api.post(
+                "/v1/fetch",
+                json={"url": offline_web.url("spa.test", "/article"), "render": "sometimes"},
+            )
+    assert article.status_code == 200 and article.json()["rendered"] is True
+    assert ARTICLE["paragraphs"][0] in article.json()["content"]
+    assert attack.status_code == 200 and "The attacks were launched." in attack.json()["content"]
+    assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "invalid_input"
     assert canary.hits() == 0
 
 
