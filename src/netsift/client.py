@@ -18,6 +18,7 @@ from .models import (
     ContentFormat,
     Metadata,
     Page,
+    RenderMode,
     ResearchReport,
     SafeSearch,
     SearchResponse,
@@ -143,6 +144,7 @@ class Client:
             await self._jobs.aclose()
         if self._search is not None:
             await self._search.aclose()
+        await self.fetcher.aclose()
         await self.http.aclose()
 
     def _require(self, capability: str) -> None:
@@ -165,10 +167,13 @@ class Client:
         timeout: float | None = None,
         no_cache: bool = False,
         page_type: PageTypeChoice = "auto",
+        render: RenderMode | None = None,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
-        `page_type` is "auto" (classify the page) or a type to read an HTML page as. Bad
+        `page_type` is "auto" (classify the page) or a type to read an HTML page as.
+        `render` runs the page's JavaScript in the guarded browser: "auto" (JavaScript shells
+        only), "always" or "never"; None takes the host's default (netsift.render.step). Bad
         arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
@@ -183,6 +188,7 @@ class Client:
             timeout=timeout,
             no_cache=no_cache,
             page_type=page_type,
+            render=render,
         )
         return await self.fetcher.fetch(**params.model_dump())
 

@@ -21,7 +21,7 @@ import logging
 import os
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -299,6 +299,17 @@ class Settings(BaseSettings):
     jobs_url: str | None = None
     discoveries_path: Path | None = None
     max_sleep: float = Field(default=3600.0, gt=0)
+
+    # -- headless browser (`netsift[browser]`): see netsift.render
+    render: Literal["auto", "always", "never"] | None = None  # None: auto when installed
+    browser_path: str | None = None  # a Chromium to use instead of Playwright's own
+    render_timeout: float = Field(default=20.0, gt=0)  # one render, waits included
+    render_concurrency: int = Field(default=2, ge=1, le=32)  # renders at once per process
+    render_memory_mb: int = Field(default=1024, ge=1)  # browser RSS that triggers a restart
+    render_max_requests: int = Field(default=200, ge=1)  # requests one page may make
+    render_max_bytes: int = Field(default=32 * 1024 * 1024, gt=0)  # bytes one render may load
+    render_scrolls: int = Field(default=5, ge=0, le=50)  # screens scrolled for lazy lists
+    render_media: bool = False  # load images, fonts and media (off: text needs none)
 
     # -- HTTP server (`netsift serve`): per-client limits, CORS, request size
     cors_origins: CommaList = Field(default_factory=list)  # CORS stays off unless listed

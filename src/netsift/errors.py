@@ -16,7 +16,8 @@
     │   ├── DecodeError               decode_error
     │   ├── DNSError                  dns_error (retryable when the resolver said "try again")
     │   ├── ConnectError              connect_error · retryable (refused, reset, unreachable)
-    │   └── TLSError                  tls_error (bad certificate or handshake)
+    │   ├── TLSError                  tls_error (bad certificate or handshake)
+    │   └── RenderFailed              render_failed · retryable (the browser crashed or hung)
     ├── ProviderFailed                502 · exit 4          (group)
     │   ├── ProviderAuth              provider_auth
     │   ├── QuotaExceeded             quota_exceeded · 429
@@ -65,6 +66,7 @@ __all__ = [
     "ProviderUnavailable",
     "QuotaExceeded",
     "RateLimited",
+    "RenderFailed",
     "TLSError",
     "Timeout",
     "TooLarge",
@@ -244,6 +246,13 @@ class TLSError(FetchFailed):
     protocol. Not retryable: the same certificate will fail the same way."""
 
     code = "tls_error"
+
+
+class RenderFailed(FetchFailed):
+    """The headless browser crashed, hung or could not start while rendering a page."""
+
+    code = "render_failed"
+    default_retryable = True
 
 
 class ProviderFailed(NetsiftError):

@@ -23,6 +23,7 @@ __all__ = [
     "PageType",
     "Query",
     "Redirect",
+    "RenderMode",
     "ResearchReport",
     "SafeSearch",
     "SearchResponse",
@@ -31,6 +32,7 @@ __all__ = [
 ]
 
 ContentFormat = Literal["markdown", "text", "html"]
+RenderMode = Literal["auto", "always", "never"]
 TimeRange = Literal["d", "w", "m", "y"]
 SafeSearch = Literal["off", "moderate", "strict"]
 PageType = Literal[
@@ -163,6 +165,9 @@ class Page(_Model):
     entries: list[FeedEntry] = Field(default_factory=list)
     content_sha256: str = ""
     cached: bool = False
+    rendered: bool = False  # the content is the DOM after a headless browser ran the page
+    render_reason: str | None = None  # why it was (or would have been) rendered
+    warnings: list[str] = Field(default_factory=list)
 
 
 class Citation(_Model):

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import InvalidInput
-from .models import ContentFormat, SafeSearch, TimeRange
+from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
 
 __all__ = [
     "MAX_BATCH_QUERIES",
@@ -82,6 +82,12 @@ class FetchParams(_Params):
     page_type: PageTypeChoice = Field(
         default="auto",
         description="How to read an HTML page: auto (classify it) or a page type to force.",
+    )
+    render: RenderMode | None = Field(
+        default=None,
+        description="Run the page's JavaScript in a guarded headless browser: auto (only when "
+        "the HTML is a JavaScript shell), always or never. Default: auto when the browser "
+        "extra is installed, else never.",
     )
 
 

@@ -24,6 +24,7 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.offline_web import documents as docs
+from tests.offline_web.spa import SPA_ROUTES
 from tests.offline_web.state import SiteState
 from tests.offline_web.streams import (
     compress_gzip,
@@ -342,6 +343,8 @@ ROUTES: dict[str, dict[str, Handler]] = {
     "robots5xx.test": {"/robots.txt": _robots("overloaded", 503), "/page": _plain_page},
     "robots4xx.test": {"/robots.txt": _robots("not here", 404), "/page": _plain_page},
 }
+
+ROUTES.update(SPA_ROUTES)  # spa.test: JavaScript-rendered pages (tests/offline_web/spa.py)
 
 PREFIX_ROUTES: dict[str, dict[str, Handler]] = {"redirect.test": {"/hop/": _hop}}
 

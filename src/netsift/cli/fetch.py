@@ -56,6 +56,14 @@ def fetch(
     stdin: Annotated[
         bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
     ] = False,
+    render: Annotated[
+        str | None,
+        typer.Option(
+            "--render",
+            help="Run the page's JavaScript in the guarded browser: auto, always or never "
+            "(default: auto when netsift[browser] is installed).",
+        ),
+    ] = None,
 ) -> None:
     """Fetch a page safely and print its main content."""
     settings = build_settings(
@@ -84,6 +92,7 @@ def fetch(
                 "max_length": max_length,
                 "start_index": start_index,
                 "page_type": page_type,
+                "render": render,
             }
         )
         async with Client(settings) as client:

@@ -10,18 +10,19 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import httpx
 
 from ..config import Settings
 from ..errors import HTTPError, InvalidInput, UnsupportedContentType
-from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect
+from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect, RenderMode
 from ..net.guard import check_url
 from ..net.http import HttpClient
 from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
+from ..render.step import RenderOutcome, RenderStep
 from .decode import decode_body, parse_content_type
 from .feed import extract_feed
 from .html import extract_html
@@ -137,6 +138,7 @@ def build_page(
     start_index: int,
     max_length: int | None,
     cached: bool = False,
+    render: RenderOutcome | None = None,
 ) -> Page:
     """One slice of `content` as a Page; the hash and total length cover the whole content."""
     sliced, next_start = paginate(content.content, start_index=start_index, max_length=max_length)
@@ -162,6 +164,9 @@ def build_page(
         entries=list(content.entries),
         content_sha256=hashlib.sha256(content.content.encode()).hexdigest(),
         cached=cached,
+        rendered=render.rendered if render else False,
+        render_reason=render.reason if render else None,
+        warnings=[render.warning] if render and render.warning else [],
     )
 
 
@@ -176,6 +181,9 @@ class _Fetched:
     elapsed_ms: float
     size: int
     redirects: list[Redirect]
+    render: RenderOutcome | None = None
+    body: bytes | None = None  # the static body, until the render step has looked at it
+    raw_content_type: str = ""
 
 
 _RecentKey = tuple[str, str, str, bool, int | None]
@@ -230,6 +238,20 @@ class Fetcher:
         self._http = http
         self._robots = robots
         self._recent = _RecentPages(ttl=recent_ttl)
+        self.render_step = RenderStep(settings, http, robots)
+        self._recent_rendered: dict[str, _RecentPages] = {}
+
+    def _recent_for(self, render: RenderMode | None) -> _RecentPages:
+        """Recent pages fetched under this render mode (a rendered page is not a static one)."""
+        if render is None:
+            return self._recent
+        if render not in self._recent_rendered:
+            self._recent_rendered[render] = _RecentPages(ttl=self._recent._ttl)
+        return self._recent_rendered[render]
+
+    async def aclose(self) -> None:
+        """Close the browser, if a render started one."""
+        await self.render_step.aclose()
 
     async def fetch(
         self,
@@ -243,6 +265,7 @@ class Fetcher:
         timeout: float | None = None,
         no_cache: bool = False,
         page_type: str = "auto",
+        render: RenderMode | None = None,
     ) -> Page:
         """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page."""
         if max_bytes is not None and max_bytes < 1:
@@ -251,7 +274,8 @@ class Fetcher:
             raise InvalidInput("timeout must be more than 0 seconds")
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
         key: _RecentKey = (url, format, page_type, robots, max_bytes)
-        fetched = None if no_cache else self._recent.get(key)
+        recent = self._recent_for(render)
+        fetched = None if no_cache else recent.get(key)
         cached = fetched is not None
         if fetched is None:
             fetched = await self._download(
@@ -262,7 +286,8 @@ class Fetcher:
                 timeout=timeout,
                 page_type=page_type,
             )
-            self._recent.put(key, fetched)
+            fetched = await self._render(fetched, render, robots, timeout, format, page_type)
+            recent.put(key, fetched)
         return build_page(
             fetched.content,
             url=fetched.url,
@@ -277,6 +302,47 @@ class Fetcher:
             start_index=start_index,
             max_length=max_length,
             cached=cached,
+            render=fetched.render,
+        )
+
+    async def _render(
+        self,
+        fetched: _Fetched,
+        render: RenderMode | None,
+        respect_robots: bool,
+        timeout: float | None,
+        format: ContentFormat,
+        page_type: str,
+    ) -> _Fetched:
+        """The render step (netsift.render.step): the rendered DOM replaces the static content,
+        extracted the same way."""
+        if fetched.body is None:
+            return fetched
+        started = time.perf_counter()
+        outcome = await self.render_step.run(
+            requested=render,
+            body=fetched.body,
+            content_type=fetched.raw_content_type,
+            url=fetched.url,
+            final_url=fetched.final_url,
+            respect_robots=respect_robots,
+            timeout=timeout,
+        )
+        content = fetched.content
+        if outcome.html is not None:
+            content = extract_content(
+                outcome.html,
+                content_type="text/html; charset=utf-8",
+                url=outcome.final_url,
+                format=format,
+                page_type=page_type,
+            )
+        return replace(
+            fetched,
+            content=content,
+            body=None,
+            render=outcome,
+            elapsed_ms=fetched.elapsed_ms + (time.perf_counter() - started) * 1000,
         )
 
     async def _download(
@@ -334,4 +400,6 @@ class Fetcher:
             elapsed_ms=(time.perf_counter() - started) * 1000,
             size=len(response.content),
             redirects=_redirects(response),
+            body=response.content,
+            raw_content_type=content_type,
         )

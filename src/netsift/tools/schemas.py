@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import Settings
 from ..errors import InvalidInput
-from ..models import ContentFormat, TimeRange
+from ..models import ContentFormat, RenderMode, TimeRange
 from ..params import (
     MAX_BATCH_QUERIES,
     MAX_QUERY_CHARS,
@@ -88,6 +88,11 @@ class WebFetchArgs(_Args):
     page_type: PageTypeChoice = Field(
         default="auto",
         description="How to read the page: auto (classify it) or a page type to force.",
+    )
+    render: RenderMode | None = Field(
+        default=None,
+        description="Run the page's JavaScript in a guarded browser: auto (only for JavaScript "
+        "shells), always or never. Default: auto when the host has a browser.",
     )
 
     def to_params(self) -> FetchParams:

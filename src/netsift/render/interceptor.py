@@ -1,0 +1,204 @@
+"""Every request a rendering page makes goes through netsift's guarded HttpClient.
+
+The browser never fetches anything itself: each request (document, iframe, script, XHR,
+fetch, beacon, worker request, navigation) reaches `Interceptor.route`, which sends it with
+`HttpClient.send` — URL check, connect-time address guard, redirects re-checked hop by hop,
+robots.txt per hop, the byte cap and the render's deadline — and fulfils the browser's
+request with the answer, or aborts it. Refusals are in the audit log: HttpClient writes its
+own, this module writes the ones it decides (robots, budget, WebSockets).
+
+WebSockets are refused: relaying them would need a guarded WebSocket client, and a page's
+readable content arrives over HTTP. Images, fonts and media are not fetched unless
+`render_media` is on (they cost bytes and carry no text).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import anyio
+import httpx
+from playwright.async_api import Route, WebSocketRoute
+
+from ..errors import Blocked, NetsiftError
+from ..net.audit import AuditLog
+from ..net.http import HttpClient, OnHop
+from ..net.robots import RobotsCache
+
+__all__ = ["Budget", "Interceptor", "MainDocument", "forwarded_headers"]
+
+MEDIA_TYPES = frozenset({"image", "font", "media"})
+# Headers the browser sets that netsift decides itself (or that describe the browser's own
+# connection): dropped before the request is sent through HttpClient.
+_DROPPED_REQUEST = frozenset(
+    {"host", "connection", "content-length", "accept-encoding", "user-agent", "keep-alive"}
+    | {"proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"}
+)
+# The body handed to the browser is already decoded and whole.
+_DROPPED_RESPONSE = frozenset(
+    {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
+)
+
+
+def forwarded_headers(headers: dict[str, str]) -> dict[str, str]:
+    """The browser's request headers that travel on (pure)."""
+    return {k: v for k, v in headers.items() if k.lower() not in _DROPPED_REQUEST}
+
+
+@dataclass(frozen=True)
+class MainDocument:
+    """The page's HTML, already fetched by the static fetch: served to the browser as is."""
+
+    url: str
+    body: bytes
+    content_type: str
+
+
+@dataclass
+class Budget:
+    """What one render may still spend (requests, bytes) and until when (monotonic)."""
+
+    requests: int
+    bytes: int
+    deadline: float
+
+    def remaining_time(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+@dataclass
+class Interceptor:
+    """Routes one render's requests; `inflight` lets the waiting logic see network idle."""
+
+    http: HttpClient
+    robots: RobotsCache | None
+    audit: AuditLog | None
+    main: MainDocument
+    budget: Budget
+    media: bool = False
+    inflight: int = 0
+    sent: int = 0
+    refused: list[str] = field(default_factory=list)
+    _served_main: bool = False
+
+    async def route(self, route: Route) -> None:
+        request = route.request
+        url = str(httpx.URL(request.url).copy_with(fragment=None))
+        if not self._served_main and request.is_navigation_request() and url == self.main.url:
+            self._served_main = True
+            await route.fulfill(
+                status=200, body=self.main.body, headers={"content-type": self.main.content_type}
+            )
+            return
+        if request.resource_type in MEDIA_TYPES and not self.media:
+            await route.abort("blockedbyclient")
+            return
+        self.inflight += 1
+        try:
+            await self._send(route, url)
+        finally:
+            self.inflight -= 1
+
+    async def _send(self, route: Route, url: str) -> None:
+        request = route.request
+        if self.budget.requests <= 0 or self.budget.bytes <= 0:
+            self._refuse(request.method, url, "render_budget")
+            await _deny(route, "blockedbyclient")
+            return
+        remaining = self.budget.remaining_time()
+        if remaining <= 0:
+            self._refuse(request.method, url, "timeout")
+            await _deny(route, "timedout")
+            return
+        self.budget.requests -= 1
+        try:
+            outgoing = httpx.Request(
+                request.method,
+                url,
+                headers=forwarded_headers(await request.all_headers()),
+                content=request.post_data_buffer,
+            )
+            response = await self.http.send(
+                outgoing,
+                kind="render",
+                retries=0,
+                deadline=remaining,
+                max_bytes=min(self.http.settings.max_bytes, self.budget.bytes),
+                on_hop=self._robots_hop(request.method),
+            )
+        except NetsiftError as exc:
+            if isinstance(exc, Blocked):
+                self.refused.append(url)
+            await _deny(route, "blockedbyclient" if isinstance(exc, Blocked) else "failed")
+            return
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception:  # an URL the browser accepts and httpx refuses, and the like
+            self._refuse(request.method, url, "invalid_url")
+            await _deny(route, "failed")
+            return
+        self.sent += 1
+        self.budget.bytes -= len(response.content)
+        headers = [
+            (k, v) for k, v in response.headers.multi_items() if k.lower() not in _DROPPED_RESPONSE
+        ]
+        await route.fulfill(
+            status=response.status_code,
+            headers=_merge(headers),
+            body=response.content,
+        )
+
+    def _robots_hop(self, method: str) -> OnHop:
+        robots = self.robots
+
+        async def hop(url: httpx.URL) -> None:
+            if robots is None:
+                return
+            try:
+                await robots.check(str(url))
+            except NetsiftError as exc:
+                self._refuse(method, str(url), exc.code)
+                raise
+
+        return hop
+
+    async def websocket(self, ws: WebSocketRoute) -> None:
+        """Refuse: the browser never opens a WebSocket of its own (see module docstring)."""
+        self._refuse("GET", ws.url, "websocket_refused")
+        await ws.close(code=1008, reason="netsift does not relay WebSockets")
+
+    def _refuse(self, method: str, url: str, outcome: str) -> None:
+        self.refused.append(url)
+        if self.audit is not None:
+            self.audit.record(
+                kind="render",
+                method=method,
+                url=url,
+                resolved_ip=None,
+                status=None,
+                size=0,
+                elapsed_ms=0.0,
+                outcome=outcome,
+            )
+
+
+async def _deny(route: Route, error: str) -> None:
+    """Refuse a request. A refused navigation answers 204, which leaves the frame on the page
+    it was showing (an abort would replace the page being read with Chromium's error page)."""
+    if route.request.is_navigation_request():
+        await route.fulfill(status=204, body=b"")
+    else:
+        await route.abort(error)
+
+
+def _merge(headers: list[tuple[str, str]]) -> dict[str, str]:
+    """Repeated headers joined as the browser expects (Set-Cookie by newline, others by comma)."""
+    merged: dict[str, str] = {}
+    for key, value in headers:
+        name = key.lower()
+        if name in merged:
+            merged[name] += ("\n" if name == "set-cookie" else ", ") + value
+        else:
+            merged[name] = value
+    return merged

@@ -1,0 +1,248 @@
+"""Renderer: one headless Chromium per process, a fresh context per page, guarded throughout.
+
+The browser is launched on first use and reused; each render gets its own context (no
+cookies, storage or cache shared between pages) with service workers blocked, downloads
+refused and every request routed through `Interceptor` (netsift's HttpClient). The browser's
+proxy is the deny-all sink and its name resolution is off (`chromium.py`), so nothing leaves
+it any other way. At most `render_concurrency` pages render at once; when the browser's
+processes hold more than `render_memory_mb` between renders it is closed and relaunched on
+the next render; when it crashes or hangs the render fails with `render_failed` and the next
+render starts a new browser.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from ..config import Settings
+from ..errors import RenderFailed
+from ..net.http import HttpClient
+from ..net.robots import RobotsCache
+from .chromium import browser_args, find_browser, proxy_settings
+from .interceptor import Budget, Interceptor, MainDocument
+from .memory import PROC, descendants, tree_rss
+from .sink import SINK_HOST, DenyAllProxy
+from .wait import scroll_screens, settle
+
+__all__ = ["Rendered", "Renderer"]
+
+# Tall enough that a listing shows a few screens' worth per scroll, like a desktop browser.
+VIEWPORT = {"width": 1280, "height": 1600}
+# Seconds on top of the render's own deadline before a hung browser is given up on.
+HANG_GRACE = 5.0
+LAUNCH_TIMEOUT_MS = 30_000
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The DOM after scripts ran, and what the render did on the network."""
+
+    html: str
+    final_url: str
+    requests: int
+    refused: int
+    scrolls: int
+
+
+class Renderer:
+    """See the module docstring. `launches` and `restarts` count browsers started/recycled."""
+
+    def __init__(self, settings: Settings, http: HttpClient, robots: RobotsCache | None) -> None:
+        self.settings = settings
+        self.http = http
+        self.robots = robots
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._sink: DenyAllProxy | None = None
+        self._slots: anyio.Semaphore | None = None
+        self._launching: anyio.Lock | None = None
+        self._active = 0
+        self._marker = f"--netsift-render={uuid.uuid4().hex}"
+        self.launches = 0
+        self.restarts = 0
+
+    @property
+    def sink(self) -> DenyAllProxy | None:
+        return self._sink
+
+    async def render(
+        self, main: MainDocument, *, target: str, respect_robots: bool, timeout: float
+    ) -> Rendered:
+        """Render `target` (whose HTML is `main`) within `timeout` seconds."""
+        if self._slots is None:
+            self._slots = anyio.Semaphore(self.settings.render_concurrency)
+        async with self._slots:
+            self._active += 1  # before the browser is taken: a restart now waits for us
+            try:
+                browser = await self._ensure_browser()
+            except BaseException:
+                self._active -= 1
+                raise
+            try:
+                with anyio.fail_after(timeout + HANG_GRACE):
+                    return await self._render(browser, main, target, respect_robots, timeout)
+            except TimeoutError:
+                await self._drop()
+                raise RenderFailed(
+                    f"the browser did not finish {main.url} within {timeout + HANG_GRACE:g}s",
+                    details={"url": main.url, "stage": "hang"},
+                ) from None
+            except PlaywrightError as exc:
+                crashed = not browser.is_connected()
+                if crashed:
+                    await self._drop()
+                raise RenderFailed(
+                    f"the browser {'crashed' if crashed else 'failed'} rendering {main.url}: "
+                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                    details={"url": main.url, "stage": "crash" if crashed else "render"},
+                ) from None
+            finally:
+                self._active -= 1
+                await self._enforce_memory()
+
+    async def _render(
+        self, browser: Browser, main: MainDocument, target: str, robots: bool, timeout: float
+    ) -> Rendered:
+        deadline = time.monotonic() + timeout
+        interceptor = Interceptor(
+            http=self.http,
+            robots=self.robots if robots else None,
+            audit=self.http.audit,
+            main=main,
+            budget=Budget(
+                requests=self.settings.render_max_requests,
+                bytes=self.settings.render_max_bytes,
+                deadline=deadline,
+            ),
+            media=self.settings.render_media,
+        )
+        context = await browser.new_context(
+            service_workers="block",
+            accept_downloads=False,
+            viewport=VIEWPORT,  # type: ignore[arg-type]
+        )
+        try:
+            await context.route("**/*", interceptor.route)
+            await context.route_web_socket("**/*", interceptor.websocket)
+            page = await context.new_page()
+            await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
+
+            def busy() -> bool:
+                return interceptor.inflight > 0
+
+            await settle(page, busy, deadline)
+            scrolls = await scroll_screens(page, busy, deadline, self.settings.render_scrolls)
+            html = await page.content()
+            return Rendered(
+                html=html,
+                final_url=page.url,
+                requests=interceptor.sent,
+                refused=len(interceptor.refused),
+                scrolls=scrolls,
+            )
+        finally:
+            try:
+                await context.close()
+            except PlaywrightError:
+                pass  # the browser is gone; the caller reports that
+
+    async def _ensure_browser(self) -> Browser:
+        if self._launching is None:
+            self._launching = anyio.Lock()
+        async with self._launching:
+            if self._browser is not None and self._browser.is_connected():
+                return self._browser
+            await self._drop()
+            if self._sink is None:
+                self._sink = DenyAllProxy(self.http.audit)
+                await self._sink.start()
+            if self._playwright is None:
+                try:
+                    self._playwright = await async_playwright().start()
+                except Exception as exc:  # the driver is missing or broken
+                    raise RenderFailed(
+                        f"Playwright did not start: {exc}", details={"stage": "launch"}
+                    ) from None
+            chromium = self._playwright.chromium
+            path = find_browser(self.settings.browser_path, chromium.executable_path)
+            if path is None:
+                raise RenderFailed(
+                    "no Chromium to render with: install the OS package (apt-get install "
+                    "chromium) or set NETSIFT_BROWSER_PATH",
+                    details={"stage": "launch"},
+                    retryable=False,
+                )
+            try:
+                self._browser = await chromium.launch(
+                    executable_path=path,
+                    headless=True,
+                    args=[*browser_args(SINK_HOST), self._marker],
+                    proxy=proxy_settings(self._sink.url),  # type: ignore[arg-type]
+                    handle_sigint=False,
+                    handle_sigterm=False,
+                    handle_sighup=False,
+                    timeout=LAUNCH_TIMEOUT_MS,
+                )
+            except PlaywrightError as exc:
+                raise RenderFailed(
+                    f"the browser at {path} did not start: {str(exc).splitlines()[0]}",
+                    details={"stage": "launch"},
+                ) from None
+            self.launches += 1
+            return self._browser
+
+    def browser_pids(self) -> list[int]:
+        """The browser's processes (its main process, found by our marker, and all below)."""
+        for pid in descendants_of_self():
+            try:
+                cmdline = (PROC / str(pid) / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if self._marker.encode() in cmdline.split(b"\0"):
+                return [pid, *descendants(pid)]
+        return []
+
+    def memory_bytes(self) -> int:
+        return tree_rss(self.browser_pids())
+
+    async def _enforce_memory(self) -> None:
+        """Between renders, recycle a browser that holds more than the ceiling."""
+        if self._active or self._browser is None:
+            return
+        used = await anyio.to_thread.run_sync(self.memory_bytes)  # a walk over /proc
+        if used > self.settings.render_memory_mb * MiB and not self._active:
+            self.restarts += 1
+            await self._drop()  # forgets the browser before awaiting: the next render relaunches
+
+    async def _drop(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is not None:
+            try:
+                await browser.close()
+            except PlaywrightError:
+                pass  # already gone
+
+    async def aclose(self) -> None:
+        await self._drop()
+        if self._playwright is not None:
+            playwright, self._playwright = self._playwright, None
+            try:
+                await playwright.stop()
+            except Exception:  # the driver may already be gone; closing must not fail
+                pass
+        if self._sink is not None:
+            await self._sink.aclose()
+            self._sink = None
+
+
+def descendants_of_self() -> list[int]:
+    return descendants(os.getpid()) if Path(PROC).is_dir() else []

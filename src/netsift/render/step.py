@@ -1,0 +1,190 @@
+"""The render step of a fetch: after the static fetch, decide whether to run the page's
+JavaScript, and do it. Importable without the `browser` extra (Playwright loads on first use).
+
+    never   keep the static HTML.
+    auto    render only when `classify_shell` calls the HTML a JavaScript shell; a failed
+            render keeps the static page with a warning.
+    always  render every HTML page; a failed render is a `render_failed` error.
+
+The default is auto when the extra and a Chromium are installed, never otherwise; a page that
+looked like a shell and was not rendered says so in `Page.warnings`.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import httpx
+
+from ..config import Settings
+from ..errors import RenderFailed
+from ..fetch.decode import decode_body, parse_content_type
+from ..fetch.sniff import detect_kind
+from ..models import RenderMode
+from ..net.http import HttpClient
+from ..net.robots import RobotsCache
+from .chromium import find_browser, playwright_installed
+from .shell import classify_shell
+
+if TYPE_CHECKING:
+    from .interceptor import MainDocument
+    from .renderer import Renderer
+
+__all__ = ["RenderOutcome", "RenderStep", "browser_available", "resolve_mode"]
+
+INSTALL_HINT = "install netsift[browser] and Chromium to render it (see the README)"
+
+
+def _playwright_browser_on_disk() -> bool:
+    """Playwright's own Chromium download, where Playwright keeps it (without starting it)."""
+    root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or os.path.expanduser(
+        "~/.cache/ms-playwright"
+    )
+    return bool(glob.glob(os.path.join(root, "chromium*", "chrome-*", "chrome")))
+
+
+def browser_available(settings: Settings) -> bool:
+    """Playwright importable and a Chromium to drive (its own, the configured or the OS's)."""
+    if not playwright_installed():
+        return False
+    return find_browser(settings.browser_path, None) is not None or (
+        not settings.browser_path and _playwright_browser_on_disk()
+    )
+
+
+def resolve_mode(requested: RenderMode | None, settings: Settings, available: bool) -> RenderMode:
+    """The caller's choice, else the host's (`NETSIFT_RENDER`), else auto if installed; pure."""
+    if requested is not None:
+        return requested
+    if settings.render is not None:
+        return settings.render
+    return "auto" if available else "never"
+
+
+@dataclass(frozen=True)
+class RenderOutcome:
+    """`html` is the rendered DOM (None: the static HTML stands) and what to tell the reader."""
+
+    html: bytes | None = None
+    final_url: str = ""
+    rendered: bool = False
+    reason: str | None = None
+    warning: str | None = None
+
+
+class RenderStep:
+    """Owns the Renderer (built on first render) for one Fetcher."""
+
+    def __init__(self, settings: Settings, http: HttpClient, robots: RobotsCache | None) -> None:
+        self.settings = settings
+        self.http = http
+        self.robots = robots
+        self._available: bool | None = None
+        self._renderer: Renderer | None = None
+
+    @property
+    def available(self) -> bool:
+        if self._available is None:
+            self._available = browser_available(self.settings)
+        return self._available
+
+    @property
+    def renderer(self) -> Renderer:
+        if self._renderer is None:
+            from .renderer import Renderer
+
+            self._renderer = Renderer(self.settings, self.http, self.robots)
+        return self._renderer
+
+    async def run(
+        self,
+        *,
+        requested: RenderMode | None,
+        body: bytes,
+        content_type: str,
+        url: str,
+        final_url: str,
+        respect_robots: bool,
+        timeout: float | None,
+    ) -> RenderOutcome:
+        """Render the static answer `body` of `final_url` if the mode says so."""
+        available = self.available
+        mode = resolve_mode(requested, self.settings, available)
+        mime, _ = parse_content_type(content_type)
+        if detect_kind(mime, body, final_url) != "html":
+            if mode == "always":
+                return RenderOutcome(reason="not HTML: nothing to render")
+            return RenderOutcome()
+        if mode == "never" and "never" in (requested, self.settings.render):
+            return RenderOutcome()
+        reason: str | None = "render=always"
+        if mode != "always":
+            verdict = classify_shell(decode_body(body, content_type).text)
+            if not verdict.shell:
+                return RenderOutcome()
+            reason = verdict.reason
+            if mode == "never" or not available:
+                return RenderOutcome(
+                    reason=reason,
+                    warning=f"the page looks like a JavaScript shell ({reason}); {INSTALL_HINT}",
+                )
+        if not available:
+            raise RenderFailed(
+                f"render=always needs a browser; {INSTALL_HINT}",
+                details={"stage": "launch"},
+                retryable=False,
+            )
+        limit = (
+            self.settings.render_timeout
+            if timeout is None
+            else min(timeout, self.settings.render_timeout)
+        )
+        main = _main_document(final_url, body, content_type)
+        try:
+            rendered = await self.renderer.render(
+                main, target=_target(url, final_url), respect_robots=respect_robots, timeout=limit
+            )
+        except RenderFailed as exc:
+            if mode == "always":
+                raise
+            return RenderOutcome(reason=reason, warning=f"{exc.message}; the static HTML is shown")
+        return RenderOutcome(
+            html=rendered.html.encode(),
+            final_url=_without_fragment(rendered.final_url) or final_url,
+            rendered=True,
+            reason=reason,
+        )
+
+    async def aclose(self) -> None:
+        if self._renderer is not None:
+            await self._renderer.aclose()
+
+
+def _main_document(final_url: str, body: bytes, content_type: str) -> MainDocument:
+    from .interceptor import MainDocument
+
+    return MainDocument(
+        url=_without_fragment(final_url),
+        body=body,
+        content_type=content_type or "text/html",
+    )
+
+
+def _without_fragment(url: str) -> str:
+    try:
+        return str(httpx.URL(url).copy_with(fragment=None))
+    except httpx.InvalidURL:
+        return url
+
+
+def _target(url: str, final_url: str) -> str:
+    """Where the browser goes: the final URL, with the fragment the caller asked for (hash
+    routers read it; HTTP never sends it, and a redirect keeps it, as browsers do)."""
+    fragment = httpx.URL(url).fragment
+    final = httpx.URL(final_url)
+    if fragment and not final.fragment:
+        return str(final.copy_with(fragment=fragment))
+    return final_url
