@@ -6,8 +6,6 @@ from typing import Annotated
 
 import typer
 
-from ..errors import InvalidInput
-from ..tools.schemas import definitions
 from .boundary import build_settings, fail
 from .output import emit_json
 
@@ -22,6 +20,9 @@ def tools(
     ] = "openai",
 ) -> None:
     """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP."""
+    from ..errors import InvalidInput
+    from ..tools.schemas import definitions
+
     settings = build_settings()
     if format not in ("openai", "anthropic", "mcp"):
         fail(
@@ -39,6 +40,7 @@ def mcp(
     """Run the MCP server (stdio by default): the agent tools this host offers."""
     import anyio
 
+    from ..errors import InvalidInput
     from ..mcp import serve_http, serve_stdio
 
     settings = build_settings()

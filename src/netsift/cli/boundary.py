@@ -6,14 +6,13 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-import anyio
 import typer
-from pydantic import ValidationError
 
-from ..config import Settings
-from ..errors import InvalidInput, NetsiftError
+if TYPE_CHECKING:
+    from ..config import Settings
+    from ..errors import NetsiftError
 
 __all__ = ["CONFIG_EXIT", "build_settings", "error_object", "fail", "run"]
 
@@ -35,6 +34,8 @@ def fail(error: NetsiftError, *, as_json: bool) -> NoReturn:
 
 
 def internal(exc: BaseException) -> NetsiftError:
+    from ..errors import NetsiftError
+
     if os.environ.get("NETSIFT_DEBUG"):
         import traceback
 
@@ -44,6 +45,11 @@ def internal(exc: BaseException) -> NetsiftError:
 
 def build_settings(**overrides: Any) -> Settings:
     """Settings from the environment plus the command's options; a bad config exits 5."""
+    from pydantic import ValidationError
+
+    from ..config import Settings
+    from ..errors import InvalidInput
+
     clean = {key: value for key, value in overrides.items() if value is not None}
     try:
         return Settings(**clean)
@@ -55,6 +61,11 @@ def build_settings(**overrides: Any) -> Settings:
 
 def run(work: Callable[[], Awaitable[T]], *, as_json: bool) -> T:
     """Run one async command body, rendering any failure in the one place it is rendered."""
+    import anyio
+    from pydantic import ValidationError
+
+    from ..errors import InvalidInput, NetsiftError
+
     try:
         return anyio.run(work)
     except NetsiftError as exc:

@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 
-from ..errors import NetsiftError
 from .boundary import build_settings, fail
 
 __all__ = ["serve"]
@@ -31,6 +30,7 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the HTTP API (REST, SSE, WebSocket, OpenAPI at /docs) and the web page."""
+    from ..errors import NetsiftError
     from ..server.auth import check_bind
 
     settings = build_settings()
