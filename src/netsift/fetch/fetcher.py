@@ -23,7 +23,6 @@ from ..net.http import HttpClient
 from ..net.robots import RobotsCache
 from .decode import decode_body, parse_content_type
 from .json import extract_json
-from .metadata import extract_metadata
 from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
 __all__ = ["Content", "Fetcher", "build_page", "extract_content", "paginate"]
@@ -77,10 +76,12 @@ def extract_content(
     mime, _ = parse_content_type(content_type)
     page_url = url or None
     kind = detect_kind(mime, body, url)
-    # Each reader is imported when its kind first arrives: the HTML stack (trafilatura), the
-    # PDF reader (pypdf, PIL) and feedparser cost a command that never reads one nothing.
+    # Each reader is imported when its kind first arrives: the HTML stack (trafilatura and
+    # selectolax), the PDF reader (pypdf, PIL) and feedparser cost a command that never reads
+    # one nothing (`netsift search` builds a Fetcher too).
     if kind == "html":
         from .html import extract_html
+        from .metadata import extract_metadata
 
         text = decode_body(body, content_type).text
         extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
