@@ -8,11 +8,10 @@ async with netsift.Client() as client:
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from .config import Settings
 from .errors import Disabled
-from .fetch.extract import extract
 from .fetch.fetcher import Fetcher
 from .models import (
     ContentFormat,
@@ -38,15 +37,18 @@ from .params import (
     SearchParams,
     validated,
 )
-from .research.agent import ResearchAgent
-from .research.llm import LLM, llm_configured
-from .research.runner import ResearchRunner
-from .research.sleep import Sleeper
 from .search.batch import BatchItem
-from .search.service import SearchService
 from .store.discoveries import DiscoveryLog
 from .store.jobs import Job, JobStore, open_job_store
-from .store.sleeps import open_sleep_store
+
+# The research stack, the search service and extraction load when first used (the properties
+# and methods below import them), so that a command pays only for what it runs.
+if TYPE_CHECKING:
+    from .research.agent import ResearchAgent
+    from .research.llm import LLM
+    from .research.runner import ResearchRunner
+    from .research.sleep import Sleeper
+    from .search.service import SearchService
 
 __all__ = ["Client"]
 
@@ -81,12 +83,16 @@ class Client:
     def search_service(self) -> SearchService:
         """Built on first use, so a fetch-only client never opens the search cache."""
         if self._search is None:
+            from .search.service import SearchService
+
             self._search = SearchService(self.settings, self.http)
         return self._search
 
     @property
     def llm(self) -> LLM | None:
         """The configured model, or None: research then runs in extractive mode."""
+        from .research.llm import LLM, llm_configured
+
         if self._llm is None and llm_configured(self.settings):
             self._llm = LLM(self.settings, http=self.http)
         return self._llm
@@ -101,12 +107,17 @@ class Client:
     def runner(self) -> ResearchRunner:
         """Research jobs; background jobs need the Client entered (`async with`)."""
         if self._runner is None:
+            from .research.runner import ResearchRunner
+
             self._runner = ResearchRunner(self._research_agent, self.jobs)
         return self._runner
 
     @property
     def sleeper(self) -> Sleeper:
         if self._sleeper is None:
+            from .research.sleep import Sleeper
+            from .store.sleeps import open_sleep_store
+
             url = self.settings.effective_jobs_url()
             if not url.startswith(("memory://", "sqlite:///")):
                 url = f"sqlite:///{self.settings.data_path() / 'sleeps.sqlite3'}"
@@ -116,6 +127,8 @@ class Client:
         return self._sleeper
 
     def _research_agent(self) -> ResearchAgent:
+        from .research.agent import ResearchAgent
+
         return ResearchAgent(
             self.search_service, self.fetcher, llm=self.llm, discoveries=self.discoveries
         )
@@ -209,6 +222,8 @@ class Client:
         page_type: PageTypeChoice = "auto",
     ) -> Page:
         """Run the same extraction on HTML you already have, paginated like fetch; no network."""
+        from .fetch.extract import extract
+
         return extract(
             html,
             url=url,

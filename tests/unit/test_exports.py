@@ -8,10 +8,11 @@ import netsift
 
 
 def test_all_is_sorted_and_lists_every_public_name() -> None:
+    # dir(), not vars(): the exports load on first use, and dir() names them before that.
     public = {
         name
-        for name, value in vars(netsift).items()
-        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+        for name in dir(netsift)
+        if not name.startswith("_") and not isinstance(getattr(netsift, name), types.ModuleType)
     }
     assert set(netsift.__all__) == public | {"__version__"}
     assert netsift.__all__ == sorted(set(netsift.__all__))
@@ -38,3 +39,12 @@ def test_every_error_class_is_exported() -> None:
         if isinstance(value, type) and issubclass(value, errors.NetsiftError)
     }
     assert classes <= set(netsift.__all__)
+
+
+def test_the_conveniences_survive_their_subpackages_loading() -> None:
+    """`netsift.fetch` is the function even after the `netsift.fetch` subpackage is imported."""
+    import importlib
+
+    for name in ("fetch", "search", "research"):
+        importlib.import_module(f"netsift.{name}")
+        assert callable(getattr(netsift, name)), name

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import typer
+import sys
 
-from .agents import mcp, tools
-from .fetch import extract, fetch, meta
-from .research import discoveries, jobs, research, wake
-from .search import providers, search
-from .serve import serve
+# httpx's __init__ imports its own command line (`httpx._main`: click, rich.progress,
+# rich.syntax, pygments' lexers) whenever those happen to be installed, and typer's dependency
+# on rich installs them: ~40 ms of CPU on every netsift command for a CLI it never runs. A None
+# entry makes that import fail the way httpx expects when its `cli` extra is absent, and httpx
+# falls back to its stub `main`. Only the netsift process is affected; the library leaves it.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+import typer  # noqa: E402
+
+from .agents import mcp, tools  # noqa: E402
+from .fetch import extract, fetch, meta  # noqa: E402
+from .research import discoveries, jobs, research, wake  # noqa: E402
+from .search import providers, search  # noqa: E402
+from .serve import serve  # noqa: E402
 
 __all__ = ["app", "main"]
 

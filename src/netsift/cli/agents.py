@@ -22,6 +22,7 @@ def tools(
     ] = "openai",
 ) -> None:
     """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP."""
+
     settings = build_settings()
     if format not in ("openai", "anthropic", "mcp"):
         fail(

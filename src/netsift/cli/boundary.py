@@ -58,6 +58,8 @@ def _wait_hint(error: NetsiftError) -> str:
 
 
 def internal(exc: BaseException) -> NetsiftError:
+    from ..errors import NetsiftError
+
     if os.environ.get("NETSIFT_DEBUG"):
         import traceback
 

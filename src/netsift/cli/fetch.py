@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..client import Client
-from ..errors import InvalidInput
-from ..fetch.extract import extract as extract_html
-from ..models import ContentFormat, Metadata, Page
-from ..params import FetchParams, MetaParams
 from .boundary import build_settings, run
-from .jsonlines import serve_lines
 from .output import emit_json, print_meta, print_page, status
+
+if TYPE_CHECKING:
+    from ..models import ContentFormat, Metadata, Page
 
 __all__ = ["extract", "fetch", "meta"]
 
@@ -36,6 +33,8 @@ PageTypeOption = Annotated[
 
 
 def _format(value: str) -> ContentFormat:
+    from ..errors import InvalidInput
+
     if value not in ("markdown", "text", "html"):
         raise InvalidInput(f"--format must be markdown, text or html, not {value!r}")
     return value  # type: ignore[return-value]
@@ -66,11 +65,17 @@ def fetch(
     ] = None,
 ) -> None:
     """Fetch a page safely and print its main content."""
+    from ..client import Client
+    from ..errors import InvalidInput
+    from ..params import FetchParams
+
     settings = build_settings(
         respect_robots=False if no_robots else None, timeout=timeout, max_bytes=max_bytes
     )
 
     async def lines() -> None:
+        from .jsonlines import serve_lines
+
         async with Client(settings) as client:
 
             async def handle(params: FetchParams) -> Page:
@@ -112,6 +117,9 @@ def meta(
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
 ) -> None:
     """Print a page's link-preview card: title, description, image, site name, favicon."""
+    from ..client import Client
+    from ..params import MetaParams
+
     settings = build_settings(respect_robots=False if no_robots else None)
 
     async def one() -> Metadata:
@@ -141,6 +149,9 @@ def extract(
     start_index: Annotated[int, typer.Option(help="Continue a truncated page here.")] = 0,
 ) -> None:
     """Extract main content from HTML you already have (no network)."""
+
+    from ..errors import InvalidInput
+    from ..fetch.extract import extract as extract_html
 
     def read() -> bytes:
         if file == "-":

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-from rich.console import Console
-from rich.table import Table
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-from ..models import Metadata, Page, SearchResponse
+    from ..models import Metadata, Page, SearchResponse
 
 __all__ = ["emit_json", "human", "print_meta", "print_page", "print_search", "status"]
 
@@ -20,6 +19,8 @@ def human() -> bool:
 
 
 def emit_json(value: BaseModel | dict[str, Any] | list[Any]) -> None:
+    from pydantic import BaseModel
+
     data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -36,6 +37,8 @@ class _NoStatus:
 def status(message: str) -> Any:
     """A spinner on stderr when a person is watching; nothing when piped."""
     if sys.stderr.isatty():
+        from rich.console import Console
+
         return Console(stderr=True).status(message)
     return _NoStatus()
 
@@ -63,6 +66,9 @@ def print_meta(meta: Metadata) -> None:
 def print_search(response: SearchResponse) -> None:
     failed = [a for a in response.attempts if not a.ok]
     if human():
+        from rich.console import Console
+        from rich.table import Table
+
         table = Table(title=f"{response.query!r} via {response.provider or 'no provider'}")
         table.add_column("#", justify="right")
         table.add_column("result", overflow="fold")

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
-from ..client import Client
-from ..errors import error_from_dict
-from ..models import Event, ResearchReport
-from ..params import ResearchParams
-from ..store.discoveries import DiscoveryRead
 from .boundary import build_settings, run
 from .output import emit_json
+
+if TYPE_CHECKING:
+    from ..models import Event, ResearchReport
+    from ..store.discoveries import DiscoveryRead
 
 __all__ = ["discoveries", "jobs", "research", "wake"]
 
@@ -82,6 +80,13 @@ def research(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Research a question: searches, reads and answers with verified citations."""
+    from rich.console import Console
+
+    from ..client import Client
+    from ..errors import error_from_dict
+    from ..models import ResearchReport
+    from ..params import ResearchParams
+
     settings = build_settings()
     console = Console(stderr=True)
 
@@ -126,6 +131,8 @@ def discoveries(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List the findings agents flagged for a human."""
+    from ..client import Client
+
     settings = build_settings()
 
     async def work() -> DiscoveryRead:
@@ -151,6 +158,8 @@ def discoveries(
 
 def wake(sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")]) -> None:
     """Wake a sleeping agent (a manual sleep, or any sleep before its time)."""
+    from ..client import Client
+
     settings = build_settings()
 
     async def work() -> dict[str, Any]:
@@ -166,6 +175,8 @@ def jobs(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List research jobs and their status."""
+    from ..client import Client
+
     settings = build_settings()
 
     async def work() -> list[dict[str, Any]]:

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from ..client import Client
-from ..errors import InvalidInput
-from ..models import SearchResponse
-from ..params import SearchParams
 from .boundary import build_settings, run
-from .jsonlines import serve_lines
 from .output import emit_json, human, print_search, status
+
+if TYPE_CHECKING:
+    from ..models import SearchResponse
 
 __all__ = ["providers", "search"]
 
@@ -45,9 +41,15 @@ def search(
     ] = False,
 ) -> None:
     """Search the web across providers with failover; failures are reported, never hidden."""
+    from ..client import Client
+    from ..errors import InvalidInput
+    from ..params import SearchParams
+
     settings = build_settings()
 
     async def lines() -> None:
+        from .jsonlines import serve_lines
+
         async with Client(settings) as client:
 
             async def handle(params: SearchParams) -> SearchResponse:
@@ -90,6 +92,8 @@ def providers(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List search providers: configured or not, limits and breaker state."""
+    from ..client import Client
+
     settings = build_settings()
 
     async def listing() -> list[dict[str, Any]]:
@@ -101,6 +105,9 @@ def providers(
         emit_json(rows)
         return
     if human():
+        from rich.console import Console
+        from rich.table import Table
+
         table = Table(title="search providers")
         for column in ("name", "kind", "configured", "enabled", "rate limit", "state"):
             table.add_column(column)

@@ -4,9 +4,10 @@ calls trafilatura."""
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 import trafilatura
@@ -18,7 +19,10 @@ from .markdown import TextFormat, render
 
 __all__ = [
     "body_of",
+    "collapse_whitespace",
     "drop",
+    "lift_captions",
+    "link_base",
     "own_copy",
     "render_node",
     "resolve_links",
@@ -26,7 +30,7 @@ __all__ = [
     "string_length",
 ]
 
-_KEPT_LINKS = ("#", "javascript:", "mailto:", "http://", "https://")
+_ABSOLUTE = ("http://", "https://")
 _OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
 _OPTIONS = frozenset({"include_comments", "favor_precision"})
 
@@ -36,7 +40,7 @@ def run_trafilatura(
 ) -> str:
     """trafilatura on the already parsed tree (it neither fetches nor re-parses), tables kept."""
     if stages.SUPPORTED and set(options) <= _OPTIONS and isinstance(tree, lxml.html.HtmlElement):
-        return stages.extract(tree, url, fmt, options)
+        return _unbracketed(stages.extract(tree, url, fmt, options), fmt)
     content = trafilatura.extract(
         tree,
         url=url,
@@ -48,7 +52,20 @@ def run_trafilatura(
         deduplicate=False,
         **options,
     )
-    return (content or "").strip()
+    return _unbracketed((content or "").strip(), fmt)
+
+
+# trafilatura's Markdown for a link without a target (a dead link, see `resolve_links`) is
+# "[its text]"; brackets in text it escapes, code it leaves as written (so code is skipped)
+_TARGETLESS = re.compile(
+    r"(```.*?```|`[^`\n]*`)|(?<![\\!\]])\[((?:[^\[\]\\\n]|\\.)*)\](?![(\[])", re.DOTALL
+)
+
+
+def _unbracketed(content: str, fmt: ContentFormat) -> str:
+    if fmt != "markdown" or "[" not in content:
+        return content
+    return _TARGETLESS.sub(lambda m: m[1] or m[2], content)
 
 
 _STRING_LENGTH = etree.XPath("string-length(.)")
@@ -72,18 +89,110 @@ def body_of(tree: etree._Element) -> etree._Element:
     return body if body is not None else tree
 
 
-def resolve_links(root: etree._Element, url: str | None) -> None:
-    """Make the links under `root` absolute against the page URL, those already absolute kept
-    as written (`urljoin` on thousands of menu links was most of a body copy's cost)."""
-    if not url:
-        return
+def link_base(tree: etree._Element, url: str | None) -> str | None:
+    """The URL the page's links resolve against, as a browser's: the first `<base href>`,
+    itself resolved against the page URL, when it is http(s); else the page URL (the final one,
+    after redirects: that is the URL the fetcher hands the extractor)."""
+    for node in tree.iter("base"):
+        href = node.get("href")
+        if href is None:
+            continue
+        try:
+            base = urljoin(url or "", _URL_NOISE.sub("", href))
+        except ValueError:
+            break
+        if base.startswith(_ABSOLUTE) and urlsplit(base).netloc:
+            return base
+        break  # only the first base with an href counts, usable or not
+    return url
+
+
+# what a browser strips from an href before parsing it: leading and trailing C0 controls and
+# spaces, and every tab and newline inside
+_URL_NOISE = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$|[\t\n\r]")
+# links that lead nowhere a reader can follow: script, and the bare "#" of a script's button
+_DEAD_LINK = re.compile(r"(?i)javascript:|#?$")
+
+
+def resolve_links(root: etree._Element, base: str | None) -> None:
+    """Make the links under `root` what a browser would follow from a page whose base URL is
+    `base` (see `link_base`): relative paths, queries, fragments and scheme-relative links
+    resolved; absolute http(s) links kept as written; mailto:, tel:, data: and other schemes
+    left alone; script links and bare "#" lose their href: every renderer keeps their text
+    without a link, and the readers still see the `a` their link-density measures count.
+    Idempotent; with no base only the dead links change. (`urljoin` runs once per distinct
+    href: menus repeat theirs.)"""
+    resolved: dict[str, str] = {}
     for node in root.iter("a"):
         href = node.get("href")
-        if href and not href.startswith(_KEPT_LINKS):
+        if href is None or href.startswith(_ABSOLUTE):
+            continue
+        if (target := resolved.get(href)) is None:
+            target = _resolve(href, base)
+            resolved[href] = target
+        if not target:
+            del node.attrib["href"]
+        elif target != href:
             try:
-                node.set("href", urljoin(url, href.strip()))
-            except ValueError:  # a control character lxml accepted from the page
+                node.set("href", target)
+            except ValueError:  # a control character lxml accepted from the page, not back
                 continue
+
+
+def _resolve(href: str, base: str | None) -> str:
+    clean = _URL_NOISE.sub("", href)
+    if _DEAD_LINK.match(clean):
+        return ""
+    if not base:
+        return href
+    try:
+        return urljoin(base, clean)
+    except ValueError:  # a malformed host ("http://[::1"): left as the page wrote it
+        return href
+
+
+def lift_captions(tree: etree._Element) -> None:
+    """Move each table's caption to a paragraph just before the table: trafilatura renders a
+    caption as a first row with its own separator (two separator rows in Markdown, a caption
+    posing as the header), and the Markdown renderer, which reads rows only, lost it."""
+    for caption in list(tree.iter("caption")):
+        table = caption.getparent()
+        if table is None or table.getparent() is None:
+            continue
+        paragraph = etree.Element("p")
+        paragraph.text = caption.text
+        paragraph.extend(list(caption))
+        drop(caption)
+        table.addprevious(paragraph)
+
+
+_PRESERVED = ("pre", "textarea", "listing", "plaintext", "xmp")
+# the inline markup trafilatura writes with marks of its own (`*`, `**`, backticks)
+_EMPHASIS = ("em", "i", "strong", "b", "mark", "cite", "dfn", "code", "kbd", "samp", "var")
+# each line break a space: the text keeps its length, which the readers' shares of a page
+# were tuned on
+_SOURCE_BREAKS = str.maketrans("\r\n", "  ")
+
+
+def collapse_whitespace(tree: etree._Element) -> None:
+    """Around and inside inline emphasis, turn the HTML source's line breaks into spaces, as a
+    browser renders them: trafilatura carries them into its output, where an emphasis on a
+    line of its own split its paragraph (`Hello\\n*world*\\nand more`; in plain text, three
+    lines). Only there: elsewhere its choices (justext's paragraphs) read the line breaks."""
+    kept = {node for keeper in tree.iter(*_PRESERVED) for node in keeper.iter()}
+    for node in tree.iter(*_EMPHASIS):
+        parent = node.getparent()
+        if parent is None or node in kept:
+            continue
+        if node.text:
+            node.text = node.text.translate(_SOURCE_BREAKS)
+        if node.tail:
+            node.tail = node.tail.translate(_SOURCE_BREAKS)
+        before = node.getprevious()
+        if before is not None and before.tail:
+            before.tail = before.tail.translate(_SOURCE_BREAKS)
+        elif before is None and parent.text:
+            parent.text = parent.text.translate(_SOURCE_BREAKS)
 
 
 def drop(node: etree._Element, *, keep_blank_tail: bool = False) -> None:

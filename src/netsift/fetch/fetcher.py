@@ -24,11 +24,7 @@ from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from ..render.step import RenderOutcome, RenderStep
 from .decode import decode_body, parse_content_type
-from .feed import extract_feed
-from .html import extract_html
 from .json import extract_json
-from .metadata import extract_metadata
-from .pdf import extract_pdf
 from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
 __all__ = ["Content", "Fetcher", "build_page", "extract_content", "paginate"]
@@ -82,7 +78,13 @@ def extract_content(
     mime, _ = parse_content_type(content_type)
     page_url = url or None
     kind = detect_kind(mime, body, url)
+    # Each reader is imported when its kind first arrives: the HTML stack (trafilatura and
+    # selectolax), the PDF reader (pypdf, PIL) and feedparser cost a command that never reads
+    # one nothing (`netsift search` builds a Fetcher too).
     if kind == "html":
+        from .html import extract_html
+        from .metadata import extract_metadata
+
         text = decode_body(body, content_type).text
         extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
         metadata = extract_metadata(text, page_url)
@@ -100,10 +102,14 @@ def extract_content(
         text = decode_body(body, content_type).text
         return Content(None, extract_json(text), Metadata(url=page_url), page_type="json")
     if kind == "pdf":
+        from .pdf import extract_pdf
+
         pdf = extract_pdf(body)
         meta = Metadata(title=pdf.title, author=pdf.author, url=page_url, type="pdf")
         return Content(pdf.title, pdf.text, meta, page_type="pdf", page_count=pdf.page_count)
     if kind == "feed":
+        from .feed import extract_feed
+
         feed = extract_feed(body, url)
         meta = Metadata(title=feed.title, description=feed.description, url=page_url, type="feed")
         return Content(feed.title, feed.markdown, meta, "feed", entries=tuple(feed.entries))

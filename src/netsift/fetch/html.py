@@ -31,7 +31,15 @@ from ..models import ContentFormat, PageType
 from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
-from .dom import drop, run_trafilatura, string_length
+from .dom import (
+    collapse_whitespace,
+    drop,
+    lift_captions,
+    link_base,
+    resolve_links,
+    run_trafilatura,
+    string_length,
+)
 from .forum import read_forum
 from .markdown import normalize_space
 from .pagetype import (
@@ -42,7 +50,7 @@ from .pagetype import (
     publication_marks,
 )
 from .product import read_product
-from .tidy import tidy
+from .tidy import plain_tables, tidy
 
 __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
 
@@ -161,6 +169,15 @@ def _drop_unread(tree: etree._Element, tags: tuple[str, ...] = _UNREAD) -> None:
         drop(node, keep_blank_tail=True)
 
 
+def _as_rendered(tree: etree._Element, base: str | None) -> None:
+    """The tree as a browser shows it, for every reader: links resolved as it would follow
+    them, captions above their tables, source line breaks as spaces. After classification,
+    which was tuned on the page as written."""
+    resolve_links(tree, base)
+    lift_captions(tree)
+    collapse_whitespace(tree)
+
+
 def _title(tree: etree._Element) -> str | None:
     for xpath in ("//meta[@property='og:title']/@content", "//title//text()", "//h1//text()"):
         found = " ".join(str(v).strip() for v in tree.xpath(xpath) if str(v).strip())
@@ -188,7 +205,9 @@ def extract_html(
         classification = Classification(forced, 1.0, ("requested",))
     kind = classification.type
     title = _title(tree)
+    base = link_base(tree, url)
     _drop_inert(tree)
+    _as_rendered(tree, base)
     content: str | None = None
     if kind == "forum":
         content = read_forum(tree, url, format)
@@ -207,4 +226,6 @@ def extract_html(
             content = read_product(tree, url, format, content) or content
     if format != "html":
         content = tidy(content)
+    if format == "text":
+        content = plain_tables(content)
     return HtmlExtraction(title, content, kind, classification)

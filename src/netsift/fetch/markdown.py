@@ -139,21 +139,34 @@ class _Renderer:
         elif tag == "code" or tag == "kbd" or tag == "samp":
             text = normalize_space("".join(node.itertext())).strip()
             if text:
-                self.line.append(f"`{text}`")
+                self.inline(node, f"`{text}`")
         elif tag == "a":
             text = self.inline_text(node)
             href = (node.get("href") or "").strip()
             if text and href and not href.startswith(("javascript:", "#")):
-                self.line.append(f"[{text}]({href})")
+                self.inline(node, f"[{text}]({href})")
             elif text:
-                self.line.append(text)
+                self.inline(node, text)
         else:
             self.walk_children(node)
 
     def wrap(self, node: etree._Element, mark: str) -> None:
         text = self.inline_text(node)
         if text:
-            self.line.append(f"{mark}{text}{mark}")
+            self.inline(node, f"{mark}{text}{mark}")
+
+    def inline(self, node: etree._Element, markup: str) -> None:
+        """Add an inline element's markup, keeping the white space at its edges outside it:
+        `Hello<em> world</em>` is "Hello *world*", where the trimmed markup alone glued the
+        words ("Hello*world*")."""
+        text = node.text or (node[0].text if len(node) else "") or ""
+        last = node[-1].tail if len(node) else None
+        end = (last if last is not None else node.text) or ""
+        if text[:1].isspace():
+            self.line.append(" ")
+        self.line.append(markup)
+        if end[-1:].isspace():
+            self.line.append(" ")
 
     # -- lists and tables -----------------------------------------------------------------
     def render_list(self, node: etree._Element, *, ordered: bool, depth: int) -> None:

@@ -12,7 +12,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 from anyio.abc import TaskGroup
@@ -21,7 +21,9 @@ from ..errors import InvalidInput, NetsiftError
 from ..models import Event, EventType, ResearchReport
 from ..params import ResearchParams
 from ..store.jobs import Job, JobStatus, JobStore, this_host
-from .agent import ResearchAgent
+
+if TYPE_CHECKING:
+    from .agent import ResearchAgent
 
 __all__ = ["ResearchRunner", "build_partial"]
 

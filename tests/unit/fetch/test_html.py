@@ -372,7 +372,7 @@ def test_elements_trafilatura_never_reads_are_dropped_unless_they_hold_the_conte
     assert "about the story" in html  # a fieldset holding the page's text is no control group
 
 
-def test_own_copy_resolves_relative_links_and_keeps_absolute_ones_as_written() -> None:
+def test_own_copy_resolves_relative_links_and_fragments_and_keeps_absolute_ones() -> None:
     from netsift.fetch.dom import own_copy
     from netsift.fetch.html import parse_html
 
@@ -382,7 +382,11 @@ def test_own_copy_resolves_relative_links_and_keeps_absolute_ones_as_written() -
     )
     assert tree is not None
     hrefs = [a.get("href") for a in own_copy(tree, "https://site.example/a/page").iter("a")]
-    assert hrefs == ["https://site.example/b/c", "https://other.example/x?", "#top"]
+    assert hrefs == [
+        "https://site.example/b/c",
+        "https://other.example/x?",
+        "https://site.example/a/page#top",
+    ]
 
 
 def test_block_pages_keep_dates_trafilatura_would_drop() -> None:
@@ -530,3 +534,47 @@ def test_readability_is_skipped_only_when_it_cannot_win(monkeypatch: pytest.Monk
     assert thin is not None
     with pytest.raises(AssertionError, match="readability ran"):
         dom.run_trafilatura(thin, None, "text", {"include_comments": False})
+
+
+_FILLER = "<p>" + "Tidewater keeps every queue on disk and replays it after a crash. " * 4 + "</p>"
+
+
+def _article(inner: str, fmt: str = "markdown") -> str:
+    html = f"<html><body><article><h1>Queues</h1>{_FILLER}{inner}{_FILLER}</article></body></html>"
+    return extract_html(html, url="https://site.example/docs/q.html", format=fmt).content  # type: ignore[arg-type]
+
+
+_CAPTIONED = (
+    "<table><caption>Prices</caption><tr><th>Plan</th><th>Price</th></tr>"
+    "<tr><td>Free</td><td>0</td></tr><tr><td>Pro</td><td>10</td></tr></table>"
+)
+
+
+@pytest.mark.parametrize("page_type", ["article", "listing"])
+def test_a_captioned_table_has_one_separator_and_its_caption_above(page_type: str) -> None:
+    html = f"<html><body><main><h1>Plans</h1>{_FILLER}{_CAPTIONED}{_FILLER}</main></body></html>"
+    md = extract_html(html, url=None, format="markdown", page_type=page_type).content
+    assert "Prices\n\n| Plan | Price |\n" in md
+    assert md.count("|---|") + md.count("| --- |") == 1
+
+
+def test_text_has_no_pipe_tables() -> None:
+    text = _article(_CAPTIONED, "text")
+    assert "Plan Price\nFree 0\nPro 10" in text
+    assert "|" not in text
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "text"])
+def test_inline_emphasis_on_its_own_source_line_stays_in_its_paragraph(fmt: str) -> None:
+    content = _article("<div>\n  Start the worker\n  <em>before</em>\n  the broker.\n</div>", fmt)
+    expected = (
+        "Start the worker *before* the broker."
+        if fmt == "markdown"
+        else ("Start the worker before the broker.")
+    )
+    assert expected in content
+
+
+def test_preformatted_text_keeps_its_line_breaks() -> None:
+    md = _article("<pre><code>line one\n    line two</code></pre>")
+    assert "line one\n    line two" in md

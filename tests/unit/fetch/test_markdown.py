@@ -48,3 +48,14 @@ def test_blocks_inside_headings_links_and_cells_keep_their_text() -> None:
     assert "| timeout seconds | 30 |" in md
     text = render(lxml.html.fromstring(html), "text")
     assert "Can I pause my plan?" in text and "timeout seconds" in text and "30" in text
+
+
+def test_inline_elements_keep_the_spaces_at_their_edges() -> None:
+    """`Hello<em> world</em>` reads "Hello *world*", not "Hello*world*"."""
+    html = (
+        "<p>Hello<em> world</em> and<strong> bold </strong>text, "
+        "<a href='https://x.example/'> a link</a>.</p>"
+    )
+    md = render(lxml.html.fromstring(html), "markdown")
+    assert md == "Hello *world* and **bold** text, [a link](https://x.example/)."
+    assert render(lxml.html.fromstring(html), "text") == "Hello world and bold text, a link."

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from netsift.fetch.tidy import tidy
+from netsift.fetch.tidy import plain_tables, tidy
 
 
 def test_paragraph_continuation_lines_lose_source_indentation() -> None:
@@ -65,3 +65,25 @@ def test_extraction_output_is_tidied() -> None:
     for fmt in ("markdown", "text"):
         content = extract_html(html, url=None, format=fmt).content
         assert "battery-only crossings" in content and "        " not in content
+
+
+def test_a_pipe_table_keeps_one_separator_row() -> None:
+    table = "| Plan | Price |\n|---|---|\n| Free | 0 |\n|---|---|\n| Pro | 10 |"
+    assert tidy(table) == "| Plan | Price |\n|---|---|\n| Free | 0 |\n| Pro | 10 |"
+    fenced = "```\n| a |\n|---|\n| b |\n|---|\n```"
+    assert tidy(fenced) == fenced
+
+
+def test_plain_text_gets_table_rows_as_words() -> None:
+    text = "Prices\n| Plan | Price |\n| --- | :---: |\n| Free \\| trial | 0 |\n|  |  |\nAfter."
+    assert plain_tables(text) == "Prices\nPlan Price\nFree | trial 0\nAfter."
+
+
+def test_pipe_lines_without_a_separator_are_not_a_table() -> None:
+    text = "|> a shell prompt |\nplain"
+    assert plain_tables(text) == text
+
+
+def test_runs_of_spaces_between_words_become_one_outside_code() -> None:
+    assert tidy("Hello   *world*   and more.") == "Hello *world* and more."
+    assert tidy("```\na   = 1\n```") == "```\na   = 1\n```"

@@ -1,0 +1,61 @@
+"""What a fetched page looks like to a model: compact text, metadata once, a clear way on.
+
+Two renderings of one Page: `reference_text`, the exact text the reference MCP fetch server
+returns (so agents and prompts written for it keep working when netsift serves `fetch`), and
+`lean_page`, web_fetch's result, which names the page once, on its first part, instead of
+repeating the whole metadata on every continuation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import Page
+
+__all__ = ["NO_MORE_CONTENT", "lean_page", "reference_text"]
+
+NO_MORE_CONTENT = "<error>No more content available.</error>"
+# The page facts worth a model's tokens on the first part; the rest (Open Graph, Twitter card,
+# JSON-LD, redirects, hashes) is for programs, which ask `/v1/fetch` or `Client.fetch`.
+_FIRST_PART_FIELDS = ("title", "final_url", "page_type", "content_type", "total_length")
+_META_FIELDS = ("site_name", "author", "published", "description", "lang")
+
+
+def reference_text(url: str, page: Page | None, *, raw: bool = False) -> str:
+    """The reference server's text for one part of a page; `page` None is past the end."""
+    if page is None or not page.content:
+        content = NO_MORE_CONTENT
+    else:
+        content = page.content
+        if page.next_start_index is not None:
+            content += (
+                "\n\n<error>Content truncated. Call the fetch tool with a start_index of "
+                f"{page.next_start_index} to get more content.</error>"
+            )
+    prefix = ""
+    if raw and page is not None:
+        prefix = (
+            f"Content type {page.content_type} cannot be simplified to markdown, "
+            "but here is the raw content:\n"
+        )
+    return f"{prefix}Contents of {url}:\n{content}"
+
+
+def lean_page(page: Page) -> dict[str, Any]:
+    """web_fetch's result: the content and where to continue; the page's facts on part one."""
+    result: dict[str, Any] = {"url": page.url, "content": page.content}
+    if page.start_index == 0:
+        result.update({name: getattr(page, name) for name in _FIRST_PART_FIELDS})
+        meta = page.metadata
+        facts = {name: getattr(meta, name) for name in _META_FIELDS if getattr(meta, name)}
+        if facts:
+            result["metadata"] = facts
+    else:
+        result["start_index"] = page.start_index
+    if page.next_start_index is not None:
+        result["next_start_index"] = page.next_start_index
+        result["hint"] = (
+            f"Content truncated at {page.next_start_index} of {page.total_length} characters. "
+            f"Call web_fetch with start_index={page.next_start_index} to read more."
+        )
+    return {key: value for key, value in result.items() if value is not None}
