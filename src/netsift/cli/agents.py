@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from ..errors import InvalidInput
-from ..tools.schemas import definitions
 from .boundary import build_settings, check_port_free, fail, guarded
 from .output import emit_json
 
@@ -22,6 +21,7 @@ def tools(
     ] = "openai",
 ) -> None:
     """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP."""
+    from ..tools.schemas import definitions
 
     settings = build_settings()
     if format not in ("openai", "anthropic", "mcp"):

@@ -9,14 +9,16 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import anyio
 import typer
 from pydantic import ValidationError
 
-from ..config import Settings
 from ..errors import ConfigError, InvalidInput, NetsiftError
+
+if TYPE_CHECKING:  # the settings (pydantic-settings, httpx) load with the first command body
+    from ..config import Settings
 
 __all__ = [
     "CONFIG_EXIT",
@@ -76,6 +78,8 @@ def build_settings(**overrides: Any) -> Settings:
     variable to fix). Paths netsift will write to are checked here too, so an unwritable data
     directory is a clear exit 5 instead of a failure halfway through a command.
     """
+    from ..config import Settings
+
     clean = {key: value for key, value in overrides.items() if value is not None}
     try:
         settings = Settings(**clean)
@@ -91,7 +95,7 @@ def build_settings(**overrides: Any) -> Settings:
 def settings_error(exc: ValidationError, *, given: set[str]) -> NetsiftError:
     """InvalidInput for the options given on the command line, else ConfigError; each
     problem names the option or the environment variable to change."""
-    from ..config import env_name
+    from ..config import Settings, env_name
 
     problems: list[str] = []
     keys: list[str] = []
