@@ -13,7 +13,8 @@
     │   ├── TooLarge                  too_large · 413
     │   ├── HTTPError                 http_error (details.status; None = no response)
     │   ├── UnsupportedContentType    unsupported_content_type · 415
-    │   └── DecodeError               decode_error
+    │   ├── DecodeError               decode_error
+    │   └── TooComplex                too_complex · 422 (details.limit: cpu|time|memory|depth)
     ├── ProviderFailed                502 · exit 4          (group)
     │   ├── ProviderAuth              provider_auth
     │   ├── QuotaExceeded             quota_exceeded · 429
@@ -59,6 +60,7 @@ __all__ = [
     "QuotaExceeded",
     "RateLimited",
     "Timeout",
+    "TooComplex",
     "TooLarge",
     "TooManyRedirects",
     "Unauthorized",
@@ -216,6 +218,16 @@ class DecodeError(FetchFailed):
     """The body could not be decoded or parsed as its content type."""
 
     code = "decode_error"
+
+
+class TooComplex(FetchFailed):
+    """Reading the page needed more CPU time, memory or nesting than a page may use.
+
+    422 (the content arrived but cannot be processed within the limits), not 413: the page may
+    be small (a 120 KB page can be pathological); `details.limit` names what ran out."""
+
+    code = "too_complex"
+    status = 422
 
 
 class ProviderFailed(NetsiftError):
