@@ -59,3 +59,40 @@ async def test_healthz_answers_while_a_page_runs_away(make_settings, hostile_sit
     assert error["code"] == "too_complex"
     assert error["details"]["limit"] in ("cpu", "time")
     assert answered >= 5  # the loop went on answering while the page was parsed elsewhere
+
+
+def _statuses(settings, forwarded_for: list[str]) -> list[int]:
+    """GET /v1/info from the loopback once per X-Forwarded-For value, through uvicorn set up
+    as `netsift serve` sets it up (its own proxy-header handling off)."""
+    with serve(create_app(settings), lifespan="on", proxy_headers=False) as api:
+        return [
+            httpx.get(api.url("/v1/info"), headers={"X-Forwarded-For": ip}, timeout=10).status_code
+            for ip in forwarded_for
+        ]
+
+
+def test_forwarded_for_from_an_untrusted_peer_does_not_escape_the_rate_limit(make_settings):
+    settings = make_settings(capabilities=["fetch"], server_rate_limit="3/minute")
+    ips = ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"]
+    assert _statuses(settings, ips) == [200, 200, 200, 429]
+
+
+def test_forwarded_for_from_a_trusted_proxy_names_the_client(make_settings):
+    settings = make_settings(
+        capabilities=["fetch"], server_rate_limit="3/minute", trusted_proxies=["127.0.0.0/8"]
+    )
+    ips = ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"]
+    assert _statuses(settings, ips) == [200, 200, 200, 200]
+    # a client behind the proxy cannot hide behind an address it adds itself
+    same = ["203.0.113.9, 203.0.113.5"] * 3 + ["198.51.100.7, 203.0.113.5"]
+    assert _statuses(settings, same) == [200, 200, 200, 429]
+
+
+def test_an_event_seq_past_any_store_is_invalid_input(make_settings):
+    from fastapi.testclient import TestClient
+
+    settings = make_settings(capabilities=["research"])
+    with TestClient(create_app(settings)) as http:
+        response = http.get("/v1/research/nope/events?since=" + "9" * 30)
+    assert response.status_code == 422  # the API's status for a parameter out of range
+    assert response.json()["error"]["code"] == "invalid_input"

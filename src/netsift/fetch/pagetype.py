@@ -143,7 +143,7 @@ def json_ld_objects(tree: etree._Element) -> list[dict[str, Any]]:
             continue
         try:
             data = json.loads(script.text)
-        except ValueError:
+        except (ValueError, RecursionError):  # unparsable or nested past the stack: skipped
             continue
         stack = data if isinstance(data, list) else [data]
         while stack:

@@ -37,7 +37,7 @@ from .auth import Authenticator
 from .deps import ServerState
 from .limits import ClientLimits
 from .metrics import Metrics
-from .middleware import RequestContext
+from .middleware import RequestContext, TrustedProxies
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
 
@@ -115,6 +115,8 @@ def create_app(
     app.state.netsift = state
     _add_error_handlers(app, metrics)
     app.add_middleware(RequestContext, metrics=metrics, max_body=settings.server_max_body)
+    if settings.trusted_proxies:
+        app.add_middleware(TrustedProxies, networks=settings.trusted_proxies)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
