@@ -152,7 +152,11 @@ class Compute:
         `function` must be importable by name (module level) and its arguments picklable.
         `what` names the work in the error message ("the page at …").
         """
-        pool = self._ensure_pool()
+        # starting the pool waits for the forkserver to import the extraction modules: seconds
+        # that must not be spent on the event loop
+        pool = self._pool
+        if pool is None or not pool.active:
+            pool = await asyncio.to_thread(self._ensure_pool)
         future = pool.schedule(
             _run_task,
             args=[self.limits.cpu_seconds, function, args],
