@@ -117,6 +117,10 @@ def _run_task(cpu_seconds: int, function: Callable[..., Any], args: tuple[Any, .
         return ("recursion", None)
 
 
+def _ready() -> bool:
+    return True
+
+
 class Compute:
     """Run CPU-bound functions in bounded worker processes; the event loop only awaits them.
 
@@ -144,6 +148,8 @@ class Compute:
                     initargs=[self.limits.memory_mb],
                     context=context,
                 )
+                # pebble forks its workers on the first schedule: do it here, off the loop
+                self._pool.schedule(_ready).result()
             return self._pool
 
     async def run(self, function: Callable[..., T], *args: Any, what: str = "the task") -> T:

@@ -96,3 +96,71 @@ def test_an_event_seq_past_any_store_is_invalid_input(make_settings):
         response = http.get("/v1/research/nope/events?since=" + "9" * 30)
     assert response.status_code == 422  # the API's status for a parameter out of range
     assert response.json()["error"]["code"] == "invalid_input"
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A Redis of this test's own, so the test can stop it."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    args = [
+        binary,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--dir",
+        str(tmp_path),
+    ]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}", process
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+@pytest.mark.redis
+def test_a_lost_redis_degrades_to_local_and_readyz_says_so(door_settings, own_redis, caplog):
+    from fastapi.testclient import TestClient
+
+    url, process = own_redis
+    settings = door_settings(redis_url=url, cache_url=url)
+    with TestClient(create_app(settings)) as http:
+        assert http.get("/readyz").json() == {
+            "status": "ready",
+            "checks": {"client": "ok", "cache": "ok"},
+        }
+        assert http.post("/v1/search", json={"query": "rust async runtime"}).status_code == 200
+        process.terminate()
+        process.wait(timeout=10)
+        search = http.post("/v1/search", json={"query": "python web framework"})
+        assert search.status_code == 200
+        assert search.json()["results"]
+        info = http.get("/v1/info")
+        assert info.status_code == 200
+        assert info.json()["cache"]["backend"] == "memory (Redis down)"
+        ready = http.get("/readyz")
+    assert ready.status_code == 200
+    body = ready.json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["cache"].startswith("degraded (Redis down")
+    assert body["checks"]["limits"].startswith("degraded (Redis down")
+    assert "goes on locally" in caplog.text
