@@ -226,7 +226,7 @@ class ResumeMessage(BaseModel):
 
     request_id: str
     job_id: str = Field(min_length=1, max_length=64)
-    since: int = Field(default=0, ge=0)
+    since: int = Field(default=0, ge=0, le=MAX_SEQ)
 
 
 async def ws_research(
