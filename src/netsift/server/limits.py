@@ -133,7 +133,7 @@ class SharedWindows:
 
         self._local = LocalWindows()
         self._errors = redis_errors()
-        self.outage = RedisOutage("per-client rate limiting")
+        self.outage = RedisOutage("per-client limits", "counted per process")
         pool: Any = redis.asyncio.ConnectionPool.from_url(
             url,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,

@@ -5,9 +5,9 @@ set indexes the keys by write time: it counts the entries (members older than th
 pruned first) and names the oldest to evict past `max_entries`. Hit and miss counters live in
 a Redis hash, so the stats are those of the whole deployment.
 
-When Redis stops answering, the cache goes on in process (`RedisOutage`): searches keep
-working with a local cache, a warning is logged once, `/readyz` says so, and Redis is tried
-again after a cooldown.
+When Redis stops answering (`RedisOutage`), searches go on uncached rather than failing (a
+cache of this replica's own would answer differently from its peers): a warning is logged
+once, `/readyz` and `/v1/info` say so, and Redis is tried again after a cooldown.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import logging
 import time
 from typing import Any, TypeVar
 
-from .cache import CacheStats, Clock, MemoryCache
+from .cache import CacheStats, Clock
 
 __all__ = ["RedisCache", "RedisOutage", "redis_errors"]
 
@@ -41,8 +41,9 @@ def redis_errors() -> tuple[type[BaseException], ...]:
 class RedisOutage:
     """Whether Redis is being stood in for, since when and why (one warning per outage)."""
 
-    def __init__(self, what: str, *, clock: Clock = time.monotonic) -> None:
+    def __init__(self, what: str, fallback: str, *, clock: Clock = time.monotonic) -> None:
         self.what = what
+        self.fallback = fallback
         self._clock = clock
         self._since: float | None = None
         self.reason: str | None = None
@@ -53,7 +54,7 @@ class RedisOutage:
 
     def trip(self, exc: BaseException) -> None:
         if self._since is None:
-            log.warning("Redis does not answer (%s); %s goes on locally", exc, self.what)
+            log.warning("Redis does not answer (%s); %s: %s", exc, self.what, self.fallback)
         self._since = self._clock()
         self.reason = type(exc).__name__
 
@@ -65,7 +66,9 @@ class RedisOutage:
     @property
     def degraded(self) -> str | None:
         """A line for `/readyz`, or None while Redis answers."""
-        return None if self._since is None else f"degraded (Redis down: {self.reason}; local)"
+        if self._since is None:
+            return None
+        return f"degraded (Redis down: {self.reason}; {self.fallback})"
 
 
 class RedisCache:
@@ -89,8 +92,7 @@ class RedisCache:
             socket_timeout=COMMAND_TIMEOUT_SECONDS,
         )
         self._errors = redis_errors()
-        self._local = MemoryCache(ttl=ttl, max_entries=max_entries, clock=clock)
-        self.outage = RedisOutage("the search cache")
+        self.outage = RedisOutage("the search cache", "searches go uncached")
         self.ttl = ttl
         self.max_entries = max_entries
         self._clock = clock
@@ -107,23 +109,22 @@ class RedisCache:
 
     async def get(self, key: str) -> str | None:
         if self.outage.active:
-            return await self._local.get(key)
+            return None
         try:
             value = await self._shared_get(key)
         except self._errors as exc:
             self.outage.trip(exc)
-            return await self._local.get(key)
+            return None
         self.outage.heal()
         return value
 
     async def set(self, key: str, value: str) -> None:
         if self.outage.active:
-            return await self._local.set(key, value)
+            return
         try:
             await self._shared_set(key, value)
         except self._errors as exc:
             self.outage.trip(exc)
-            await self._local.set(key, value)
 
     async def stats(self) -> CacheStats:
         if not self.outage.active:
@@ -131,15 +132,7 @@ class RedisCache:
                 return await self._shared_stats()
             except self._errors as exc:
                 self.outage.trip(exc)
-        local = await self._local.stats()
-        return CacheStats(
-            "memory (Redis down)",
-            local.hits,
-            local.misses,
-            local.entries,
-            local.max_entries,
-            local.ttl,
-        )
+        return CacheStats("redis (down)", 0, 0, 0, self.max_entries, self.ttl)
 
     async def _shared_get(self, key: str) -> str | None:
         value = await self._redis.get(self._entry(key))
