@@ -7,9 +7,11 @@ async with netsift.Client() as client:
 
 from __future__ import annotations
 
+import asyncio
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
+from .compute import Compute, ComputeLimits, default_workers
 from .config import Settings
 from .errors import Disabled
 from .fetch.fetcher import Fetcher
@@ -71,7 +73,14 @@ class Client:
             user_agent=self.settings.user_agent,
             timeout=self.settings.robots_timeout,
         )
-        self.fetcher = Fetcher(self.settings, self.http, self.robots)
+        self.compute = Compute(
+            workers=self.settings.workers or default_workers(),
+            limits=ComputeLimits(
+                cpu_seconds=self.settings.task_cpu_seconds,
+                memory_mb=self.settings.task_memory_mb,
+            ),
+        )
+        self.fetcher = Fetcher(self.settings, self.http, self.robots, compute=self.compute)
         self.discoveries = DiscoveryLog(self.settings.effective_discoveries_path())
         self._search: SearchService | None = None
         self._llm: LLM | None = None
@@ -159,6 +168,7 @@ class Client:
             await self._search.aclose()
         await self.fetcher.aclose()
         await self.http.aclose()
+        await asyncio.to_thread(self.compute.close)
 
     def _require(self, capability: str) -> None:
         if not self.settings.enabled(capability):

@@ -319,6 +319,19 @@ class Settings(BaseSettings):
     # SearXNG's clients send no key: where keys are required, the networks admitted without one
     # on the SearXNG-compatible route only (server/compat/searxng.py). Empty: nobody.
     searxng_keyless_networks: CommaList = Field(default_factory=list)
+    # proxies whose X-Forwarded-For names the client (CIDRs); none by default, so a client
+    # cannot pick its own rate-limit identity by sending the header
+    trusted_proxies: CommaList = Field(default_factory=list)
+
+    # -- compute: the worker processes pages are parsed in (compute.py)
+    # 0 = one per core this process may use
+    workers: int = Field(default=0, ge=0, le=256)
+    # per page: 15 s is ~5x the slowest friendly page measured (a 5.3 MB article), whole seconds
+    # because RLIMIT_CPU counts in seconds
+    task_cpu_seconds: int = Field(default=15, ge=1, le=3600)
+    # per worker beyond its idle size: a 10 MB body (the default byte cap) parses into trees of
+    # ~20x its size, which trafilatura copies a few times; 0 = no ceiling
+    task_memory_mb: int = Field(default=1024, ge=0)
 
     @field_validator(
         "capabilities",
@@ -329,6 +342,7 @@ class Settings(BaseSettings):
         "provider_rate_limits",
         "cors_origins",
         "searxng_keyless_networks",
+        "trusted_proxies",
         mode="before",
     )
     @classmethod
@@ -343,7 +357,7 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown capabilities {unknown}; known: {', '.join(CAPABILITIES)}")
         return value
 
-    @field_validator("allow_networks", "searxng_keyless_networks")
+    @field_validator("allow_networks", "searxng_keyless_networks", "trusted_proxies")
     @classmethod
     def _valid_networks(cls, value: list[str]) -> list[str]:
         for cidr in value:

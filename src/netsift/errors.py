@@ -17,7 +17,8 @@
     │   ├── DNSError                  dns_error (retryable when the resolver said "try again")
     │   ├── ConnectError              connect_error · retryable (refused, reset, unreachable)
     │   ├── TLSError                  tls_error (bad certificate or handshake)
-    │   └── RenderFailed              render_failed · retryable (the browser crashed or hung)
+    │   ├── RenderFailed              render_failed · retryable (the browser crashed or hung)
+    │   └── TooComplex                too_complex · 422 (details.limit: cpu|time|memory|depth)
     ├── ProviderFailed                502 · exit 4          (group)
     │   ├── ProviderAuth              provider_auth
     │   ├── QuotaExceeded             quota_exceeded · 429
@@ -69,6 +70,7 @@ __all__ = [
     "RenderFailed",
     "TLSError",
     "Timeout",
+    "TooComplex",
     "TooLarge",
     "TooManyRedirects",
     "Unauthorized",
@@ -253,6 +255,16 @@ class RenderFailed(FetchFailed):
 
     code = "render_failed"
     default_retryable = True
+
+
+class TooComplex(FetchFailed):
+    """Reading the page needed more CPU time, memory or nesting than a page may use.
+
+    422 (the content arrived but cannot be processed within the limits), not 413: the page may
+    be small (a 120 KB page can be pathological); `details.limit` names what ran out."""
+
+    code = "too_complex"
+    status = 422
 
 
 class ProviderFailed(NetsiftError):

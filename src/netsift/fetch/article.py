@@ -30,13 +30,23 @@ _MARKUP = {
     "markdown": re.compile(r"\]\([^)]*\)|[*_#>`\[]"),
     "html": re.compile(r"<[^>]*>"),
 }
+_MARKDOWN_MARKS = re.compile(r"[*_#>`\[]")  # the markdown pattern without its link targets
 
 
 def _length(content: str, fmt: ContentFormat) -> int:
     """An extraction's length in characters of text, so that every format compares alike with
     the page's prose and makes the same choices."""
     markup = _MARKUP.get(fmt)
-    return len(content) if markup is None else len(markup.sub("", content))
+    if markup is None:
+        return len(content)
+    # A link target or tag ends at its closer; past the last one, every `](` or `<` would scan
+    # to the end and fail (quadratic on "<<<<…"), so the tail is counted without the pattern.
+    closer = ")" if fmt == "markdown" else ">"
+    end = content.rfind(closer) + 1
+    head, tail = content[:end], content[end:]
+    if fmt == "markdown":
+        tail = _MARKDOWN_MARKS.sub("", tail)
+    return len(markup.sub("", head)) + len(tail)
 
 
 def _paragraph_text(tree: etree._Element) -> int:

@@ -101,7 +101,8 @@ def _plain(value: object, limit: int) -> str | None:
         return None
     text = value[: limit * 20]
     if "<" in text or "&" in text:
-        text = LexborHTMLParser(_BLOCK_END.sub(" ", text)).text(separator="")
+        end = text.rfind(">") + 1  # past the last ">" each "<br" would scan to the end and fail
+        text = LexborHTMLParser(_BLOCK_END.sub(" ", text[:end]) + text[end:]).text(separator="")
     text = " ".join(text.split())
     if len(text) > limit:
         cut = text[: limit - 1]

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 import httpx
 
+from ..compute import INLINE_MAX_BYTES, Compute
 from ..config import Settings
 from ..errors import HTTPError, InvalidInput, UnsupportedContentType
 from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect, RenderMode
@@ -239,10 +240,12 @@ class Fetcher:
         robots: RobotsCache | None = None,
         *,
         recent_ttl: float = 300.0,
+        compute: Compute | None = None,
     ) -> None:
         self._settings = settings
         self._http = http
         self._robots = robots
+        self._compute = compute
         self._recent = _RecentPages(ttl=recent_ttl)
         self.render_step = RenderStep(settings, http, robots)
         self._recent_rendered: dict[str, _RecentPages] = {}
@@ -389,7 +392,7 @@ class Fetcher:
                 details=details,
             )
         content_type = response.headers.get("content-type", "")
-        content = extract_content(
+        content = await self._extract(
             response.content,
             content_type=content_type,
             url=final_url,
@@ -409,3 +412,31 @@ class Fetcher:
             body=response.content,
             raw_content_type=content_type,
         )
+
+    async def _extract(
+        self, body: bytes, *, content_type: str, url: str, format: ContentFormat, page_type: str
+    ) -> Content:
+        """`extract_content` in the compute pool, so the event loop never parses a page; a small
+        body of a kind that needs no HTML or PDF parser stays inline (`INLINE_MAX_BYTES`)."""
+        if self._compute is None or _inline(body, content_type, url):
+            return extract_content(
+                body, content_type=content_type, url=url, format=format, page_type=page_type
+            )
+        return await self._compute.run(
+            _extract_content, body, content_type, url, format, page_type, what=f"the page at {url}"
+        )
+
+
+def _inline(body: bytes, content_type: str, url: str) -> bool:
+    if len(body) > INLINE_MAX_BYTES:
+        return False
+    return detect_kind(parse_content_type(content_type)[0], body, url) not in ("html", "pdf")
+
+
+def _extract_content(
+    body: bytes, content_type: str, url: str, format: ContentFormat, page_type: str
+) -> Content:
+    """`extract_content` with positional arguments, as the pool passes them."""
+    return extract_content(
+        body, content_type=content_type, url=url, format=format, page_type=page_type
+    )

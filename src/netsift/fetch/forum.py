@@ -445,7 +445,8 @@ def _prune_post(body: etree._Element) -> None:
 
 
 _CONTROL_WORDS = 4  # a script-driven link without a target ("Click to shrink...") is this short
-_LABEL_HIDDEN = re.compile(r"\S*label-hidden\S*")
+# from a class name's start only: from every character of a long name it was quadratic
+_LABEL_HIDDEN = re.compile(r"(?<!\S)\S*label-hidden\S*")
 
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

@@ -153,7 +153,9 @@ _BOX_CHARS = 3000  # a block around the h1 larger than this is the page, not its
 _MIN_COPY_WORDS = 3  # shorter repeated lines ("Size", "In stock") are labels, not copies
 _LAYOUTS = 3  # copies of one block a page renders for its layouts; more are item cards
 _LONGEST_NAME = 150  # characters: a longer h1 is a slogan or a page's whole header
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# link text holds no brackets: a text that may hold "[" tried every "[" of "[[[[…]" up to the
+# "]" (quadratic); the target is only sought before the line's last ")" (`_plain`)
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\([^)]*\)")
 _MD_MARKS = re.compile(r"[*_#|>`\\]+|^\s*(?:[-+]|\d+\.)\s+")
 _SPACES = re.compile(r"\s+")
 _UNMARKED = re.compile(r"[*_#|>`\\\s]+")  # what _plain removes from a line, in page text
@@ -264,7 +266,9 @@ _CARD_WORDS = 5  # a variant's swatch or size button ("48 x 24 +$60") says less
 
 def _plain(line: str) -> str:
     """A line of text or Markdown output as page text: no list marks, emphasis or link URLs."""
-    return _SPACES.sub("", _MD_MARKS.sub(" ", _MD_LINK.sub(r"\1", line)))
+    end = line.rfind(")") + 1  # past it a link's "](" would scan to the end and fail
+    line = _MD_LINK.sub(r"\1", line[:end]) + line[end:]
+    return _SPACES.sub("", _MD_MARKS.sub(" ", line))
 
 
 def without_noise(content: str, noise: str, keep: float = _KEPT_SHARE) -> str:

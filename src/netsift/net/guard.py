@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable
 
 import httpx
+import idna
 from httpx._urlparse import AUTHORITY_REGEX, URL_REGEX
 
 from ..errors import BlockedAddress, InvalidURL, UnsupportedScheme
@@ -297,6 +298,13 @@ def check_url(url: str | httpx.URL) -> httpx.URL:
     if not _HOST_CHARS.match(host) or ".." in host or host.startswith("."):
         raise InvalidURL(f"not a valid host name: {host!r}", details={"host": host})
     bare = host[:-1] if host.endswith(".") else host
+    if "xn--" in bare:  # an A-label that does not decode would fail later, inside httpx
+        try:
+            idna.decode(bare)
+        except (idna.IDNAError, UnicodeError) as exc:
+            raise InvalidURL(
+                f"not a valid internationalized host name: {host!r}", details={"host": host}
+            ) from exc
     if bare in _LOCAL_NAMES or bare.endswith((".localhost", ".onion")) or bare == "onion":
         raise BlockedAddress(
             f"refusing to connect to {bare}: local and onion names are never fetched",

@@ -39,7 +39,7 @@ from .deps import ServerState
 from .head import HeadAsGet
 from .limits import ClientLimits
 from .metrics import Metrics
-from .middleware import RequestContext
+from .middleware import RequestContext, TrustedProxies
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
 
@@ -118,6 +118,8 @@ def create_app(
     _add_error_handlers(app, metrics)
     app.add_middleware(HeadAsGet, router=app.router)
     app.add_middleware(RequestContext, metrics=metrics, max_body=settings.server_max_body)
+    if settings.trusted_proxies:
+        app.add_middleware(TrustedProxies, networks=settings.trusted_proxies)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

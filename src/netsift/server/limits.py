@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import Storage
@@ -25,6 +25,14 @@ from limits.storage import storage_from_string
 
 from ..config import Settings
 from ..errors import InvalidInput, QuotaExceeded, RateLimited
+from ..store.redis_cache import (
+    COMMAND_TIMEOUT_SECONDS,
+    CONNECT_TIMEOUT_SECONDS,
+    RedisOutage,
+    redis_errors,
+)
+
+T = TypeVar("T")
 
 __all__ = ["ClientLimits", "LocalWindows"]
 
@@ -114,12 +122,23 @@ class LocalWindows:
 
 
 class SharedWindows:
-    """Moving windows in Redis through the `limits` library, shared by every process."""
+    """Moving windows in Redis through the `limits` library, shared by every process.
+
+    While Redis does not answer, this process counts on its own (`LocalWindows`) and `/readyz`
+    says so: a lost Redis loosens the limits to per-process, it does not fail every request.
+    """
 
     def __init__(self, url: str) -> None:
         import redis.asyncio
 
-        pool: Any = redis.asyncio.ConnectionPool.from_url(url)
+        self._local = LocalWindows()
+        self._errors = redis_errors()
+        self.outage = RedisOutage("per-client limits", "counted per process")
+        pool: Any = redis.asyncio.ConnectionPool.from_url(
+            url,
+            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            socket_timeout=COMMAND_TIMEOUT_SECONDS,
+        )
         self._pool = pool
         storage = storage_from_string(
             f"async+{url}", implementation="redispy", connection_pool=pool
@@ -128,15 +147,40 @@ class SharedWindows:
         self._storage = storage
         self._strategy = MovingWindowRateLimiter(storage)
 
+    async def _shared(self, call: Awaitable[T], local: Callable[[], Awaitable[T]]) -> T:
+        try:
+            value = await call
+        except self._errors as exc:
+            self.outage.trip(exc)
+            return await local()
+        self.outage.heal()
+        return value
+
     async def hit(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool:
-        return await self._strategy.hit(item, _NAMESPACE, *keys, cost=cost)
+        if self.outage.active:
+            return await self._local.hit(item, *keys, cost=cost)
+        return await self._shared(
+            self._strategy.hit(item, _NAMESPACE, *keys, cost=cost),
+            lambda: self._local.hit(item, *keys, cost=cost),
+        )
 
     async def test(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool:
-        return await self._strategy.test(item, _NAMESPACE, *keys, cost=cost)
+        if self.outage.active:
+            return await self._local.test(item, *keys, cost=cost)
+        return await self._shared(
+            self._strategy.test(item, _NAMESPACE, *keys, cost=cost),
+            lambda: self._local.test(item, *keys, cost=cost),
+        )
 
     async def wait(self, item: RateLimitItem, *keys: str) -> int:
-        stats = await self._strategy.get_window_stats(item, _NAMESPACE, *keys)
-        return max(1, math.ceil(stats.reset_time - time.time()))
+        if self.outage.active:
+            return await self._local.wait(item, *keys)
+
+        async def shared() -> int:
+            stats = await self._strategy.get_window_stats(item, _NAMESPACE, *keys)
+            return max(1, math.ceil(stats.reset_time - time.time()))
+
+        return await self._shared(shared(), lambda: self._local.wait(item, *keys))
 
     async def reset(self) -> None:
         await self._storage.reset()
@@ -196,6 +240,11 @@ class ClientLimits:
                 )
         for item in self._quota:
             await self._windows.hit(item, "quota", client_id, cost=count)
+
+    @property
+    def degraded(self) -> str | None:
+        """A line for `/readyz` while the shared windows stand in locally for a lost Redis."""
+        return self._shared.outage.degraded if self._shared is not None else None
 
     async def reset(self) -> None:
         await self._windows.reset()

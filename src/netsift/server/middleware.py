@@ -8,6 +8,7 @@ the audit log (`request_id_var`) and echoed in the answer. A body over the cap i
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import time
@@ -22,7 +23,7 @@ from ..net.audit import request_id_var
 from .metrics import Metrics
 from .responses import REQUEST_ID_PATTERN, status_of
 
-__all__ = ["RequestContext", "build_request_id"]
+__all__ = ["RequestContext", "TrustedProxies", "build_request_id"]
 
 REQUEST_ID_HEADER = "x-request-id"
 BODY_METHODS = {"POST", "PUT", "PATCH"}
@@ -142,3 +143,35 @@ class RequestContext:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class TrustedProxies:
+    """The client address behind configured proxies (`NETSIFT_TRUSTED_PROXIES`), and only them.
+
+    `X-Forwarded-For` is believed only when the peer that sent it is a listed proxy; then the
+    client is the rightmost address in it that is not itself a listed proxy. From anyone else
+    the header is ignored, so a client cannot choose the identity its rate limit is counted by.
+    (`netsift serve` switches uvicorn's own proxy-header handling off, which trusts loopback.)
+    """
+
+    def __init__(self, app: ASGIApp, *, networks: list[str]) -> None:
+        self.app = app
+        self.networks = [ipaddress.ip_network(cidr, strict=False) for cidr in networks]
+
+    def _trusted(self, host: str) -> bool:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if scope["type"] in ("http", "websocket") and client and self._trusted(client[0]):
+            forwarded = Headers(scope=scope).get("x-forwarded-for", "")
+            hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+            for hop in reversed(hops):
+                if not self._trusted(hop):
+                    scope = {**scope, "client": (hop, 0)}
+                    break
+        await self.app(scope, receive, send)

@@ -49,4 +49,5 @@ def run(*, host: str, port: int, workers: int, log_level: str) -> None:
             log_level=log_level,
             access_log=False,
             server_header=False,
+            proxy_headers=False,  # TrustedProxies reads X-Forwarded-For, from listed proxies only
         )

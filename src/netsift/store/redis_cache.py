@@ -4,16 +4,71 @@ Redis expires the entries itself (SET … PX), so a hit never returns a stale va
 set indexes the keys by write time: it counts the entries (members older than the TTL are
 pruned first) and names the oldest to evict past `max_entries`. Hit and miss counters live in
 a Redis hash, so the stats are those of the whole deployment.
+
+When Redis stops answering (`RedisOutage`), searches go on uncached rather than failing (a
+cache of this replica's own would answer differently from its peers): a warning is logged
+once, `/readyz` and `/v1/info` say so, and Redis is tried again after a cooldown.
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 from .cache import CacheStats, Clock
 
-__all__ = ["RedisCache"]
+__all__ = ["RedisCache", "RedisOutage", "redis_errors"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# How long a lost Redis is served by the local stand-in before a command tries it again: long
+# enough that a down Redis costs one failed connect per window, short enough to heal quickly.
+RETRY_AFTER_SECONDS = 30.0
+# A stopped Redis refuses at once; one behind a dead route must not hold a request for long.
+CONNECT_TIMEOUT_SECONDS = 2.0
+COMMAND_TIMEOUT_SECONDS = 5.0
+
+
+def redis_errors() -> tuple[type[BaseException], ...]:
+    """What a command raises when Redis is stopped, unreachable or failing."""
+    import redis.exceptions
+
+    return (redis.exceptions.RedisError, OSError)
+
+
+class RedisOutage:
+    """Whether Redis is being stood in for, since when and why (one warning per outage)."""
+
+    def __init__(self, what: str, fallback: str, *, clock: Clock = time.monotonic) -> None:
+        self.what = what
+        self.fallback = fallback
+        self._clock = clock
+        self._since: float | None = None
+        self.reason: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self._since is not None and self._clock() - self._since < RETRY_AFTER_SECONDS
+
+    def trip(self, exc: BaseException) -> None:
+        if self._since is None:
+            log.warning("Redis does not answer (%s); %s: %s", exc, self.what, self.fallback)
+        self._since = self._clock()
+        self.reason = type(exc).__name__
+
+    def heal(self) -> None:
+        if self._since is not None:
+            log.warning("Redis answers again; %s is shared again", self.what)
+        self._since, self.reason = None, None
+
+    @property
+    def degraded(self) -> str | None:
+        """A line for `/readyz`, or None while Redis answers."""
+        if self._since is None:
+            return None
+        return f"degraded (Redis down: {self.reason}; {self.fallback})"
 
 
 class RedisCache:
@@ -31,7 +86,13 @@ class RedisCache:
         import redis.asyncio
 
         # from_url only parses; the first command opens the connection.
-        self._redis: Any = redis.asyncio.Redis.from_url(url)
+        self._redis: Any = redis.asyncio.Redis.from_url(
+            url,
+            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            socket_timeout=COMMAND_TIMEOUT_SECONDS,
+        )
+        self._errors = redis_errors()
+        self.outage = RedisOutage("the search cache", "searches go uncached")
         self.ttl = ttl
         self.max_entries = max_entries
         self._clock = clock
@@ -42,12 +103,43 @@ class RedisCache:
     def _entry(self, key: str) -> str:
         return f"{self._prefix}entry:{key}"
 
+    @property
+    def degraded(self) -> str | None:
+        return self.outage.degraded
+
     async def get(self, key: str) -> str | None:
+        if self.outage.active:
+            return None
+        try:
+            value = await self._shared_get(key)
+        except self._errors as exc:
+            self.outage.trip(exc)
+            return None
+        self.outage.heal()
+        return value
+
+    async def set(self, key: str, value: str) -> None:
+        if self.outage.active:
+            return
+        try:
+            await self._shared_set(key, value)
+        except self._errors as exc:
+            self.outage.trip(exc)
+
+    async def stats(self) -> CacheStats:
+        if not self.outage.active:
+            try:
+                return await self._shared_stats()
+            except self._errors as exc:
+                self.outage.trip(exc)
+        return CacheStats("redis (down)", 0, 0, 0, self.max_entries, self.ttl)
+
+    async def _shared_get(self, key: str) -> str | None:
         value = await self._redis.get(self._entry(key))
         await self._redis.hincrby(self._counters, "misses" if value is None else "hits", 1)
         return None if value is None else bytes(value).decode()
 
-    async def set(self, key: str, value: str) -> None:
+    async def _shared_set(self, key: str, value: str) -> None:
         now = self._clock()
         ttl_ms = max(1, round(self.ttl * 1000))
         async with self._redis.pipeline(transaction=True) as pipe:
@@ -61,7 +153,7 @@ class RedisCache:
             if evicted:
                 await self._redis.delete(*(self._entry(bytes(k).decode()) for k, _ in evicted))
 
-    async def stats(self) -> CacheStats:
+    async def _shared_stats(self) -> CacheStats:
         now = self._clock()
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.zremrangebyscore(self._index, "-inf", now - self.ttl)

@@ -52,7 +52,7 @@ class Health(BaseModel):
 
 
 class Readiness(BaseModel):
-    status: Literal["ready", "not_ready"]
+    status: Literal["ready", "degraded", "not_ready"]
     checks: dict[str, str]
 
 
@@ -114,12 +114,17 @@ async def readyz(state: StateDep) -> Response:
     if client is not None and client.settings.enabled("search"):
         try:
             await client.search_service.cache_stats()
-            checks["cache"] = "ok"
+            checks["cache"] = getattr(client.search_service.cache, "degraded", None) or "ok"
         except Exception as exc:  # a probe reports, it does not fail
             log.warning("readiness: the search cache does not answer", exc_info=True)
             checks["cache"] = f"failing ({type(exc).__name__})"
-    ready = all(value == "ok" for value in checks.values())
-    body = Readiness(status="ready" if ready else "not_ready", checks=checks)
+    if state.limits.degraded:
+        checks["limits"] = state.limits.degraded
+    # degraded still serves (local cache and limits stand in for Redis): ready, and said so
+    ready = all(value == "ok" or value.startswith("degraded") for value in checks.values())
+    degraded = any(value.startswith("degraded") for value in checks.values())
+    status = ("degraded" if degraded else "ready") if ready else "not_ready"
+    body = Readiness(status=status, checks=checks)
     return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
 

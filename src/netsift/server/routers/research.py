@@ -70,11 +70,15 @@ def _wants_sse(request: Request) -> bool:
     return "text/event-stream" in request.headers.get("accept", "")
 
 
+# the largest seq a job store holds (SQLite's INTEGER); a longer number is bad input, not a 500
+MAX_SEQ = 2**63 - 1
+
+
 def _since(last_event_id: str | None, since: int | None) -> int:
     """Where a stream resumes: `Last-Event-ID` (what EventSource sends) wins over `?since=`."""
     if last_event_id is not None and last_event_id.strip():
         value = last_event_id.strip()
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit() and len(value) < 20) or int(value) > MAX_SEQ:
             raise InvalidInput("Last-Event-ID must be the seq number of an event")
         return int(value)
     return since or 0
@@ -184,7 +188,9 @@ async def research_events(
     request: Request,
     state: StateDep,
     _: CallerDep,
-    since: Annotated[int | None, Query(ge=0, description="Only events after this seq.")] = None,
+    since: Annotated[
+        int | None, Query(ge=0, le=MAX_SEQ, description="Only events after this seq.")
+    ] = None,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> Response:
     client = state.require_client()
@@ -220,7 +226,7 @@ class ResumeMessage(BaseModel):
 
     request_id: str
     job_id: str = Field(min_length=1, max_length=64)
-    since: int = Field(default=0, ge=0)
+    since: int = Field(default=0, ge=0, le=MAX_SEQ)
 
 
 async def ws_research(

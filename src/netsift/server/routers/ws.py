@@ -11,7 +11,9 @@ the server then answers with the `netsift.bearer` subprotocol.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -38,9 +40,12 @@ from . import research
 __all__ = ["router"]
 
 router = APIRouter(tags=["stream"])
+log = logging.getLogger(__name__)
 
 MAX_IN_FLIGHT = 16
 POLICY_VIOLATION = 1008
+UNSUPPORTED_DATA = 1003  # a binary frame: messages are JSON text
+INTERNAL_ERROR = 1011
 MODELS: dict[str, type[BaseModel]] = {
     "search": SearchRequest,
     "batch": BatchRequest,
@@ -79,6 +84,8 @@ def parse_message(text: str, max_bytes: int) -> dict[str, Any]:
         message = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"the message is not valid JSON: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise InvalidInput("the message is nested too deeply to read") from exc
     if not isinstance(message, dict):
         raise InvalidInput("a message must be a JSON object with a type and a request_id")
     return message
@@ -166,13 +173,28 @@ async def ws(websocket: WebSocket) -> None:
     async with anyio.create_task_group() as group:
         try:
             while True:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                text = frame.get("text")
+                if text is None:
+                    await websocket.close(
+                        code=UNSUPPORTED_DATA, reason="messages are JSON in text frames"
+                    )
+                    group.cancel_scope.cancel()
+                    return
                 counter += 1
                 request_id: str | None = None
                 try:
                     fields = parse_message(text, state.settings.server_max_body)
                     request_id = build_request_id(fields.get("request_id"), f"ws-{counter}")
                     fields["request_id"] = request_id
+                    if in_flight >= MAX_IN_FLIGHT:  # research jobs count too
+                        await state.limits.hit_request(caller.key)
+                        raise RateLimited(
+                            f"at most {MAX_IN_FLIGHT} requests may be in flight on one socket",
+                            retry_after=1,
+                        )
                     if fields.get("type") == "research":  # a job's events: see research.py
                         fields.pop("type")
                         await state.limits.hit_request(caller.key)
@@ -181,11 +203,6 @@ async def ws(websocket: WebSocket) -> None:
                         continue
                     kind = check_type(fields)
                     await state.limits.hit_request(caller.key)
-                    if in_flight >= MAX_IN_FLIGHT:
-                        raise RateLimited(
-                            f"at most {MAX_IN_FLIGHT} requests may be in flight on one socket",
-                            retry_after=1,
-                        )
                     params = MODELS[kind].model_validate(fields)
                     await _admit(Operations(state, caller), kind, params)
                 except ValidationError as exc:
@@ -199,3 +216,8 @@ async def ws(websocket: WebSocket) -> None:
                 group.start_soon(run, request_id, kind, params)
         except WebSocketDisconnect:
             group.cancel_scope.cancel()
+        except Exception:  # never drop the socket without a close frame
+            log.exception("websocket: closing after an unexpected error")
+            group.cancel_scope.cancel()
+            with contextlib.suppress(Exception):
+                await websocket.close(code=INTERNAL_ERROR, reason="internal error")

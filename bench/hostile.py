@@ -1,0 +1,155 @@
+"""Hostile pages against one `netsift serve`: does each end within budget, and do others wait?
+
+Serves the pathological pages of `tests/offline_web/hostile.py` (nested, unclosed, wide, digit
+runs, many links and paragraphs, deep JSON and JSON-LD, many-page PDF) on 127.0.0.1, starts
+`netsift serve` as a subprocess pinned to them, and for each page POSTs /v1/fetch while a stream
+of small `/healthz` requests runs against the same server. Prints, per page: the outcome (code or
+"ok"), wall time, the server's CPU time and peak RSS of its workers (from /proc), and the p99 of
+the other requests against an idle server's p99.
+
+    python bench/hostile.py [--pages nested,digits] [--cpu 15] [--memory 1024]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.offline_web.hostile import PAGES
+from tests.offline_web.server import serve
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _tree(pid: int) -> list[int]:
+    """pid and its descendants (the compute pool's forkserver and workers)."""
+    out = [pid]
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        out.extend(_tree(int(child)))
+    return out
+
+
+def _cpu_and_rss(pid: int) -> tuple[float, int]:
+    """CPU seconds of the process tree and the largest VmHWM (peak RSS, MB) in it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu, peak = 0.0, 0
+    for member in _tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / ticks
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]) // 1024)
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return cpu, peak
+
+
+async def _probe(http: httpx.AsyncClient, base: str, stop: asyncio.Event) -> list[float]:
+    times = []
+    while not stop.is_set():
+        started = time.perf_counter()
+        await http.get(f"{base}/healthz")
+        times.append((time.perf_counter() - started) * 1000)
+        await asyncio.sleep(0.01)
+    return times
+
+
+def _p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100)[98] if len(values) >= 2 else float("nan")
+
+
+async def _run(base: str, site: str, server_pid: int, names: list[str]) -> None:
+    async with httpx.AsyncClient(timeout=300) as http:
+        stop = asyncio.Event()
+        idle_task = asyncio.create_task(_probe(http, base, stop))
+        await asyncio.sleep(3)
+        stop.set()
+        idle = _p99(await idle_task)
+        print(f"idle /healthz p99: {idle:.1f} ms\n")
+        print("| page | bytes | outcome | wall s | server CPU s | peak RSS MB | p99 ms | x idle |")
+        print("|---|---|---|---|---|---|---|---|")
+        for name in names:
+            build, _, size = PAGES[name]
+            cpu0, _ = _cpu_and_rss(server_pid)
+            stop = asyncio.Event()
+            probe = asyncio.create_task(_probe(http, base, stop))
+            started = time.perf_counter()
+            response = await http.post(f"{base}/v1/fetch", json={"url": f"{site}/{name}"})
+            wall = time.perf_counter() - started
+            stop.set()
+            p99 = _p99(await probe)
+            cpu1, peak = _cpu_and_rss(server_pid)
+            body = response.json()
+            outcome = body["error"]["code"] if "error" in body else "ok"
+            print(
+                f"| {name} | {len(build(size)):,} | {outcome} | {wall:.1f} | {cpu1 - cpu0:.1f} "
+                f"| {peak} | {p99:.1f} | {p99 / idle:.1f} |"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", default=",".join(PAGES))
+    parser.add_argument("--cpu", type=int, default=15, help="NETSIFT_TASK_CPU_SECONDS")
+    parser.add_argument("--memory", type=int, default=1024, help="NETSIFT_TASK_MEMORY_MB")
+    args = parser.parse_args()
+    names = [name for name in args.pages.split(",") if name]
+    bodies = {name: (PAGES[name][0](PAGES[name][2]), PAGES[name][1]) for name in names}
+
+    async def page(request: Request) -> Response:
+        body, content_type = bodies[request.path_params["name"]]
+        return Response(body, media_type=content_type)
+
+    app = Starlette(routes=[Route("/{name}", page)])
+    with serve(app) as site:
+        port = _free_port()
+        env = {
+            **os.environ,
+            "NETSIFT_RESOLVE": "hostile.test:127.0.0.1",
+            "NETSIFT_ALLOW_NETWORKS": "127.0.0.0/8",
+            "NETSIFT_RESPECT_ROBOTS": "false",
+            "NETSIFT_CAPABILITIES": "fetch",
+            "NETSIFT_SERVER_RATE_LIMIT": "100000/minute",
+            "NETSIFT_TASK_CPU_SECONDS": str(args.cpu),
+            "NETSIFT_TASK_MEMORY_MB": str(args.memory),
+            "NETSIFT_TIMEOUT": "300",
+        }
+        command = [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
+        server = subprocess.Popen(command, env=env)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                try:
+                    httpx.get(f"{base}/healthz", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.2)
+            print(f"budget: {args.cpu} CPU s and {args.memory} MB per page\n")
+            asyncio.run(_run(base, f"http://hostile.test:{site.port}", server.pid, names))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""Compute: the pool of worker processes that CPU-bound parsing and extraction run in.
+
+A hostile page must never stall the event loop or exhaust the host, so page parsing runs in
+worker processes (pebble's `ProcessPool`), each task with a CPU-time budget and a memory
+ceiling enforced by the kernel in the worker (RLIMIT_CPU, RLIMIT_AS) plus a wall-clock backstop.
+A task past a limit dies with its worker; pebble starts a fresh worker and fails only that
+task's future, so the caller gets `TooComplex` naming the limit and every other task goes on.
+
+Why pebble: `concurrent.futures.ProcessPoolExecutor` marks the whole pool broken when one
+worker dies (every in-flight task fails, and the pool must be rebuilt); loky restarts the whole
+executor on a crash, also failing its neighbours; a hand-rolled pool would re-implement pebble's
+per-task timeout, kill-and-replace and result channel. pebble does exactly that, in pure Python.
+
+Workers are forked from a forkserver (never from the multi-threaded server process) that has
+imported the extraction modules once, so starting or replacing a worker costs a fork, not an
+import of lxml and trafilatura.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+import os
+import resource
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import CancelledError
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pebble import ProcessExpired, ProcessPool
+
+from .errors import NetsiftError, TooComplex, error_from_dict
+
+__all__ = ["INLINE_MAX_BYTES", "Compute", "ComputeLimits", "default_workers"]
+
+T = TypeVar("T")
+
+# Below this many input bytes a task runs inline on the caller's thread: shipping it to a
+# worker (pickle, pipe, wake-up, result back) costs ~0.4 ms, as much as reading 2.4 KB of
+# JSON, and a linear-time parser cannot spend long on so little (bench/hostile.py measures
+# the round trip). HTML is never inline: its parse walks trafilatura's whole pipeline.
+INLINE_MAX_BYTES = 4096
+
+# The wall-clock backstop for a task: its CPU budget times this plus a grace period, for a worker
+# that stops using CPU (blocked, or starved on a busy host) rather than running over its budget.
+WALL_FACTOR = 3.0
+WALL_GRACE_SECONDS = 5.0
+
+# A worker is replaced after this many tasks, so slow leaks (caches in parsers, fragmentation
+# after a large page) cannot accumulate for the life of the server.
+TASKS_PER_WORKER = 500
+
+# The modules a worker needs, imported once by the forkserver so each fork starts warm.
+PRELOAD = ["netsift.fetch.fetcher"]
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class ComputeLimits:
+    """What one task may use: whole CPU seconds (RLIMIT_CPU's unit) and megabytes of memory."""
+
+    cpu_seconds: int
+    memory_mb: int
+
+    @property
+    def wall_seconds(self) -> float:
+        return self.cpu_seconds * WALL_FACTOR + WALL_GRACE_SECONDS
+
+
+def _init_worker(memory_mb: int) -> None:
+    """Cap the worker's address space at what it holds now plus the task's allowance."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops us
+    if memory_mb <= 0:
+        return
+    held = _address_space_bytes()
+    limit = held + memory_mb * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _address_space_bytes() -> int:
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _run_task(cpu_seconds: int, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """In the worker: arm the CPU budget, run, and hand errors back as data.
+
+    RLIMIT_CPU counts the whole process's CPU, so the soft limit is set to what the worker has
+    used so far plus this task's budget; past it the kernel sends SIGXCPU, whose default action
+    ends the worker (even inside a C loop where no Python handler could run).
+    """
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = used.ru_utime + used.ru_stime
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(spent) + cpu_seconds, hard))
+    try:
+        return ("ok", function(*args))
+    except NetsiftError as err:  # rebuilt by code in the parent (their kwargs do not pickle)
+        return ("error", err.to_dict())
+    except MemoryError:
+        return ("memory", None)
+    except RecursionError:
+        return ("recursion", None)
+
+
+def _ready() -> bool:
+    return True
+
+
+class Compute:
+    """Run CPU-bound functions in bounded worker processes; the event loop only awaits them.
+
+    The pool starts on first use, so a client that never parses a page never forks. `run` is
+    safe to call from many tasks at once: extra work queues in the pool.
+    """
+
+    def __init__(self, *, workers: int, limits: ComputeLimits) -> None:
+        if workers < 1:
+            raise ValueError("workers must be 1 or more")
+        self.workers = workers
+        self.limits = limits
+        self._pool: ProcessPool | None = None
+        self._lock = threading.Lock()
+
+    def _ensure_pool(self) -> ProcessPool:
+        with self._lock:
+            if self._pool is None or not self._pool.active:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(PRELOAD)
+                self._pool = ProcessPool(
+                    max_workers=self.workers,
+                    max_tasks=TASKS_PER_WORKER,
+                    initializer=_init_worker,
+                    initargs=[self.limits.memory_mb],
+                    context=context,
+                )
+                # pebble forks its workers on the first schedule: do it here, off the loop
+                self._pool.schedule(_ready).result()
+            return self._pool
+
+    async def run(self, function: Callable[..., T], *args: Any, what: str = "the task") -> T:
+        """`function(*args)` in a worker; `TooComplex` when it runs past a limit.
+
+        `function` must be importable by name (module level) and its arguments picklable.
+        `what` names the work in the error message ("the page at …").
+        """
+        # starting the pool waits for the forkserver to import the extraction modules: seconds
+        # that must not be spent on the event loop
+        pool = self._pool
+        if pool is None or not pool.active:
+            pool = await asyncio.to_thread(self._ensure_pool)
+        future = pool.schedule(
+            _run_task,
+            args=[self.limits.cpu_seconds, function, args],
+            timeout=self.limits.wall_seconds,
+        )
+        try:
+            status, value = await asyncio.wrap_future(future)
+        except FutureTimeout:
+            raise self._too_complex(what, "time", self.limits.wall_seconds) from None
+        except ProcessExpired as exc:
+            raise self._expired(what, exc.exitcode) from None
+        except CancelledError:  # the pool was closed under us
+            raise asyncio.CancelledError from None
+        if status == "ok":
+            return value  # type: ignore[no-any-return]
+        if status == "error":
+            raise error_from_dict(value)
+        if status == "memory":
+            raise self._too_complex(what, "memory", self.limits.memory_mb)
+        raise self._too_complex(what, "depth", None)
+
+    def _expired(self, what: str, exitcode: int | None) -> TooComplex:
+        if exitcode == -signal.SIGXCPU:
+            return self._too_complex(what, "cpu", self.limits.cpu_seconds)
+        # a worker that died otherwise hit the address-space cap inside C code (an abort on a
+        # failed allocation) or was killed by the kernel's out-of-memory killer
+        return self._too_complex(what, "memory", self.limits.memory_mb, exitcode=exitcode)
+
+    def _too_complex(
+        self, what: str, limit: str, value: float | None, *, exitcode: int | None = None
+    ) -> TooComplex:
+        units = {"cpu": "CPU seconds", "time": "seconds", "memory": "MB"}
+        if limit == "depth":
+            message = f"{what} is nested too deeply to read"
+        else:
+            message = f"{what} needs more than the {value:g} {units[limit]} a page may use"
+        details: dict[str, Any] = {"limit": limit}
+        if value is not None:
+            details["value"] = value
+        if exitcode is not None:
+            details["exitcode"] = exitcode
+        return TooComplex(message, details=details)
+
+    def close(self) -> None:
+        """Stop the workers (running tasks are ended); the next `run` starts a new pool."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.stop()  # type: ignore[no-untyped-call]
+            pool.join(timeout=5)
