@@ -16,6 +16,9 @@ from .config import Settings
 from .errors import Disabled, InvalidInput
 from .fetch.extract import extract
 from .fetch.fetcher import Fetcher
+from .jobs.executor import Executor
+from .jobs.kinds import Kind
+from .jobs.worker import Worker, worker_id
 from .models import (
     ContentFormat,
     Metadata,
@@ -32,7 +35,7 @@ from .net.robots import RobotsCache
 from .params import ResearchParams
 from .research.agent import ResearchAgent
 from .research.llm import LLM, llm_configured
-from .research.runner import ResearchRunner
+from .research.runner import ResearchRunner, research_kind
 from .research.sleep import Sleeper
 from .search.batch import BatchItem
 from .search.service import SearchService
@@ -67,6 +70,7 @@ class Client:
         self._llm: LLM | None = None
         self._jobs: JobStore | None = None
         self._runner: ResearchRunner | None = None
+        self._executor: Executor | None = None
         self._sleeper: Sleeper | None = None
 
     @property
@@ -90,11 +94,36 @@ class Client:
         return self._jobs
 
     @property
+    def job_kinds(self) -> dict[str, Kind]:
+        """The kinds of job this Client's workers run, by name."""
+        return {"research": research_kind(self._research_agent)}
+
+    @property
+    def executor(self) -> Executor:
+        """Runs jobs in this process under one worker identity (its leases' owner)."""
+        if self._executor is None:
+            self._executor = Executor(
+                self.jobs, self.job_kinds, worker=worker_id(), lease=self.settings.job_lease
+            )
+        return self._executor
+
+    @property
     def runner(self) -> ResearchRunner:
         """Research jobs; background jobs need the Client entered (`async with`)."""
         if self._runner is None:
-            self._runner = ResearchRunner(self._research_agent, self.jobs)
+            self._runner = ResearchRunner(self.jobs, self.executor, local=self.settings.run_jobs)
         return self._runner
+
+    def worker(self) -> Worker:
+        """A worker that claims any job from the store (`netsift worker`, `netsift serve`)."""
+        return Worker(
+            self.jobs,
+            self.job_kinds,
+            lease=self.settings.job_lease,
+            concurrency=self.settings.worker_concurrency,
+            stop_timeout=self.settings.job_stop_timeout,
+            executor=self.executor,
+        )
 
     @property
     def sleeper(self) -> Sleeper:

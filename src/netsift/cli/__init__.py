@@ -9,6 +9,7 @@ from .fetch import extract, fetch, meta
 from .research import discoveries, jobs, research, wake
 from .search import providers, search
 from .serve import serve
+from .worker import worker
 
 __all__ = ["app", "main"]
 
@@ -31,6 +32,7 @@ app.command()(wake)
 app.command()(tools)
 app.command()(mcp)
 app.command()(serve)
+app.command()(worker)
 
 
 def _print_version(value: bool) -> None:

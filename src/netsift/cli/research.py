@@ -164,7 +164,6 @@ def jobs(
 
     async def work() -> list[dict[str, Any]]:
         async with Client(settings) as client:
-            await client.runner.recover()  # jobs of a process that died read interrupted
             found = await client.jobs.list_jobs(limit=limit)
             return [j.model_dump(mode="json", exclude={"result"}) for j in found]
 

@@ -7,6 +7,7 @@ metrics are summed through a shared multiprocess directory, removed when the ser
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -29,6 +30,10 @@ def serve(
         ),
     ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    no_worker: Annotated[
+        bool,
+        typer.Option("--no-worker", help="Only enqueue jobs; `netsift worker` processes run them."),
+    ] = False,
 ) -> None:
     """Serve the HTTP API (REST, SSE, WebSocket, OpenAPI at /docs) and the web page."""
     from ..server.auth import check_bind
@@ -40,4 +45,12 @@ def serve(
         fail(error, as_json=False)
     from ..server.serve import run
 
-    run(host=host, port=port, workers=workers, log_level=log_level)
+    if no_worker:  # read by every uvicorn worker's Settings
+        os.environ["NETSIFT_RUN_JOBS"] = "false"
+    run(
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        stop_timeout=settings.job_stop_timeout,
+    )

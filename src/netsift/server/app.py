@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
@@ -95,12 +96,19 @@ def create_app(
             if client is not None:
                 yield
                 return
-            async with Client(server_settings(settings)) as own:
+            async with Client(server_settings(settings)) as own, anyio.create_task_group() as tg:
                 state.client = own
+                worker = (
+                    own.worker() if settings.run_jobs and settings.enabled("research") else None
+                )
+                if worker is not None:  # jobs of any replica, and of dead workers, run here too
+                    tg.start_soon(worker.run)
                 try:
                     yield
                 finally:
                     state.client = None
+                    if worker is not None:
+                        worker.stop()
         finally:
             await state.limits.aclose()
 

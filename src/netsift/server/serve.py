@@ -35,7 +35,9 @@ def metrics_dir(workers: int) -> Iterator[str | None]:
             os.environ.pop(MULTIPROC_ENV, None)
 
 
-def run(*, host: str, port: int, workers: int, log_level: str) -> None:
+def run(
+    *, host: str, port: int, workers: int, log_level: str, stop_timeout: float | None = None
+) -> None:
     """Serve `create_app_from_env()` until uvicorn is told to stop."""
     import uvicorn
 
@@ -49,4 +51,7 @@ def run(*, host: str, port: int, workers: int, log_level: str) -> None:
             log_level=log_level,
             access_log=False,
             server_header=False,
+            # SIGTERM: open streams get this long, then the jobs running here go back
+            # to the queue (the lifespan's worker stop), so a stop is bounded.
+            timeout_graceful_shutdown=None if stop_timeout is None else round(stop_timeout),
         )

@@ -41,12 +41,12 @@ async def test_manual_wake(sleeper):
 async def test_event_sleep_wakes_when_the_job_finishes(sleeper):
     job = await sleeper.jobs.create("research", {})
     done = await sleeper.jobs.create("research", {})
-    await sleeper.jobs.update(done.id, status="done")
+    await sleeper.jobs.finish(done.id, worker=None, status="done", event=("done", {}))
     assert (await sleeper.sleep("event", job_id=done.id))["woke_because"] == "job_finished"
 
     async def finish():
         await anyio.sleep(0.3)
-        await sleeper.jobs.update(job.id, status="failed")
+        await sleeper.jobs.finish(job.id, worker=None, status="failed", event=("error", {}))
 
     async with anyio.create_task_group() as group:
         group.start_soon(finish)
