@@ -42,6 +42,8 @@ from .search.service import SearchService
 from .store.discoveries import DiscoveryLog
 from .store.jobs import Job, JobStore, open_job_store
 from .store.sleeps import open_sleep_store
+from .store.usage import UsageLedger, open_usage_ledger, summarize
+from .usage import Billing
 
 __all__ = ["Client"]
 
@@ -71,6 +73,9 @@ class Client:
         self._jobs: JobStore | None = None
         self._runner: ResearchRunner | None = None
         self._executor: Executor | None = None
+        self._ledger: UsageLedger | None = None
+        # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
+        self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
 
     @property
@@ -94,6 +99,17 @@ class Client:
         return self._jobs
 
     @property
+    def ledger(self) -> UsageLedger:
+        """What each client (API key) spent, beside the jobs (shared when scaled out)."""
+        if self._ledger is None:
+            self._ledger = open_usage_ledger(self.settings.effective_jobs_url())
+        return self._ledger
+
+    async def usage(self, key: str) -> dict[str, Any]:
+        """A client's usage record: searches (by provider), pages and tokens."""
+        return summarize(await self.ledger.totals(key))
+
+    @property
     def job_kinds(self) -> dict[str, Kind]:
         """The kinds of job this Client's workers run, by name."""
         return {"research": research_kind(self._research_agent)}
@@ -103,7 +119,11 @@ class Client:
         """Runs jobs in this process under one worker identity (its leases' owner)."""
         if self._executor is None:
             self._executor = Executor(
-                self.jobs, self.job_kinds, worker=worker_id(), lease=self.settings.job_lease
+                self.jobs,
+                self.job_kinds,
+                worker=worker_id(),
+                lease=self.settings.job_lease,
+                billing=self.billing,
             )
         return self._executor
 
@@ -163,6 +183,8 @@ class Client:
             await self._llm.aclose()
         if self._jobs is not None:
             await self._jobs.aclose()
+        if self._ledger is not None:
+            await self._ledger.aclose()
         if self._search is not None:
             await self._search.aclose()
         await self.http.aclose()

@@ -7,6 +7,7 @@ to the queue with their checkpoints and exits within NETSIFT_JOB_STOP_TIMEOUT se
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
 from typing import Annotated
@@ -24,14 +25,24 @@ def worker(
         int | None,
         typer.Option(help="Jobs run at once (NETSIFT_WORKER_CONCURRENCY).", min=1, max=256),
     ] = None,
+    log_level: Annotated[str, typer.Option(help="Log level (jobs claimed, handed back).")] = "info",
 ) -> None:
     """Run jobs from the shared job store until stopped (SIGTERM hands them back)."""
     from ..client import Client
 
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+
     settings = build_settings(worker_concurrency=concurrency)
 
     async def work() -> None:
+        from ..server.limits import ClientLimits
+
+        limits = ClientLimits.from_settings(settings)
         async with Client(settings) as client:
+            # The same limits as the API: a job's searches take from its client's quota
+            # (shared through Redis) and stop at the per-request cap.
+            client.billing.quota = limits.spend_searches
+            client.billing.search_cap = settings.max_searches_per_request
             running = client.worker()
             sys.stderr.write(f"netsift worker {running.id} started\n")
 
@@ -45,5 +56,6 @@ def worker(
                 group.start_soon(on_signals)
                 await running.run()
                 group.cancel_scope.cancel()
+        await limits.aclose()
 
     run(work, as_json=False)

@@ -21,6 +21,7 @@ from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirec
 from ..net.guard import check_url
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache
+from ..usage import charge_page
 from .decode import decode_body, parse_content_type
 from .feed import extract_feed
 from .html import extract_html
@@ -289,6 +290,7 @@ class Fetcher:
         page_type: str,
     ) -> _Fetched:
         target = check_url(url)
+        await charge_page()  # a download on the client's behalf (recent copies are free)
         robots = self._robots if respect_robots else None
         started = time.perf_counter()
         fetched_at = datetime.now(UTC)

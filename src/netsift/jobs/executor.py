@@ -18,7 +18,7 @@ import anyio
 from ..errors import NetsiftError
 from ..models import EventType
 from ..store.jobs import Job, JobStore, LeaseLost
-from ..usage import Usage, metering
+from ..usage import Billing, Usage, metering
 from .kinds import JobContext, Kinds, Outcome
 
 __all__ = ["MAX_ATTEMPTS", "Executor"]
@@ -30,8 +30,17 @@ Why = Literal["cancel", "lost", "stop"]
 
 
 class Executor:
-    def __init__(self, store: JobStore, kinds: Kinds, *, worker: str, lease: float) -> None:
+    def __init__(
+        self,
+        store: JobStore,
+        kinds: Kinds,
+        *,
+        worker: str,
+        lease: float,
+        billing: Billing | None = None,
+    ) -> None:
         self.store = store
+        self.billing = billing or Billing()
         self.kinds = kinds
         self.worker = worker
         self.lease = lease
@@ -57,6 +66,10 @@ class Executor:
             self.interrupt(job_id, "stop")
 
     async def execute(self, job: Job) -> None:
+        if job.id in self._scopes:
+            # Its lease ran out while this very executor ran it (a long pause of the event
+            # loop) and the claim renewed it: the run in progress continues; no second run.
+            return
         kind = self.kinds.get(job.kind)
         if kind is None:
             error = NetsiftError(f"no worker here runs {job.kind!r} jobs").to_dict()
@@ -69,7 +82,9 @@ class Executor:
             reason = f"its workers stopped {job.attempts - 1} times before it could finish"
             await self._end_partial(job, "interrupted", {"code": "interrupted", "reason": reason})
             return
-        usage = Usage.from_dict(job.usage)
+        # One meter: the job's counts (kept with its checkpoints, so a resumed job goes on
+        # counting), its client's quota and the host's per-request cap, and the ledger.
+        usage = self.billing.meter(job.client, spent=job.usage)
         saved = await self.store.checkpoint(job.id)
 
         async def emit(type: EventType, data: dict[str, Any]) -> None:
@@ -123,6 +138,7 @@ class Executor:
             log.warning("job %s: lease lost; its new owner finishes it", job.id)
         elif why == "stop":
             await self.store.release(job.id, self.worker)
+            log.info("job %s: handed back to the queue", job.id)
         elif why == "cancel":
             await self._end_partial(job, "cancelled", {"code": "cancelled"}, usage=spent)
         elif failure is not None:

@@ -49,6 +49,7 @@ class Worker:
         self._stopping = anyio.Event()
         self._slots = anyio.Semaphore(concurrency)
         self._active = 0
+        self._claiming = anyio.CancelScope()
         self._drained = anyio.Event()
 
     @property
@@ -63,10 +64,15 @@ class Worker:
                 if self._stopping.is_set():
                     self._slots.release()
                     break
-                try:
-                    job = await self.store.claim(self.id, lease=self.executor.lease)
-                except Exception:  # a store hiccup must not kill the worker: retry
-                    log.exception("worker %s: claim failed", self.id)
+                job = None
+                with anyio.CancelScope() as self._claiming:  # stop() ends a blocked claim
+                    try:
+                        job = await self.store.claim(self.id, lease=self.executor.lease)
+                    except Exception:  # a store hiccup must not kill the worker: retry
+                        log.exception("worker %s: claim failed", self.id)
+                if job is not None and self._stopping.is_set():
+                    # Claimed while stopping (perhaps a job just handed back): give it back.
+                    await self.store.release(job.id, self.id)
                     job = None
                 if job is None:
                     self._slots.release()
@@ -95,4 +101,5 @@ class Worker:
     def stop(self) -> None:
         """Stop claiming; running jobs are checkpointed and handed back."""
         self._stopping.set()
+        self._claiming.cancel()
         self.executor.stop_all()

@@ -21,6 +21,7 @@ from ..jobs.kinds import JobContext, Kind, Outcome
 from ..models import Event, EventType, ResearchReport
 from ..params import ResearchParams
 from ..store.jobs import Job, JobStore
+from ..usage import caller_key
 from .agent import ResearchAgent
 
 __all__ = ["ResearchRunner", "build_partial", "research_kind"]
@@ -95,7 +96,7 @@ class ResearchRunner:
 
     async def start(self, params: ResearchParams) -> Job:
         """Enqueue the job (and run it here when this process runs jobs); returns at once."""
-        job = await self.store.create("research", params.model_dump())
+        job = await self.store.create("research", params.model_dump(), client=caller_key())
         if self.local:
             if self._group is None:
                 raise RuntimeError("use the runner as an async context manager")

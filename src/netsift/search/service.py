@@ -25,6 +25,7 @@ from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, T
 from ..net.audit import request_id_var
 from ..net.http import HttpClient
 from ..store.cache import Cache, cache_key, open_cache
+from ..usage import admit_search
 from .batch import BatchItem
 from .breaker import Breaker
 from .failover import Outcome, ProviderCaller
@@ -182,6 +183,7 @@ class SearchService:
                     "request_id": request_id_var.get(),
                 }
             )
+        await admit_search()  # the caller's quota and per-request cap, for every door
         deadline = started + self.settings.timeout
         if merge:
             response = await self._merged(q, names, deadline)

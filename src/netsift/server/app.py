@@ -41,6 +41,8 @@ from .metrics import Metrics
 from .middleware import RequestContext
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
+from .routers import usage as usage_router
+from .usage import attach
 
 __all__ = ["create_app", "create_app_from_env", "server_settings"]
 
@@ -55,6 +57,7 @@ ROUTERS = (
     chat.router,
     sleeps.router,
     discoveries.router,
+    usage_router.router,
     ws.router,
     page.router,
     docs.router,
@@ -94,10 +97,12 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
             if client is not None:
+                attach(state, client)
                 yield
                 return
             async with Client(server_settings(settings)) as own, anyio.create_task_group() as tg:
                 state.client = own
+                attach(state, own)
                 worker = (
                     own.worker() if settings.run_jobs and settings.enabled("research") else None
                 )

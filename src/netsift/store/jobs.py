@@ -80,9 +80,10 @@ class Job(BaseModel):
     heartbeat_at: datetime = Field(default_factory=_now)
     owner: str | None = None  # host:pid:tag of the worker holding the lease
     lease_until: float = 0.0  # epoch seconds; a running job past it is claimable
-    attempts: int = 0  # claims so far: 2+ means it was resumed after a worker stopped
+    attempts: int = 0  # workers that took it: 2+ means it was resumed after one stopped
     cancel_requested: bool = False
     usage: dict[str, Any] = Field(default_factory=dict)  # searches, pages, tokens charged
+    client: str | None = None  # the API key (fingerprint) it is charged to
 
     @property
     def finished(self) -> bool:
@@ -128,7 +129,9 @@ def owner_is_dead(owner: str | None) -> bool:
 class JobStore(Protocol):
     """Records, events and the queue semantics a worker needs, on one engine."""
 
-    async def create(self, kind: str, params: dict[str, Any]) -> Job: ...
+    async def create(
+        self, kind: str, params: dict[str, Any], *, client: str | None = None
+    ) -> Job: ...
     async def get(self, job_id: str) -> Job: ...
     async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]: ...
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...
@@ -194,6 +197,7 @@ _ADDED = (
     ("cancel", "INTEGER NOT NULL DEFAULT 0"),
     ("checkpoint", "TEXT"),
     ("usage", "TEXT"),
+    ("client", "TEXT"),
 )
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS jobs_claim ON jobs (status, lease_until, created_at);
@@ -202,7 +206,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS job_events_key ON job_events (job_id, key);
 """
 _COLUMNS = (
     "id, kind, status, params, created_at, updated_at, result, error, last_seq, "
-    "heartbeat_at, owner, lease_until, attempts, cancel, usage"
+    "heartbeat_at, owner, lease_until, attempts, cancel, usage, client"
 )
 _CLAIMABLE = "(status = 'queued' OR (status = 'running' AND lease_until < :now))"
 
@@ -266,13 +270,14 @@ class SQLiteJobStore:
             attempts=row[12],
             cancel_requested=bool(row[13]),
             usage=json.loads(row[14]) if row[14] else {},
+            client=row[15],
         )
 
-    async def create(self, kind: str, params: dict[str, Any]) -> Job:
-        job = Job(id=new_job_id(), kind=kind, params=params)
+    async def create(self, kind: str, params: dict[str, Any], *, client: str | None = None) -> Job:
+        job = Job(id=new_job_id(), kind=kind, params=params, client=client)
         await self._run(
-            "INSERT INTO jobs (id, kind, status, params, created_at, updated_at, heartbeat_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO jobs (id, kind, status, params, created_at, updated_at, heartbeat_at, "
+            "client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 job.id,
                 kind,
@@ -281,6 +286,7 @@ class SQLiteJobStore:
                 job.created_at.isoformat(),
                 job.updated_at.isoformat(),
                 job.heartbeat_at.timestamp(),
+                client,
             ),
         )
         return job
@@ -333,7 +339,8 @@ class SQLiteJobStore:
         only = "AND id = :id" if job_id else ""
         rows = await self._run(
             f"UPDATE jobs SET status = 'running', owner = :worker, lease_until = :until, "
-            f"heartbeat_at = :now, attempts = attempts + 1, updated_at = :stamp "
+            f"heartbeat_at = :now, attempts = attempts + (owner IS NOT :worker), "
+            f"updated_at = :stamp "
             f"WHERE id = (SELECT id FROM jobs WHERE {_CLAIMABLE} {only} "
             f"ORDER BY created_at LIMIT 1) AND {_CLAIMABLE} RETURNING {_COLUMNS}",
             {

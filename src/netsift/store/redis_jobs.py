@@ -56,9 +56,11 @@ if not status or status == 'done' or status == 'failed' or status == 'cancelled'
    or status == 'interrupted' then return 0 end
 if status == 'running' and tonumber(redis.call('HGET', KEYS[1], 'lease_until') or '0')
    >= tonumber(ARGV[4]) then return 0 end
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
+  redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+end
 redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[1], 'entry', ARGV[2],
   'lease_until', ARGV[3], 'heartbeat_at', ARGV[4])
-redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 return 1
 """
 # KEYS[1] state, KEYS[2] stream; ARGV: worker, lease_until, now, group.
@@ -156,10 +158,15 @@ class RedisJobStore:
                 raise
         self._group_ready = True
 
-    async def create(self, kind: str, params: dict[str, Any]) -> Job:
+    async def create(self, kind: str, params: dict[str, Any], *, client: str | None = None) -> Job:
         await self._ensure_group()
-        job = Job(id=new_job_id(), kind=kind, params=params)
-        fixed = {"kind": kind, "params": params, "created_at": job.created_at.isoformat()}
+        job = Job(id=new_job_id(), kind=kind, params=params, client=client)
+        fixed = {
+            "kind": kind,
+            "params": params,
+            "created_at": job.created_at.isoformat(),
+            "client": client,
+        }
         state, _, _ = self._keys(job.id)
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.set(PREFIX + job.id, json.dumps(fixed))
@@ -202,6 +209,7 @@ class RedisJobStore:
             attempts=int(fields.get("attempts") or 0),
             cancel_requested=fields.get("cancel") == "1",
             usage=json.loads(fields["usage"]) if fields.get("usage") else {},
+            client=fixed.get("client"),
         )
 
     async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
