@@ -50,6 +50,7 @@ class Usage:
     limit: Limit | None = None
     record: Record | None = None
     prepaid: int = 0
+    admitted: int = 0  # searches let through `limit` (some may still be on their way)
 
     @property
     def total_searches(self) -> int:
@@ -65,10 +66,12 @@ class Usage:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], **hooks: Any) -> Usage:
+        searches = {str(k): int(v) for k, v in data.get("searches_by_provider", {}).items()}
         return cls(
-            searches={str(k): int(v) for k, v in data.get("searches_by_provider", {}).items()},
+            searches=searches,
             pages=int(data.get("pages", 0)),
             tokens=int(data.get("tokens", 0)),
+            admitted=sum(searches.values()),
             **hooks,
         )
 
@@ -77,9 +80,11 @@ _meters: ContextVar[tuple[Usage, ...]] = ContextVar("netsift_usage", default=())
 
 
 @contextmanager
-def metering(usage: Usage) -> Iterator[Usage]:
-    """Charge everything done in this context (and tasks started from it) to `usage` too."""
-    token = _meters.set((*_meters.get(), usage))
+def metering(usage: Usage, *, alone: bool = False) -> Iterator[Usage]:
+    """Charge everything done in this context (and tasks started from it) to `usage` too;
+    `alone`: to `usage` only (a job started by a request is charged by its own meter, not
+    also by the request's, which its task inherited)."""
+    token = _meters.set((usage,) if alone else (*_meters.get(), usage))
     try:
         yield usage
     finally:
@@ -175,16 +180,18 @@ class Billing:
         cap, quota, ledger, observers = self.search_cap, self.quota, self.ledger, self.observers
 
         async def limit(usage: Usage) -> None:
-            if cap is not None and usage.total_searches >= cap:
+            # Counted at admission, not at sending: parallel searches cannot all slip past.
+            if cap is not None and usage.admitted >= cap:
                 raise BudgetExhausted(
                     f"one request may send at most {cap} searches (NETSIFT_MAX_SEARCHES_PER_"
                     "REQUEST); this one has sent them all",
-                    details={"limit": cap, "used": usage.total_searches},
+                    details={"limit": cap, "used": usage.admitted},
                 )
             if usage.prepaid > 0:
                 usage.prepaid -= 1
             elif key is not None and quota is not None:
                 await quota(key, 1)
+            usage.admitted += 1
 
         async def record(field_name: str, amount: int) -> None:
             if key is not None and ledger is not None:

@@ -99,7 +99,7 @@ class Executor:
         outcome: Outcome | None = None
         failure: NetsiftError | None = None
         try:
-            with scope, metering(usage):
+            with scope, metering(usage, alone=True):
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._heartbeat, job.id)
                     try:
