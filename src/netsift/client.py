@@ -148,9 +148,7 @@ class Client:
     @property
     def sleeper(self) -> Sleeper:
         if self._sleeper is None:
-            url = self.settings.effective_jobs_url()
-            if not url.startswith(("memory://", "sqlite:///")):
-                url = f"sqlite:///{self.settings.data_path() / 'sleeps.sqlite3'}"
+            url = self.settings.effective_jobs_url()  # Redis: shared like jobs
             self._sleeper = Sleeper(
                 open_sleep_store(url), self.jobs, max_seconds=self.settings.max_sleep
             )

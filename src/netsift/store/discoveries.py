@@ -1,12 +1,17 @@
 """Discoveries: notable findings an agent flags for a human, kept append-only as JSON lines.
 
 One line per discovery, flushed as it is written, so a crash loses at most the line being
-written; the reader skips a corrupt line and says which, rather than losing the rest.
+written; the reader skips a corrupt line and says which, rather than losing the rest. A line
+torn by a crash (no newline at the end of the file) is repaired before the next append, under
+an exclusive lock: its bytes are moved to `<file>.torn` (kept for a person, reported by the
+reader and logged) and the file ends whole again, so the new line is not glued to it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import logging
 import os
 import threading
 import uuid
@@ -18,7 +23,33 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..errors import InvalidInput
 
-__all__ = ["Discovery", "DiscoveryLog", "DiscoveryRead"]
+__all__ = ["Discovery", "DiscoveryLog", "DiscoveryRead", "repair_torn_tail"]
+
+log = logging.getLogger(__name__)
+TAIL_CHUNK = 64 * 1024  # bytes read back from the end at a time to find the last newline
+
+
+def repair_torn_tail(fd: int, aside: Path) -> int:
+    """If the file ends without a newline, move its last partial line to `aside` and cut it
+    off; returns the bytes moved. The caller holds an exclusive lock on `fd`."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return 0
+    start = size
+    while start > 0:
+        begin = max(0, start - TAIL_CHUNK)
+        chunk = os.pread(fd, start - begin, begin)
+        cut = chunk.rfind(b"\n")
+        if cut >= 0:
+            start = begin + cut + 1
+            break
+        start = begin
+    torn = os.pread(fd, size - start, start)
+    with aside.open("ab") as kept:
+        kept.write(torn + b"\n")
+    os.ftruncate(fd, start)
+    log.warning("discoveries: a torn last line (%d bytes) was moved to %s", len(torn), aside)
+    return len(torn)
 
 
 class Discovery(BaseModel):
@@ -34,6 +65,7 @@ class Discovery(BaseModel):
 class DiscoveryRead:
     discoveries: list[Discovery] = field(default_factory=list)
     corrupt_lines: list[int] = field(default_factory=list)
+    torn_kept: str | None = None  # where repaired torn lines were put aside, if any
 
 
 class DiscoveryLog:
@@ -41,6 +73,7 @@ class DiscoveryLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.aside = path.with_name(path.name + ".torn")
         self._lock = threading.Lock()
 
     def flag(
@@ -54,16 +87,18 @@ class DiscoveryLog:
         line = discovery.model_dump_json() + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
-            # O_APPEND keeps each line whole even with several writer processes.
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            # O_APPEND plus the lock keep each line whole with several writer processes.
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # writers of other processes wait here
+                repair_torn_tail(fd, self.aside)
                 os.write(fd, line.encode("utf-8"))
             finally:
-                os.close(fd)
+                os.close(fd)  # releases the lock
         return discovery
 
     def read(self, *, job_id: str | None = None, limit: int | None = None) -> DiscoveryRead:
-        result = DiscoveryRead()
+        result = DiscoveryRead(torn_kept=str(self.aside) if self.aside.exists() else None)
         if not self.path.exists():
             return result
         with self.path.open("rb") as handle:

@@ -35,6 +35,7 @@ INDEX = "netsift:jobs"
 STREAM = "netsift:jobs:stream"
 GROUP = "workers"
 RETENTION = 7 * 24 * 3600  # finished jobs and their events expire after a week
+FINISHED_CHANNEL = "netsift:jobs:finished"  # each job's end is announced (sleeps wake on it)
 BLOCK_MS = 500  # how long one XREADGROUP waits for a new job: bounds a stop's reaction time
 
 # KEYS[1] state, KEYS[2] events, KEYS[3] keys; ARGV: worker ('' = none), type, at, data, key.
@@ -80,8 +81,8 @@ redis.call('HSET', KEYS[1], 'checkpoint', ARGV[2], 'usage', ARGV[3], 'heartbeat_
 return 1
 """
 # KEYS: state, events, keys, stream, job; ARGV: worker ('' = none), status, type, at, data,
-# key, result, error, usage, now, retention, group. The final event and the status change
-# happen together, once.
+# key, result, error, usage, now, retention, group, job id, channel. The final event and the
+# status change happen together, once, and the end is announced.
 _FINISH = """
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'entry')
 if not s[1] then return 0 end
@@ -105,6 +106,7 @@ if s[4] then
 end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[11]) end
 redis.call('EXPIRE', KEYS[5], ARGV[11])
+redis.call('PUBLISH', ARGV[14], ARGV[13])
 return 1
 """
 # KEYS: state, stream; ARGV: worker, job id, group. Hand the job back: a fresh entry.
@@ -359,6 +361,8 @@ class RedisJobStore:
                 time.time(),
                 RETENTION,
                 GROUP,
+                job_id,
+                FINISHED_CHANNEL,
             ],
         )
         return bool(done)
