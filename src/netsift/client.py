@@ -67,7 +67,11 @@ class Client:
             timeout=self.settings.robots_timeout,
         )
         self.fetcher = Fetcher(self.settings, self.http, self.robots)
-        self.discoveries = DiscoveryLog(self.settings.effective_discoveries_path())
+        jobs_url = self.settings.effective_jobs_url()  # Redis: one list for every replica
+        self.discoveries = DiscoveryLog(
+            self.settings.effective_discoveries_path(),
+            redis_url=jobs_url if jobs_url.startswith(("redis://", "rediss://")) else None,
+        )
         self._search: SearchService | None = None
         self._llm: LLM | None = None
         self._jobs: JobStore | None = None

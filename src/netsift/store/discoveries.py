@@ -20,12 +20,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
+from redis import Redis as SyncRedis
 
 from ..errors import InvalidInput
 
 __all__ = ["Discovery", "DiscoveryLog", "DiscoveryRead", "repair_torn_tail"]
 
 log = logging.getLogger(__name__)
+REDIS_KEY = "netsift:discoveries"
 TAIL_CHUNK = 64 * 1024  # bytes read back from the end at a time to find the last newline
 
 
@@ -69,9 +71,14 @@ class DiscoveryRead:
 
 
 class DiscoveryLog:
-    """Append-only JSON-lines file of discoveries; safe for threads and concurrent processes."""
+    """Append-only JSON-lines file of discoveries; safe for threads and concurrent processes.
 
-    def __init__(self, path: Path) -> None:
+    With `redis_url` (scaled out) the lines go to one Redis list instead, so the discoveries
+    of every replica and worker land in one place. The Redis client is the blocking one: a
+    flag is one RPUSH, and callers (the agent, the routes) use the log synchronously."""
+
+    def __init__(self, path: Path, *, redis_url: str | None = None) -> None:
+        self._redis = SyncRedis.from_url(redis_url) if redis_url else None
         self.path = path
         self.aside = path.with_name(path.name + ".torn")
         self._lock = threading.Lock()
@@ -85,6 +92,9 @@ class DiscoveryLog:
             problems = "; ".join(f"{e['loc'][0]}: {e['msg']}" for e in exc.errors())
             raise InvalidInput(f"bad discovery: {problems}") from exc
         line = discovery.model_dump_json() + "\n"
+        if self._redis is not None:
+            self._redis.rpush(REDIS_KEY, line.strip())
+            return discovery
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
             # O_APPEND plus the lock keep each line whole with several writer processes.
@@ -99,19 +109,22 @@ class DiscoveryLog:
 
     def read(self, *, job_id: str | None = None, limit: int | None = None) -> DiscoveryRead:
         result = DiscoveryRead(torn_kept=str(self.aside) if self.aside.exists() else None)
-        if not self.path.exists():
+        if self._redis is not None:
+            lines: list[bytes] = self._redis.lrange(REDIS_KEY, 0, -1)  # type: ignore[assignment]
+        elif self.path.exists():
+            lines = self.path.read_bytes().splitlines()
+        else:
             return result
-        with self.path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    item = Discovery.model_validate(json.loads(raw))
-                except (ValueError, ValidationError):
-                    result.corrupt_lines.append(number)
-                    continue
-                if job_id is None or item.job_id == job_id:
-                    result.discoveries.append(item)
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                item = Discovery.model_validate(json.loads(raw))
+            except (ValueError, ValidationError):
+                result.corrupt_lines.append(number)
+                continue
+            if job_id is None or item.job_id == job_id:
+                result.discoveries.append(item)
         if limit is not None:
             result.discoveries = result.discoveries[-limit:]
         return result

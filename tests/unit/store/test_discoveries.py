@@ -76,3 +76,14 @@ def test_a_whole_file_needs_no_repair(tmp_path):
     log.flag("one", "first")
     log.flag("two", "second")
     assert log.read().torn_kept is None and not log.aside.exists()
+
+
+@pytest.mark.redis
+def test_with_redis_every_replica_writes_to_one_place(tmp_path, redis_url):
+    one = DiscoveryLog(tmp_path / "a.jsonl", redis_url=redis_url)
+    two = DiscoveryLog(tmp_path / "b.jsonl", redis_url=redis_url)
+    one.flag("from one", "first", job_id="j1")
+    two.flag("from two", "second")
+    assert [d.title for d in one.read().discoveries] == ["from one", "from two"]
+    assert [d.title for d in two.read(job_id="j1").discoveries] == ["from one"]
+    assert not (tmp_path / "a.jsonl").exists()
