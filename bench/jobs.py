@@ -27,6 +27,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -145,11 +146,14 @@ def run_batch(
 ) -> dict[str, Any]:
     workers = [procs.start("worker") for _ in range(3)]
     started = time.monotonic()
-    ids = submit(apis, count)
+    ids: list[str] = []
+    # Submitted from a thread, so kills begin while jobs are still arriving.
+    sender = threading.Thread(target=lambda: ids.extend(submit(apis, count)))
+    sender.start()
     kills = 0
     next_kill = time.monotonic() + (kill_every or 0)
     while True:
-        seen = statuses(apis[0], ids)
+        seen = statuses(apis[0], list(ids)) if not sender.is_alive() else {}
         done = sum(status in FINAL for status in seen.values())
         if done == count:
             break
