@@ -1,6 +1,6 @@
 """Jobs benchmark: research jobs on one Redis, with workers killed by PID while they run.
 
-    .venv/bin/python bench/jobs.py [--jobs 200] [--kill-every 3] [--page-latency 0.05]
+    .venv/bin/python bench/jobs.py [--jobs 200] [--kill-every 3] [--page-latency 0.3]
                                    [--cancels 20] [--lease 2]
 
 Serves, in this process on 127.0.0.1, the tests' research web (SearXNG-format engine and its
@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -45,6 +46,7 @@ from tests.offline_web.llm import MODEL, LLMState, create_app  # noqa: E402
 from tests.offline_web.server import serve  # noqa: E402
 
 FINAL = ("done", "cancelled", "failed", "interrupted")
+SUBMITTERS = 8  # clients submitting at once: enough that submission is not the bottleneck
 
 
 def free_port() -> int:
@@ -114,12 +116,16 @@ def start_redis(directory: Path) -> tuple[str, subprocess.Popen[bytes]]:
 
 
 def submit(apis: list[str], count: int) -> list[str]:
-    ids = []
+    """`count` jobs, alternating replicas, SUBMITTERS at a time."""
     body = {"question": QUESTION, "depth": "quick"}
-    for n in range(count):
-        answer = httpx.post(f"{apis[n % len(apis)]}/v1/research", json=body, timeout=30)
-        ids.append(answer.json()["id"])
-    return ids
+
+    def one(n: int) -> str:
+        answer = httpx.post(f"{apis[n % len(apis)]}/v1/research", json=body, timeout=60)
+        job_id: str = answer.json()["id"]
+        return job_id
+
+    with ThreadPoolExecutor(SUBMITTERS) as pool:
+        return list(pool.map(one, range(count)))
 
 
 def statuses(api: str, ids: list[str]) -> dict[str, str]:
@@ -247,7 +253,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=200)
     parser.add_argument("--kill-every", type=float, default=3.0)
-    parser.add_argument("--page-latency", type=float, default=0.05)
+    parser.add_argument("--page-latency", type=float, default=0.3)
     parser.add_argument("--cancels", type=int, default=20)
     parser.add_argument("--lease", type=float, default=2.0)
     args = parser.parse_args()
