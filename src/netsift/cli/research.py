@@ -143,13 +143,18 @@ def discoveries(
         sys.stderr.write(f"note: skipped corrupt lines {read.corrupt_lines}\n")
 
 
-def wake(sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")]) -> None:
+def wake(
+    sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")],
+    message: Annotated[
+        str | None, typer.Option(help="What the sleeper is told it woke for.")
+    ] = None,
+) -> None:
     """Wake a sleeping agent (a manual sleep, or any sleep before its time)."""
     settings = build_settings()
 
     async def work() -> dict[str, Any]:
         async with Client(settings) as client:
-            record = await client.sleeper.store.wake(sleep_id)
+            record = await client.sleeper.wake(sleep_id, message=message)
             return record.model_dump(mode="json")
 
     emit_json(run(work, as_json=True))

@@ -22,6 +22,7 @@ from ..store.sleeps import SleepMode, SleepRecord, SleepStore
 __all__ = ["DEFAULT_MAX_SLEEP", "Sleeper", "wake_note"]
 
 DEFAULT_MAX_SLEEP = 3600.0
+MAX_MESSAGE = 2000  # characters of a wake message handed to the sleeper
 
 
 def wake_note(because: str, message: str | None, slept_s: float) -> str:
@@ -109,7 +110,8 @@ class Sleeper:
 
     async def wake(self, sleep_id: str, *, message: str | None = None) -> SleepRecord:
         """Wake a sleep (from any process); one sleeping here wakes without a round trip."""
-        record = await self.store.wake(sleep_id, message=message)
+        text = message[:MAX_MESSAGE] if message is not None else None
+        record = await self.store.wake(sleep_id, message=text)
         self._notify(sleep_id, "woken")
         return record
 
