@@ -15,6 +15,9 @@ from .compute import Compute, ComputeLimits, default_workers
 from .config import Settings
 from .errors import Disabled
 from .fetch.fetcher import Fetcher
+from .jobs.executor import Executor
+from .jobs.kinds import Kind
+from .jobs.worker import Worker, worker_id
 from .models import (
     ContentFormat,
     Metadata,
@@ -51,6 +54,8 @@ if TYPE_CHECKING:
     from .research.runner import ResearchRunner
     from .research.sleep import Sleeper
     from .search.service import SearchService
+from .store.usage import UsageLedger, open_usage_ledger, summarize
+from .usage import Billing
 
 __all__ = ["Client"]
 
@@ -81,11 +86,19 @@ class Client:
             ),
         )
         self.fetcher = Fetcher(self.settings, self.http, self.robots, compute=self.compute)
-        self.discoveries = DiscoveryLog(self.settings.effective_discoveries_path())
+        jobs_url = self.settings.effective_jobs_url()  # Redis: one list for every replica
+        self.discoveries = DiscoveryLog(
+            self.settings.effective_discoveries_path(),
+            redis_url=jobs_url if jobs_url.startswith(("redis://", "rediss://")) else None,
+        )
         self._search: SearchService | None = None
         self._llm: LLM | None = None
         self._jobs: JobStore | None = None
         self._runner: ResearchRunner | None = None
+        self._executor: Executor | None = None
+        self._ledger: UsageLedger | None = None
+        # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
+        self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
 
     @property
@@ -113,13 +126,55 @@ class Client:
         return self._jobs
 
     @property
+    def ledger(self) -> UsageLedger:
+        """What each client (API key) spent, beside the jobs (shared when scaled out)."""
+        if self._ledger is None:
+            self._ledger = open_usage_ledger(self.settings.effective_jobs_url())
+        return self._ledger
+
+    async def usage(self, key: str) -> dict[str, Any]:
+        """A client's usage record: searches (by provider), pages and tokens."""
+        return summarize(await self.ledger.totals(key))
+
+    @property
+    def job_kinds(self) -> dict[str, Kind]:
+        """The kinds of job this Client's workers run, by name."""
+        from .research.runner import research_kind
+
+        return {"research": research_kind(self._research_agent)}
+
+    @property
+    def executor(self) -> Executor:
+        """Runs jobs in this process under one worker identity (its leases' owner)."""
+        if self._executor is None:
+            self._executor = Executor(
+                self.jobs,
+                self.job_kinds,
+                worker=worker_id(),
+                lease=self.settings.job_lease,
+                billing=self.billing,
+            )
+        return self._executor
+
+    @property
     def runner(self) -> ResearchRunner:
         """Research jobs; background jobs need the Client entered (`async with`)."""
         if self._runner is None:
             from .research.runner import ResearchRunner
 
-            self._runner = ResearchRunner(self._research_agent, self.jobs)
+            self._runner = ResearchRunner(self.jobs, self.executor, local=self.settings.run_jobs)
         return self._runner
+
+    def worker(self) -> Worker:
+        """A worker that claims any job from the store (`netsift worker`, `netsift serve`)."""
+        return Worker(
+            self.jobs,
+            self.job_kinds,
+            lease=self.settings.job_lease,
+            concurrency=self.settings.worker_concurrency,
+            stop_timeout=self.settings.job_stop_timeout,
+            executor=self.executor,
+        )
 
     @property
     def sleeper(self) -> Sleeper:
@@ -127,9 +182,7 @@ class Client:
             from .research.sleep import Sleeper
             from .store.sleeps import open_sleep_store
 
-            url = self.settings.effective_jobs_url()
-            if not url.startswith(("memory://", "sqlite:///")):
-                url = f"sqlite:///{self.settings.data_path() / 'sleeps.sqlite3'}"
+            url = self.settings.effective_jobs_url()  # Redis: shared like jobs
             self._sleeper = Sleeper(
                 open_sleep_store(url), self.jobs, max_seconds=self.settings.max_sleep
             )
@@ -164,6 +217,8 @@ class Client:
             await self._llm.aclose()
         if self._jobs is not None:
             await self._jobs.aclose()
+        if self._ledger is not None:
+            await self._ledger.aclose()
         if self._search is not None:
             await self._search.aclose()
         await self.fetcher.aclose()

@@ -299,6 +299,12 @@ class Settings(BaseSettings):
     jobs_url: str | None = None
     discoveries_path: Path | None = None
     max_sleep: float = Field(default=3600.0, gt=0)
+    # -- jobs: a worker holds a job for `job_lease` seconds past its last heartbeat; a stop
+    # hands running jobs back within `job_stop_timeout`; `run_jobs` off = enqueue only
+    job_lease: float = Field(default=15.0, gt=0)
+    job_stop_timeout: float = Field(default=10.0, gt=0)
+    worker_concurrency: int = Field(default=4, gt=0, le=256)
+    run_jobs: bool = True
 
     # -- headless browser (`netsift[browser]`): see netsift.render
     render: Literal["auto", "always", "never"] | None = None  # None: auto when installed

@@ -18,6 +18,7 @@ from .fetch import extract, fetch, meta  # noqa: E402
 from .research import discoveries, jobs, research, wake  # noqa: E402
 from .search import providers, search  # noqa: E402
 from .serve import serve  # noqa: E402
+from .worker import worker  # noqa: E402
 
 __all__ = ["app", "main"]
 
@@ -40,6 +41,7 @@ app.command()(wake)
 app.command()(tools)
 app.command()(mcp)
 app.command()(serve)
+app.command()(worker)
 
 
 def _print_version(value: bool) -> None:

@@ -156,7 +156,12 @@ def discoveries(
         sys.stderr.write(f"note: skipped corrupt lines {read.corrupt_lines}\n")
 
 
-def wake(sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")]) -> None:
+def wake(
+    sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")],
+    message: Annotated[
+        str | None, typer.Option(help="What the sleeper is told it woke for.")
+    ] = None,
+) -> None:
     """Wake a sleeping agent (a manual sleep, or any sleep before its time)."""
     from ..client import Client
 
@@ -164,7 +169,7 @@ def wake(sleep_id: Annotated[str, typer.Argument(help="The sleep's id.")]) -> No
 
     async def work() -> dict[str, Any]:
         async with Client(settings) as client:
-            record = await client.sleeper.store.wake(sleep_id)
+            record = await client.sleeper.wake(sleep_id, message=message)
             return record.model_dump(mode="json")
 
     emit_json(run(work, as_json=False))  # the record on stdout; an error on stderr
@@ -181,7 +186,6 @@ def jobs(
 
     async def work() -> list[dict[str, Any]]:
         async with Client(settings) as client:
-            await client.runner.recover()  # jobs of a process that died read interrupted
             found = await client.jobs.list_jobs(limit=limit)
             return [j.model_dump(mode="json", exclude={"result"}) for j in found]
 

@@ -8,6 +8,7 @@ metrics are summed through a shared multiprocess directory, removed when the ser
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Annotated
 
 import typer
@@ -32,6 +33,10 @@ def serve(
         ),
     ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    no_worker: Annotated[
+        bool,
+        typer.Option("--no-worker", help="Only enqueue jobs; `netsift worker` processes run them."),
+    ] = False,
 ) -> None:
     """Serve the HTTP API (REST, SSE, WebSocket, OpenAPI at /docs) and the web page."""
     if log_level.lower() not in LOG_LEVELS:
@@ -48,4 +53,12 @@ def serve(
             importlib.import_module(module)
         check_bind(host, api_keys=settings.api_keys, insecure_no_auth=insecure_no_auth)
         check_port_free(host, port)
-        run(host=host, port=port, workers=workers, log_level=log_level.lower())
+        if no_worker:  # read by every uvicorn worker's Settings
+            os.environ["NETSIFT_RUN_JOBS"] = "false"
+        run(
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=log_level.lower(),
+            stop_timeout=settings.job_stop_timeout,
+        )

@@ -24,6 +24,7 @@ from ..net.http import HttpClient
 from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from ..render.step import RenderOutcome, RenderStep
+from ..usage import charge_page
 from .decode import decode_body, parse_content_type
 from .json import extract_json
 from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
@@ -365,6 +366,7 @@ class Fetcher:
         page_type: str,
     ) -> _Fetched:
         target = check_url(url)
+        await charge_page()  # a download on the client's behalf (recent copies are free)
         robots = self._robots if respect_robots else None
         started = time.perf_counter()
         fetched_at = datetime.now(UTC)

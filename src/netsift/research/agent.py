@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,7 +18,7 @@ import anyio
 
 from ..errors import LLMError, NetsiftError
 from ..fetch.fetcher import Fetcher
-from ..models import EventType, Page, ResearchReport, SearchResult
+from ..models import EventType, ResearchReport, SearchResult
 from ..params import ResearchParams
 from ..search.rank import canonical_url, dedupe_near
 from ..search.service import SearchService
@@ -26,11 +26,13 @@ from ..store.discoveries import DiscoveryLog
 from .llm import LLM
 from .passages import Passage, rank_passages, split_passages
 from .planner import derive_queries, find_gaps, plan_queries
+from .state import Candidate, ReadPage, RunState
 from .synthesis import Source, Synthesis, synthesize, synthesize_extractive
 
-__all__ = ["Emit", "ResearchAgent", "choose_results"]
+__all__ = ["Emit", "ResearchAgent", "Save", "choose_results"]
 
 Emit = Callable[[EventType, dict[str, Any]], Awaitable[None]]
+Save = Callable[[dict[str, Any]], Awaitable[None]]
 FETCH_CONCURRENCY = 4
 SEARCH_CONCURRENCY = 6
 RESULTS_PER_QUERY = 8
@@ -42,35 +44,8 @@ async def _quiet(_: EventType, __: dict[str, Any]) -> None:
     return None
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    """A search result waiting to be read, with where it came from (for ordering)."""
-
-    result: SearchResult
-    round: int
-    query_index: int
-
-
-@dataclass
-class _State:
-    """What the run has gathered so far; the report is built from it at any stop."""
-
-    queries: list[str] = field(default_factory=list)
-    searches: int = 0
-    failed_searches: int = 0
-    seen_urls: set[str] = field(default_factory=set)
-    candidates: list[_Candidate] = field(default_factory=list)
-    sources: dict[int, Source] = field(default_factory=dict)
-    results: dict[int, SearchResult] = field(default_factory=dict)
-    passages: list[Passage] = field(default_factory=list)
-    failed_pages: int = 0
-    tokens: int = 0
-    synthesis: Synthesis | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def note(self, text: str) -> None:
-        if text not in self.notes:
-            self.notes.append(text)
+async def _forget(_: dict[str, Any]) -> None:
+    return None
 
 
 def choose_results(
@@ -101,6 +76,31 @@ def choose_results(
     return chosen
 
 
+class _Steps:
+    """Saves a checkpoint: the state, the step reached and the round's queries."""
+
+    def __init__(self, save: Save, started: float, clock: Callable[[], float]) -> None:
+        self._save = save
+        self._started = started
+        self._clock = clock
+        self._lock = anyio.Lock()
+
+    async def save(
+        self, state: RunState, step: str, iteration: int, queries: list[str], *, added: int = 0
+    ) -> None:
+        async with self._lock:  # parallel page reads each save; one write at a time
+            await self._save(
+                {
+                    "step": step,
+                    "iteration": iteration,
+                    "queries": queries,
+                    "added": added,
+                    "elapsed": self._clock() - self._started,
+                    "state": state.to_dict(),
+                }
+            )
+
+
 class ResearchAgent:
     """Runs one research question at a time over a SearchService and a Fetcher."""
 
@@ -120,15 +120,26 @@ class ResearchAgent:
         self.clock = clock
 
     async def run(
-        self, params: ResearchParams, *, emit: Emit = _quiet, job_id: str | None = None
+        self,
+        params: ResearchParams,
+        *,
+        emit: Emit = _quiet,
+        job_id: str | None = None,
+        resume: dict[str, Any] | None = None,
+        save: Save = _forget,
     ) -> ResearchReport:
-        started = self.clock()
-        state = _State()
+        """Run to the report. `save` receives a checkpoint after every step; a run given
+        one of them as `resume` continues from that step (a job taken over by a worker)."""
+        spent = float(resume["elapsed"]) if resume else 0.0
+        started = self.clock() - spent
+        state = RunState.from_dict(resume["state"]) if resume else RunState()
         await emit("started", {"question": params.question, "mode": self._mode()})
         iteration = 0
         stopped = "max_iterations"
-        with anyio.move_on_after(params.deadline) as scope:
-            iteration, stopped = await self._loop(params, state, emit, job_id)
+        with anyio.move_on_after(max(0.0, params.deadline - spent)) as scope:
+            iteration, stopped = await self._loop(
+                params, state, emit, job_id, _Steps(save, started, self.clock), resume
+            )
         if scope.cancelled_caught:
             stopped = "deadline"
             state.note("The deadline ended the run; the answer uses what was read by then.")
@@ -153,25 +164,50 @@ class ResearchAgent:
         return report
 
     async def _loop(
-        self, params: ResearchParams, state: _State, emit: Emit, job_id: str | None
+        self,
+        params: ResearchParams,
+        state: RunState,
+        emit: Emit,
+        job_id: str | None,
+        steps: _Steps,
+        resume: dict[str, Any] | None,
     ) -> tuple[int, str]:
-        """Rounds until a budget or the answer stops them; returns (rounds, why it stopped)."""
-        queries = await self._plan(params, state)
-        iteration = 0
+        """Rounds until a budget or the answer stops them; returns (rounds, why it stopped).
+
+        Each round is four steps (search, read, synthesize, review); after each the state is
+        saved with the step reached, and a resumed run enters the loop at that step."""
+        if resume:
+            step, iteration, queries = resume["step"], resume["iteration"], resume["queries"]
+            added = int(resume.get("added", 0))
+        else:
+            queries = await self._plan(params, state)
+            step, iteration, added = "planned", 0, 0
+            await steps.save(state, step, iteration, queries)
         while True:
-            room = params.max_searches - state.searches
-            if room <= 0:
-                return iteration, "max_searches"
-            iteration += 1
-            queries = queries[:room]
-            await emit("planned", {"iteration": iteration, "queries": queries})
-            await self._search_all(queries, iteration, state, emit)
-            added = await self._read(params, state, emit)
-            if not added and (iteration > 1 or not state.sources):
-                return iteration, "no_new_information"
-            await emit("synthesizing", {"iteration": iteration, "sources": len(state.sources)})
-            await self._synthesize(params.question, state)
-            await self._flag(state, emit, job_id)
+            if step == "planned":
+                room = params.max_searches - state.searches
+                if room <= 0:
+                    return iteration, "max_searches"
+                iteration += 1
+                queries = queries[:room]
+                await emit("planned", {"iteration": iteration, "queries": queries})
+                await self._search_all(queries, iteration, state, emit)
+                step = "searched"
+                await steps.save(state, step, iteration, queries)
+            if step == "searched":
+                added = await self._read(
+                    params, state, emit, partial(steps.save, state, step, iteration, queries)
+                )
+                step = "read"
+                await steps.save(state, step, iteration, queries, added=added)
+            if step == "read":
+                if not added and (iteration > 1 or not state.sources):
+                    return iteration, "no_new_information"
+                await emit("synthesizing", {"iteration": iteration, "sources": len(state.sources)})
+                await self._synthesize(params.question, state)
+                await self._flag(state, emit, job_id)
+                step = "synthesized"
+                await steps.save(state, step, iteration, queries)
             if state.tokens >= params.max_tokens:
                 return iteration, "max_tokens"
             if len(state.sources) >= params.max_pages:
@@ -186,11 +222,13 @@ class ResearchAgent:
             if not queries:
                 return iteration, "no_new_information"
             await emit("gap_found", {"iteration": iteration, "gaps": gaps, "queries": queries})
+            step = "planned"
+            await steps.save(state, step, iteration, queries)
 
     def _mode(self) -> str:
         return "llm" if self.llm is not None else "extractive"
 
-    async def _plan(self, params: ResearchParams, state: _State) -> list[str]:
+    async def _plan(self, params: ResearchParams, state: RunState) -> list[str]:
         try:
             queries, tokens = await plan_queries(params.question, self.llm, breadth=params.breadth)
         except LLMError as exc:
@@ -203,7 +241,7 @@ class ResearchAgent:
         state.tokens += tokens
         return queries
 
-    async def _gaps(self, params: ResearchParams, state: _State) -> tuple[list[str], list[str]]:
+    async def _gaps(self, params: ResearchParams, state: RunState) -> tuple[list[str], list[str]]:
         answer = state.synthesis.answer if state.synthesis else ""
         texts = [p.text for p in state.passages]
         done = set(state.queries)
@@ -220,7 +258,9 @@ class ResearchAgent:
         state.tokens += tokens
         return gaps, queries
 
-    async def _search_all(self, queries: list[str], round: int, state: _State, emit: Emit) -> None:
+    async def _search_all(
+        self, queries: list[str], round: int, state: RunState, emit: Emit
+    ) -> None:
         limiter = anyio.Semaphore(SEARCH_CONCURRENCY)
 
         async def one(index: int, query: str) -> None:
@@ -233,7 +273,7 @@ class ResearchAgent:
                     await emit("search_done", {"query": query, "ok": False, "error": exc.to_dict()})
                     return
                 fresh = [r for r in response.results if canonical_url(r.url) not in state.seen_urls]
-                state.candidates.extend(_Candidate(r, round, index) for r in fresh)
+                state.candidates.extend(Candidate(r, round, index) for r in fresh)
                 await emit(
                     "search_done",
                     {
@@ -251,7 +291,51 @@ class ResearchAgent:
             for index, query in enumerate(queries):
                 group.start_soon(one, index, query)
 
-    async def _read(self, params: ResearchParams, state: _State, emit: Emit) -> int:
+    async def _read(
+        self,
+        params: ResearchParams,
+        state: RunState,
+        emit: Emit,
+        saved: Callable[[], Awaitable[None]],
+    ) -> int:
+        if state.round_chosen is None:
+            state.round_chosen = self._choose(params, state)
+            state.round_pages = {}
+        chosen = state.round_chosen
+        limiter = anyio.Semaphore(FETCH_CONCURRENCY)
+
+        async def one(result: SearchResult) -> None:
+            if result.url in state.round_pages:  # read before a takeover: not again
+                return
+            async with limiter:
+                await emit("fetch_started", {"url": result.url})
+                try:
+                    page = await self.fetcher.fetch(result.url, format="text")
+                except NetsiftError as exc:
+                    state.failed_pages += 1
+                    state.round_pages[result.url] = None
+                    await emit(
+                        "fetch_done", {"url": result.url, "ok": False, "error": exc.to_dict()}
+                    )
+                else:
+                    state.round_pages[result.url] = ReadPage(
+                        page.final_url, page.title, page.content[:PAGE_CHARS]
+                    )
+                await saved()
+
+        async with anyio.create_task_group() as group:
+            for result in chosen:
+                group.start_soon(one, result)
+        # Numbers follow the choice order, so a run's numbering does not depend on timing.
+        added = 0
+        for result in chosen:
+            read = state.round_pages.get(result.url)
+            if read is not None:
+                added += await self._add_source(result, read, state, emit)
+        state.round_chosen, state.round_pages = None, {}
+        return added
+
+    def _choose(self, params: ResearchParams, state: RunState) -> list[SearchResult]:
         room = min(params.max_pages - len(state.sources), max(2, params.breadth * 2))
         # Newest round first, then each query's best results before anyone's second best.
         ordered = sorted(
@@ -272,37 +356,16 @@ class ResearchAgent:
         state.candidates = [
             c for c in state.candidates if canonical_url(c.result.url) not in state.seen_urls
         ]
-        pages: list[Page | None] = [None] * len(chosen)
-        limiter = anyio.Semaphore(FETCH_CONCURRENCY)
+        return chosen
 
-        async def one(index: int, result: SearchResult) -> None:
-            async with limiter:
-                await emit("fetch_started", {"url": result.url})
-                try:
-                    pages[index] = await self.fetcher.fetch(result.url, format="text")
-                except NetsiftError as exc:
-                    state.failed_pages += 1
-                    await emit(
-                        "fetch_done", {"url": result.url, "ok": False, "error": exc.to_dict()}
-                    )
-
-        async with anyio.create_task_group() as group:
-            for index, result in enumerate(chosen):
-                group.start_soon(one, index, result)
-        # Numbers follow the choice order, so a run's numbering does not depend on timing.
-        added = 0
-        for result, page in zip(chosen, pages, strict=True):
-            if page is None:
-                continue
-            added += await self._add_source(result, page, state, emit)
-        return added
-
-    async def _add_source(self, result: SearchResult, page: Page, state: _State, emit: Emit) -> int:
+    async def _add_source(
+        self, result: SearchResult, page: ReadPage, state: RunState, emit: Emit
+    ) -> int:
         key = canonical_url(page.final_url)
         if key != canonical_url(result.url) and key in state.seen_urls:
             return 0  # a redirect to a page already read
         state.seen_urls.add(key)
-        text = page.content[:PAGE_CHARS]
+        text = page.text
         n = len(state.sources) + 1
         state.sources[n] = Source(n, page.final_url, page.title or result.title, text)
         state.results[n] = result
@@ -321,7 +384,7 @@ class ResearchAgent:
         )
         return 1
 
-    async def _synthesize(self, question: str, state: _State) -> None:
+    async def _synthesize(self, question: str, state: RunState) -> None:
         ranked = rank_passages(question, state.passages)
         if self.llm is None or not ranked:  # nothing relevant to show a model: say so, free
             state.synthesis = synthesize_extractive(question, ranked, state.sources)
@@ -338,7 +401,7 @@ class ResearchAgent:
         state.tokens += synthesis.tokens
         state.synthesis = synthesis
 
-    async def _flag(self, state: _State, emit: Emit, job_id: str | None) -> None:
+    async def _flag(self, state: RunState, emit: Emit, job_id: str | None) -> None:
         if state.synthesis is None:
             return
         for item in state.synthesis.discoveries:
@@ -360,7 +423,7 @@ class ResearchAgent:
         state.synthesis.discoveries = []
 
     def _report(
-        self, params: ResearchParams, state: _State, iterations: int, stopped: str, started: float
+        self, params: ResearchParams, state: RunState, iterations: int, stopped: str, started: float
     ) -> ResearchReport:
         synthesis = state.synthesis or Synthesis(answer="Nothing could be read.", citations=[])
         notes = list(state.notes)

@@ -20,6 +20,7 @@ from ..config import Settings
 from ..errors import LLMError
 from ..net.http import HttpClient
 from ..net.retry import retry_after_of
+from ..usage import charge_tokens
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -198,6 +199,7 @@ class LLM:
             completion_tokens=usage.completion_tokens if usage else 0,
         )
         self.tokens_used += completion.tokens
+        await charge_tokens(completion.tokens)
         return completion
 
     async def forward(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -207,6 +209,7 @@ class LLM:
             response = await self._client.chat.completions.create(**request, stream=False)
         if response.usage:
             self.tokens_used += response.usage.total_tokens
+            await charge_tokens(response.usage.total_tokens)
         dumped: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
         return dumped
 

@@ -21,6 +21,7 @@ import httpx
 from ..errors import NetsiftError, ProviderUnavailable, RateLimited, Timeout
 from ..models import Attempt, Query, SearchResult
 from ..net.http import HttpClient
+from ..usage import charge_search
 from .breaker import Breaker
 from .provider import Provider
 from .rank import is_off_topic
@@ -142,6 +143,7 @@ class ProviderCaller:
         remaining = deadline - self._monotonic()
         if remaining <= 0:
             raise Timeout(f"no time left in the search's deadline to ask {provider.name}")
+        await charge_search(provider.name)  # sent is spent: counted for the client's usage
         response = await self._http.send(
             request,
             kind="search",

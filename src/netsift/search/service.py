@@ -31,6 +31,7 @@ from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, T
 from ..net.audit import request_id_var
 from ..net.http import HttpClient
 from ..store.cache import Cache, cache_key, open_cache
+from ..usage import admit_search
 from .batch import BatchItem
 from .breaker import Breaker
 from .failover import CONFIG_CODES, Outcome, ProviderCaller
@@ -194,6 +195,7 @@ class SearchService:
                     "request_id": request_id_var.get(),
                 }
             )
+        await admit_search()  # the caller's quota and per-request cap, for every door
         deadline = started + self.settings.timeout
         if merge:
             response = await self._merged(q, names, deadline)

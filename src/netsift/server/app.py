@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
@@ -42,6 +43,8 @@ from .metrics import Metrics
 from .middleware import RequestContext, TrustedProxies
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
+from .routers import usage as usage_router
+from .usage import attach
 
 __all__ = ["create_app", "create_app_from_env", "server_settings"]
 
@@ -56,6 +59,7 @@ ROUTERS = (
     chat.router,
     sleeps.router,
     discoveries.router,
+    usage_router.router,
     ws.router,
     page.router,
     docs.router,
@@ -95,14 +99,23 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
             if client is not None:
+                attach(state, client)
                 yield
                 return
-            async with Client(server_settings(settings)) as own:
+            async with Client(server_settings(settings)) as own, anyio.create_task_group() as tg:
                 state.client = own
+                attach(state, own)
+                worker = (
+                    own.worker() if settings.run_jobs and settings.enabled("research") else None
+                )
+                if worker is not None:  # jobs of any replica, and of dead workers, run here too
+                    tg.start_soon(worker.run)
                 try:
                     yield
                 finally:
                     state.client = None
+                    if worker is not None:
+                        worker.stop()
         finally:
             await state.limits.aclose()
 

@@ -21,6 +21,7 @@ from ..errors import Disabled
 from .auth import ANONYMOUS, Authenticator, bearer_from_subprotocols
 from .limits import ClientLimits
 from .metrics import Metrics
+from .usage import bind_caller
 
 __all__ = [
     "Caller",
@@ -96,6 +97,7 @@ async def get_caller(
 ) -> Caller:
     caller = authenticate(state, request)
     await state.limits.hit_request(caller.key)
+    bind_caller(state, caller)  # what the request spends is the caller's (server/usage.py)
     return caller
 
 

@@ -58,6 +58,13 @@ class Metrics:
             ["provider", "outcome"],
             registry=r,
         )
+        self.usage = Counter(
+            "netsift_usage",
+            "What each client spent, by any door (search, batch, research, chat): "
+            "search:<provider> requests sent, pages downloaded, model tokens.",
+            ["client", "kind"],
+            registry=r,
+        )
         self.cache = Counter(
             "netsift_search_cache", "Search cache lookups, hit or miss.", ["result"], registry=r
         )
@@ -106,6 +113,10 @@ class Metrics:
         for attempt in attempts:
             outcome = str(attempt.get("error_code") or "ok")
             self.provider_attempts.labels(str(attempt.get("provider")), outcome).inc()
+
+    def observe_usage(self, client: str, kind: str, amount: int) -> None:
+        """One charge of a usage meter (usage.py) bound to this server's callers or jobs."""
+        self._child(self.usage, client, kind).inc(amount)
 
     def observe_fetch(self, client: str, page: Page) -> None:
         self.fetches.labels(client, "ok").inc()

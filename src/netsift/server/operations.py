@@ -18,6 +18,7 @@ from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
 from ..models import Metadata, Page, SearchResponse
 from ..net.audit import request_id_var
+from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
 from .responses import BatchRequest, BatchResponse, FetchRequest, MetaRequest, SearchRequest
@@ -56,6 +57,7 @@ class Operations:
         """Capability and quota, checked before a search (or a stream of one) starts."""
         self.require("search")
         await self.state.limits.spend_searches(self.caller.key, count)
+        prepay(count)  # the caller's meter admits these without taking the quota twice
 
     async def search(self, params: SearchRequest) -> SearchResponse:
         await self.admit_searches(1)

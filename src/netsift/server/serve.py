@@ -35,7 +35,9 @@ def metrics_dir(workers: int) -> Iterator[str | None]:
             os.environ.pop(MULTIPROC_ENV, None)
 
 
-def run(*, host: str, port: int, workers: int, log_level: str) -> None:
+def run(
+    *, host: str, port: int, workers: int, log_level: str, stop_timeout: float | None = None
+) -> None:
     """Serve `create_app_from_env()` until uvicorn is told to stop."""
     import uvicorn
 
@@ -50,4 +52,7 @@ def run(*, host: str, port: int, workers: int, log_level: str) -> None:
             access_log=False,
             server_header=False,
             proxy_headers=False,  # TrustedProxies reads X-Forwarded-For, from listed proxies only
+            # SIGTERM: open streams get this long, then the jobs running here go back
+            # to the queue (the lifespan's worker stop), so a stop is bounded.
+            timeout_graceful_shutdown=None if stop_timeout is None else round(stop_timeout),
         )

@@ -1,23 +1,33 @@
-"""Durable jobs: every research run has an id, a status, numbered events and its report.
+"""Durable jobs: every research (or crawl) run has an id, a status, numbered events, a
+checkpoint and a lease.
 
-Events are persisted with sequence numbers so a client that reconnects resumes from the last
-one it saw; jobs that were running when their process died are marked `interrupted` at the
-next start, their events (and so their partial sources) kept. "Died" is told by heartbeat:
-a running job's runner touches it every few seconds, so two server workers sharing one store
-never mark each other's live jobs interrupted. SQLite by default (embedded,
-survives restarts, shared by processes on one machine), memory for tests, Redis when scaled out.
+A job is a queue entry as well as a record. A worker *claims* it (queued, or running under
+a lease that has run out), renews the lease by heartbeat, saves a checkpoint after each step
+and *finishes* it. Every write a worker makes is fenced by its ownership: a worker that lost
+its lease (paused, partitioned, presumed dead) has its writes refused (`LeaseLost`) and
+stops, so a job taken over by another worker is published exactly once. Events are
+idempotent by content key: a step redone after a takeover re-emits the same events, which
+are stored once, so a stream continues with the same seq numbers, no gaps, no duplicates.
+
+SQLite by default (embedded, survives restarts, shared by the processes of one machine;
+claim is one conditional UPDATE), `memory://` is SQLite in memory, Redis (redis_jobs.py)
+when scaled out.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
+import sqlite3
 import threading
+import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 import anyio
 from pydantic import BaseModel, Field
@@ -27,19 +37,30 @@ from ..models import Event, EventType
 from .sqlite import open_sqlite
 
 __all__ = [
+    "FINISHED",
+    "Beat",
     "Job",
     "JobStatus",
     "JobStore",
+    "LeaseLost",
     "MemoryJobStore",
     "SQLiteJobStore",
-    "is_abandoned",
+    "event_key",
+    "new_job_id",
     "open_job_store",
     "owner_is_dead",
+    "this_host",
 ]
 
 JobStatus = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
 FINISHED: frozenset[str] = frozenset({"done", "failed", "cancelled", "interrupted"})
-STALE_AFTER = 30.0  # seconds without a heartbeat before a running job counts as dead
+Beat = Literal["ok", "cancel", "lost"]
+T = TypeVar("T")
+
+
+class LeaseLost(Exception):
+    """This worker no longer owns the job (its lease ran out and another took it, or the job
+    ended): it must stop without writing anything more."""
 
 
 def _now() -> datetime:
@@ -57,7 +78,12 @@ class Job(BaseModel):
     error: dict[str, Any] | None = None
     last_seq: int = 0
     heartbeat_at: datetime = Field(default_factory=_now)
-    owner: str | None = None  # host:pid:runner of the process running it
+    owner: str | None = None  # host:pid:tag of the worker holding the lease
+    lease_until: float = 0.0  # epoch seconds; a running job past it is claimable
+    attempts: int = 0  # workers that took it: 2+ means it was resumed after one stopped
+    cancel_requested: bool = False
+    usage: dict[str, Any] = Field(default_factory=dict)  # searches, pages, tokens charged
+    client: str | None = None  # the API key (fingerprint) it is charged to
 
     @property
     def finished(self) -> bool:
@@ -68,9 +94,20 @@ def this_host() -> str:
     return socket.gethostname()
 
 
+def new_job_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+def event_key(type: EventType, data: dict[str, Any]) -> str:
+    """An event's identity within its job: a step redone after a takeover emits the same
+    events again, and the store keeps each once."""
+    body = json.dumps([type, data], sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()[:32]
+
+
 def owner_is_dead(owner: str | None) -> bool:
-    """True when the job's owner was a process on this machine that no longer exists: a job
-    left by a killed process need not wait for its heartbeat to go stale."""
+    """True when the owner was a process on this machine that no longer exists: a job left
+    by a killed process need not wait for its lease to run out."""
     if not owner:
         return False
     host, _, rest = owner.partition(":")
@@ -79,7 +116,7 @@ def owner_is_dead(owner: str | None) -> bool:
         return False
     pid = int(pid_text)
     if pid == os.getpid():
-        return False  # this process: another runner of ours, alive or not, is not ours to judge
+        return False  # this process: another worker of ours, alive or not, is not ours to judge
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -89,116 +126,56 @@ def owner_is_dead(owner: str | None) -> bool:
     return False
 
 
-def is_abandoned(job: Job, *, stale_after: float, now: datetime | None = None) -> bool:
-    """A job that is not finished but whose runner is gone (dead owner or stale heartbeat)."""
-    if job.finished:
-        return False
-    stale = ((now or _now()) - job.heartbeat_at).total_seconds() >= stale_after
-    return stale or owner_is_dead(job.owner)
-
-
 class JobStore(Protocol):
-    async def create(self, kind: str, params: dict[str, Any]) -> Job: ...
+    """Records, events and the queue semantics a worker needs, on one engine."""
+
+    async def create(
+        self, kind: str, params: dict[str, Any], *, client: str | None = None
+    ) -> Job: ...
     async def get(self, job_id: str) -> Job: ...
     async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]: ...
-    async def update(
-        self,
-        job_id: str,
-        *,
-        status: JobStatus,
-        result: dict[str, Any] | None = None,
-        error: dict[str, Any] | None = None,
-        owner: str | None = None,
-    ) -> Job: ...
-    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event: ...
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...
-    async def heartbeat(self, job_id: str) -> None: ...
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]: ...
-    async def aclose(self) -> None: ...
+    async def claim(self, worker: str, *, lease: float, job_id: str | None = None) -> Job | None:
+        """Take a queued job (or one whose lease ran out); None when there is none."""
+        ...
 
+    async def beat(self, job_id: str, worker: str, *, lease: float) -> Beat:
+        """Renew the lease; says whether a cancel was asked for or the lease was lost."""
+        ...
 
-def updated(
-    job: Job,
-    *,
-    status: JobStatus,
-    result: dict[str, Any] | None = None,
-    error: dict[str, Any] | None = None,
-    owner: str | None = None,
-) -> Job:
-    """`job` with a new status (and what came with it); a status change is a heartbeat too."""
-    now = _now()
-    changes: dict[str, Any] = {"status": status, "updated_at": now, "heartbeat_at": now}
-    extra = {"result": result, "error": error, "owner": owner}
-    changes.update({key: value for key, value in extra.items() if value is not None})
-    return job.model_copy(update=changes)
+    async def append_event(
+        self, job_id: str, type: EventType, data: dict[str, Any], *, worker: str | None = None
+    ) -> Event | None:
+        """Append (None when this very event is already stored); LeaseLost if `worker`
+        no longer owns the job."""
+        ...
 
-
-def new_job_id() -> str:
-    return uuid.uuid4().hex[:16]
-
-
-class MemoryJobStore:
-    """In-process jobs: for tests and one-shot CLI runs."""
-
-    def __init__(self) -> None:
-        self._jobs: dict[str, Job] = {}
-        self._events: dict[str, list[Event]] = {}
-
-    async def create(self, kind: str, params: dict[str, Any]) -> Job:
-        job = Job(id=new_job_id(), kind=kind, params=params)
-        self._jobs[job.id] = job
-        self._events[job.id] = []
-        return job
-
-    async def get(self, job_id: str) -> Job:
-        try:
-            return self._jobs[job_id]
-        except KeyError:
-            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id}) from None
-
-    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
-        jobs = [j for j in self._jobs.values() if status is None or j.status == status]
-        return sorted(jobs, key=lambda j: j.created_at, reverse=True)[:limit]
-
-    async def update(
+    async def save_checkpoint(
+        self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
+    ) -> None: ...
+    async def checkpoint(self, job_id: str) -> dict[str, Any] | None: ...
+    async def finish(
         self,
         job_id: str,
         *,
+        worker: str | None,
         status: JobStatus,
+        event: tuple[EventType, dict[str, Any]],
         result: dict[str, Any] | None = None,
         error: dict[str, Any] | None = None,
-        owner: str | None = None,
-    ) -> Job:
-        self._jobs[job_id] = updated(
-            await self.get(job_id), status=status, result=result, error=error, owner=owner
-        )
-        return self._jobs[job_id]
+        usage: dict[str, Any] | None = None,
+    ) -> bool:
+        """End the job with its final event, atomically, once: False if it had already
+        ended (or `worker` lost it). `worker=None` ends a job nobody holds (queued)."""
+        ...
 
-    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event:
-        job = await self.get(job_id)
-        event = Event(type=type, job_id=job_id, seq=job.last_seq + 1, at=_now(), data=data)
-        self._events[job_id].append(event)
-        self._jobs[job_id] = job.model_copy(update={"last_seq": event.seq})
-        return event
+    async def release(self, job_id: str, worker: str) -> None:
+        """Hand a running job back to the queue (graceful stop): another worker resumes it
+        from its checkpoint at once."""
+        ...
 
-    async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
-        await self.get(job_id)
-        return [e for e in self._events[job_id] if e.seq > since]
-
-    async def heartbeat(self, job_id: str) -> None:
-        job = await self.get(job_id)
-        self._jobs[job_id] = job.model_copy(update={"heartbeat_at": _now()})
-
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]:
-        marked: list[str] = []
-        for job in list(self._jobs.values()):
-            if is_abandoned(job, stale_after=stale_after):
-                await self.update(job.id, status="interrupted")
-                marked.append(job.id)
-        return marked
-
-    async def aclose(self) -> None:
-        return None
+    async def request_cancel(self, job_id: str) -> Job: ...
+    async def aclose(self) -> None: ...
 
 
 _SCHEMA = """
@@ -213,25 +190,67 @@ CREATE TABLE IF NOT EXISTS job_events (
 );
 CREATE INDEX IF NOT EXISTS jobs_created ON jobs (created_at);
 """
+# Columns added since the first schema: (name, declaration). Old stores gain them on open.
+_ADDED = (
+    ("lease_until", "REAL NOT NULL DEFAULT 0"),
+    ("attempts", "INTEGER NOT NULL DEFAULT 0"),
+    ("cancel", "INTEGER NOT NULL DEFAULT 0"),
+    ("checkpoint", "TEXT"),
+    ("usage", "TEXT"),
+    ("client", "TEXT"),
+)
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS jobs_claim ON jobs (status, lease_until, created_at);
+CREATE INDEX IF NOT EXISTS jobs_status_created ON jobs (status, created_at);
+CREATE UNIQUE INDEX IF NOT EXISTS job_events_key ON job_events (job_id, key);
+"""
+_COLUMNS = (
+    "id, kind, status, params, created_at, updated_at, result, error, last_seq, "
+    "heartbeat_at, owner, lease_until, attempts, cancel, usage, client"
+)
+_CLAIMABLE = "(status = 'queued' OR (status = 'running' AND lease_until < :now))"
 
 
 class SQLiteJobStore:
     """Jobs in one SQLite file (WAL), shared safely by the processes of one machine."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str | Path) -> None:
         self._db = open_sqlite(path)
         self._db.executescript(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
         if "owner" not in columns:  # a store written before jobs had owners
             self._db.execute("ALTER TABLE jobs ADD COLUMN owner TEXT")
+        for name, declaration in _ADDED:
+            if name not in columns:
+                self._db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {declaration}")
+        event_columns = {row[1] for row in self._db.execute("PRAGMA table_info(job_events)")}
+        if "key" not in event_columns:
+            self._db.execute("ALTER TABLE job_events ADD COLUMN key TEXT")
+        self._db.executescript(_INDEXES)
         self._lock = threading.Lock()
 
-    async def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        def work() -> list[tuple[Any, ...]]:
+    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        def locked() -> T:
             with self._lock:
-                return self._db.execute(sql, args).fetchall()
+                return work(self._db)
 
-        return await anyio.to_thread.run_sync(work)
+        return await anyio.to_thread.run_sync(locked)
+
+    async def _run(self, sql: str, args: Any = ()) -> list[tuple[Any, ...]]:
+        return await self._call(lambda db: db.execute(sql, args).fetchall())
+
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        def atomic(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                value = work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return value
+
+        return await self._call(atomic)
 
     @staticmethod
     def _job(row: tuple[Any, ...]) -> Job:
@@ -247,12 +266,18 @@ class SQLiteJobStore:
             last_seq=row[8],
             heartbeat_at=datetime.fromtimestamp(row[9], UTC),
             owner=row[10],
+            lease_until=row[11],
+            attempts=row[12],
+            cancel_requested=bool(row[13]),
+            usage=json.loads(row[14]) if row[14] else {},
+            client=row[15],
         )
 
-    async def create(self, kind: str, params: dict[str, Any]) -> Job:
-        job = Job(id=new_job_id(), kind=kind, params=params)
+    async def create(self, kind: str, params: dict[str, Any], *, client: str | None = None) -> Job:
+        job = Job(id=new_job_id(), kind=kind, params=params, client=client)
         await self._run(
-            "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, ?, NULL)",
+            "INSERT INTO jobs (id, kind, status, params, created_at, updated_at, heartbeat_at, "
+            "client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 job.id,
                 kind,
@@ -261,81 +286,25 @@ class SQLiteJobStore:
                 job.created_at.isoformat(),
                 job.updated_at.isoformat(),
                 job.heartbeat_at.timestamp(),
+                client,
             ),
         )
         return job
 
     async def get(self, job_id: str) -> Job:
-        rows = await self._run("SELECT * FROM jobs WHERE id = ?", (job_id,))
+        rows = await self._run(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
         if not rows:
             raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
         return self._job(rows[0])
 
     async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
         if status is None:
-            rows = await self._run("SELECT * FROM jobs ORDER BY created_at DESC LIMIT ?", (limit,))
+            sql = f"SELECT {_COLUMNS} FROM jobs ORDER BY created_at DESC LIMIT ?"
+            rows = await self._run(sql, (limit,))
         else:
-            rows = await self._run(
-                "SELECT * FROM jobs WHERE status = ? ORDER BY created_at DESC LIMIT ?",
-                (status, limit),
-            )
+            sql = f"SELECT {_COLUMNS} FROM jobs WHERE status = ? ORDER BY created_at DESC LIMIT ?"
+            rows = await self._run(sql, (status, limit))
         return [self._job(row) for row in rows]
-
-    async def update(
-        self,
-        job_id: str,
-        *,
-        status: JobStatus,
-        result: dict[str, Any] | None = None,
-        error: dict[str, Any] | None = None,
-        owner: str | None = None,
-    ) -> Job:
-        await self.get(job_id)
-        await self._run(
-            "UPDATE jobs SET status = ?, updated_at = ?, heartbeat_at = ?, "
-            "result = COALESCE(?, result), error = COALESCE(?, error), "
-            "owner = COALESCE(?, owner) WHERE id = ?",
-            (
-                status,
-                _now().isoformat(),
-                _now().timestamp(),
-                json.dumps(result) if result is not None else None,
-                json.dumps(error) if error is not None else None,
-                owner,
-                job_id,
-            ),
-        )
-        return await self.get(job_id)
-
-    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event:
-        at = _now()
-
-        def work() -> int:
-            with self._lock:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    row = self._db.execute(
-                        "SELECT last_seq FROM jobs WHERE id = ?", (job_id,)
-                    ).fetchone()
-                    if row is None:
-                        raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
-                    seq = int(row[0]) + 1
-                    self._db.execute(
-                        "INSERT INTO job_events VALUES (?, ?, ?, ?, ?)",
-                        (job_id, seq, type, at.isoformat(), json.dumps(data, default=str)),
-                    )
-                    self._db.execute(
-                        "UPDATE jobs SET last_seq = ?, heartbeat_at = ? WHERE id = ?",
-                        (seq, at.timestamp(), job_id),
-                    )
-                    self._db.execute("COMMIT")
-                    return seq
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-
-        seq = await anyio.to_thread.run_sync(work)
-        return Event(type=type, job_id=job_id, seq=seq, at=at, data=data)
 
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
         await self.get(job_id)
@@ -354,29 +323,165 @@ class SQLiteJobStore:
             for row in rows
         ]
 
-    async def heartbeat(self, job_id: str) -> None:
+    async def _free_dead_owners(self) -> None:
+        """Jobs of processes of this machine that died are claimable without waiting out
+        their lease (only the running ones are looked at: an index range, not a scan)."""
+        rows = await self._run("SELECT id, owner FROM jobs WHERE status = 'running'")
+        for job_id, owner in rows:
+            if owner_is_dead(owner):
+                await self._run(
+                    "UPDATE jobs SET lease_until = 0 WHERE id = ? AND owner = ?", (job_id, owner)
+                )
+
+    async def claim(self, worker: str, *, lease: float, job_id: str | None = None) -> Job | None:
+        await self._free_dead_owners()
+        now = time.time()
+        only = "AND id = :id" if job_id else ""
+        rows = await self._run(
+            f"UPDATE jobs SET status = 'running', owner = :worker, lease_until = :until, "
+            f"heartbeat_at = :now, attempts = attempts + (owner IS NOT :worker), "
+            f"updated_at = :stamp "
+            f"WHERE id = (SELECT id FROM jobs WHERE {_CLAIMABLE} {only} "
+            f"ORDER BY created_at LIMIT 1) AND {_CLAIMABLE} RETURNING {_COLUMNS}",
+            {
+                "worker": worker,
+                "until": now + lease,
+                "now": now,
+                "stamp": _now().isoformat(),
+                "id": job_id,
+            },
+        )
+        return self._job(rows[0]) if rows else None
+
+    async def beat(self, job_id: str, worker: str, *, lease: float) -> Beat:
+        now = time.time()
+        rows = await self._run(
+            "UPDATE jobs SET lease_until = ?, heartbeat_at = ? "
+            "WHERE id = ? AND owner = ? AND status = 'running' RETURNING cancel",
+            (now + lease, now, job_id, worker),
+        )
+        if not rows:
+            return "lost"
+        return "cancel" if rows[0][0] else "ok"
+
+    @staticmethod
+    def _owns(db: sqlite3.Connection, job_id: str, worker: str | None) -> tuple[Any, ...]:
+        row: tuple[Any, ...] | None = db.execute(
+            "SELECT status, owner, last_seq, lease_until FROM jobs WHERE id = ?", (job_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+        if worker is not None and (row[0] != "running" or row[1] != worker):
+            raise LeaseLost(job_id)
+        return row
+
+    @staticmethod
+    def _insert_event(
+        db: sqlite3.Connection, job_id: str, last_seq: int, type: EventType, data: dict[str, Any]
+    ) -> Event | None:
+        at = _now()
+        key = event_key(type, data)
+        if db.execute(
+            "SELECT 1 FROM job_events WHERE job_id = ? AND key = ?", (job_id, key)
+        ).fetchone():
+            return None
+        seq = last_seq + 1
+        db.execute(
+            "INSERT INTO job_events (job_id, seq, type, at, data, key) VALUES (?, ?, ?, ?, ?, ?)",
+            (job_id, seq, type, at.isoformat(), json.dumps(data, default=str), key),
+        )
+        db.execute("UPDATE jobs SET last_seq = ? WHERE id = ?", (seq, job_id))
+        return Event(type=type, job_id=job_id, seq=seq, at=at, data=data)
+
+    async def append_event(
+        self, job_id: str, type: EventType, data: dict[str, Any], *, worker: str | None = None
+    ) -> Event | None:
+        def work(db: sqlite3.Connection) -> Event | None:
+            row = self._owns(db, job_id, worker)
+            return self._insert_event(db, job_id, int(row[2]), type, data)
+
+        return await self._transaction(work)
+
+    async def save_checkpoint(
+        self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
+    ) -> None:
+        rows = await self._run(
+            "UPDATE jobs SET checkpoint = ?, usage = ?, heartbeat_at = ? "
+            "WHERE id = ? AND owner = ? AND status = 'running' RETURNING id",
+            (json.dumps(checkpoint), json.dumps(usage), time.time(), job_id, worker),
+        )
+        if not rows:
+            raise LeaseLost(job_id)
+
+    async def checkpoint(self, job_id: str) -> dict[str, Any] | None:
+        rows = await self._run("SELECT checkpoint FROM jobs WHERE id = ?", (job_id,))
+        if not rows:
+            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+        saved: dict[str, Any] | None = json.loads(rows[0][0]) if rows[0][0] else None
+        return saved
+
+    async def finish(
+        self,
+        job_id: str,
+        *,
+        worker: str | None,
+        status: JobStatus,
+        event: tuple[EventType, dict[str, Any]],
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+        usage: dict[str, Any] | None = None,
+    ) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            try:
+                row = self._owns(db, job_id, worker)
+            except LeaseLost:
+                return False
+            held = row[0] == "running" and row[3] >= time.time()
+            if row[0] in FINISHED or (worker is None and held):
+                return False
+            self._insert_event(db, job_id, int(row[2]), *event)
+            db.execute(
+                "UPDATE jobs SET status = ?, updated_at = ?, heartbeat_at = ?, "
+                "result = COALESCE(?, result), error = COALESCE(?, error), "
+                "usage = COALESCE(?, usage), lease_until = 0 WHERE id = ?",
+                (
+                    status,
+                    _now().isoformat(),
+                    time.time(),
+                    json.dumps(result) if result is not None else None,
+                    json.dumps(error) if error is not None else None,
+                    json.dumps(usage) if usage is not None else None,
+                    job_id,
+                ),
+            )
+            return True
+
+        return await self._transaction(work)
+
+    async def release(self, job_id: str, worker: str) -> None:
         await self._run(
-            "UPDATE jobs SET heartbeat_at = ? WHERE id = ?", (_now().timestamp(), job_id)
+            "UPDATE jobs SET status = 'queued', owner = NULL, lease_until = 0 "
+            "WHERE id = ? AND owner = ? AND status = 'running'",
+            (job_id, worker),
         )
 
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]:
-        rows = await self._run("SELECT * FROM jobs WHERE status IN ('queued', 'running')")
-        marked: list[str] = []
-        for job in map(self._job, rows):
-            if not is_abandoned(job, stale_after=stale_after):
-                continue
-            # Only if still unfinished: the owner may have just finished it.
-            done = await self._run(
-                "UPDATE jobs SET status = 'interrupted', updated_at = ? "
-                "WHERE id = ? AND status IN ('queued', 'running') RETURNING id",
-                (_now().isoformat(), job.id),
-            )
-            marked.extend(str(row[0]) for row in done)
-        return marked
+    async def request_cancel(self, job_id: str) -> Job:
+        await self._run(
+            "UPDATE jobs SET cancel = 1 WHERE id = ? AND status IN ('queued', 'running')",
+            (job_id,),
+        )
+        return await self.get(job_id)
 
     async def aclose(self) -> None:
         with self._lock:
             self._db.close()
+
+
+class MemoryJobStore(SQLiteJobStore):
+    """Jobs that live as long as the object: for tests and one-shot CLI runs."""
+
+    def __init__(self) -> None:
+        super().__init__(":memory:")
 
 
 def open_job_store(url: str) -> JobStore:

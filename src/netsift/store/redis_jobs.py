@@ -1,98 +1,243 @@
-"""Jobs in Redis, for many API replicas and research workers sharing one store.
+"""Jobs in Redis, for many API replicas and workers sharing one store.
 
-Layout: `netsift:job:<id>` (JSON of the Job), `netsift:jobs` (sorted set by creation time),
-`netsift:job:<id>:events` (list of event JSON; RPUSH's returned length is the event's seq, so
-sequence numbers stay gap-free and ordered even with several writers).
+The queue is a Redis Stream read by one consumer group (`workers`): a new job is an entry,
+`XREADGROUP` hands each entry to one worker, and the entry stays in the group's pending list
+until the job ends (`XACK`). The pending entry's idle time is the lease: a worker renews it
+by heartbeat (`XCLAIM … JUSTID` of its own entry), and any worker takes over an entry idle
+longer than the lease with `XAUTOCLAIM`, on every poll, so a dead worker's job is resumed
+within a lease plus a poll, without anyone looking it up. Ownership lives in the job's state
+hash and every write a worker makes is a Lua script that checks it first (fencing).
+
+Layout (all under `netsift:`): `job:<id>` the immutable part (JSON: kind, params, created_at),
+`job:<id>:state` a hash (status, owner, lease_until, attempts, cancel, result, error, usage,
+checkpoint, entry), `job:<id>:events` a list (RPUSH's length is the seq), `job:<id>:keys`
+the event keys already stored, `jobs` a sorted set by creation time, `jobs:stream`.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from ..errors import NotFound
 from ..models import Event, EventType
-from .jobs import STALE_AFTER, Job, JobStatus, is_abandoned, new_job_id, updated
+from .jobs import Beat, Job, JobStatus, LeaseLost, event_key, new_job_id
 
 __all__ = ["RedisJobStore"]
 
 PREFIX = "netsift:job:"
 INDEX = "netsift:jobs"
+STREAM = "netsift:jobs:stream"
+GROUP = "workers"
 RETENTION = 7 * 24 * 3600  # finished jobs and their events expire after a week
+FINISHED_CHANNEL = "netsift:jobs:finished"  # each job's end is announced (sleeps wake on it)
+BLOCK_MS = 500  # how long one XREADGROUP waits for a new job: bounds a stop's reaction time
+
+# KEYS[1] state, KEYS[2] events, KEYS[3] keys; ARGV: worker ('' = none), type, at, data, key.
+# Returns the seq, 0 if the event is already stored, -1 if the worker lost the job.
+_APPEND = """
+if ARGV[1] ~= '' then
+  local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+  if s[1] ~= 'running' or s[2] ~= ARGV[1] then return -1 end
+end
+if redis.call('SADD', KEYS[3], ARGV[5]) == 0 then return 0 end
+return redis.call('RPUSH', KEYS[2], '{"type":' .. cjson.encode(ARGV[2]) .. ',"at":'
+  .. cjson.encode(ARGV[3]) .. ',"data":' .. ARGV[4] .. '}')
+"""
+# KEYS[1] state; ARGV: worker, entry, lease_until, now. Take over an entry read or
+# auto-claimed from the stream. Returns 1 when taken, 0 when the job had ended.
+_TAKE = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status or status == 'done' or status == 'failed' or status == 'cancelled'
+   or status == 'interrupted' then return 0 end
+if status == 'running' and tonumber(redis.call('HGET', KEYS[1], 'lease_until') or '0')
+   >= tonumber(ARGV[4]) then return 0 end
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
+  redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+end
+redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[1], 'entry', ARGV[2],
+  'lease_until', ARGV[3], 'heartbeat_at', ARGV[4])
+return 1
+"""
+# KEYS[1] state, KEYS[2] stream; ARGV: worker, lease_until, now, group.
+_BEAT = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'entry', 'cancel')
+if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 'lost' end
+redis.call('HSET', KEYS[1], 'lease_until', ARGV[2], 'heartbeat_at', ARGV[3])
+redis.call('XCLAIM', KEYS[2], ARGV[4], ARGV[1], 0, s[3], 'JUSTID')
+if s[4] == '1' then return 'cancel' end
+return 'ok'
+"""
+# KEYS[1] state; ARGV: worker, checkpoint, usage, now.
+_SAVE = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'checkpoint', ARGV[2], 'usage', ARGV[3], 'heartbeat_at', ARGV[4])
+return 1
+"""
+# KEYS: state, events, keys, stream, job; ARGV: worker ('' = none), status, type, at, data,
+# key, result, error, usage, now, retention, group, job id, channel. The final event and the
+# status change happen together, once, and the end is announced.
+_FINISH = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'entry')
+if not s[1] then return 0 end
+if s[1] == 'done' or s[1] == 'failed' or s[1] == 'cancelled' or s[1] == 'interrupted'
+  then return 0 end
+if ARGV[1] ~= '' then
+  if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
+elseif s[1] == 'running' and tonumber(s[3] or '0') >= tonumber(ARGV[10]) then return 0 end
+if redis.call('SADD', KEYS[3], ARGV[6]) == 1 then
+  redis.call('RPUSH', KEYS[2], '{"type":' .. cjson.encode(ARGV[3]) .. ',"at":'
+    .. cjson.encode(ARGV[4]) .. ',"data":' .. ARGV[5] .. '}')
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'updated_at', ARGV[4], 'lease_until', 0,
+  'heartbeat_at', ARGV[10])
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'result', ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'usage', ARGV[9]) end
+if s[4] then
+  redis.call('XACK', KEYS[4], ARGV[12], s[4])
+  redis.call('XDEL', KEYS[4], s[4])
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[11]) end
+redis.call('EXPIRE', KEYS[5], ARGV[11])
+redis.call('PUBLISH', ARGV[14], ARGV[13])
+return 1
+"""
+# KEYS: state, stream; ARGV: worker, job id, group. Hand the job back: a fresh entry.
+_RELEASE = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'entry')
+if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
+if s[3] then
+  redis.call('XACK', KEYS[2], ARGV[3], s[3])
+  redis.call('XDEL', KEYS[2], s[3])
+end
+local entry = redis.call('XADD', KEYS[2], '*', 'job', ARGV[2])
+redis.call('HSET', KEYS[1], 'status', 'queued', 'owner', '', 'lease_until', 0, 'entry', entry)
+return 1
+"""
+# KEYS[1] state; asks for a cancel; returns the status.
+_CANCEL = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'queued' or status == 'running' then redis.call('HSET', KEYS[1], 'cancel', '1') end
+return status
+"""
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
+def _stamp() -> str:
+    return datetime.now(UTC).isoformat()
 
 
 class RedisJobStore:
     def __init__(self, url: str) -> None:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
+        self._group_ready = False
+        self._append = self._redis.register_script(_APPEND)
+        self._take = self._redis.register_script(_TAKE)
+        self._beat = self._redis.register_script(_BEAT)
+        self._save = self._redis.register_script(_SAVE)
+        self._finish = self._redis.register_script(_FINISH)
+        self._release = self._redis.register_script(_RELEASE)
+        self._cancel = self._redis.register_script(_CANCEL)
 
-    async def _save(self, job: Job) -> None:
-        ttl = RETENTION if job.finished else None
-        await self._redis.set(PREFIX + job.id, job.model_dump_json(), ex=ttl)
+    @staticmethod
+    def _keys(job_id: str) -> tuple[str, str, str]:
+        base = PREFIX + job_id
+        return base + ":state", base + ":events", base + ":keys"
 
-    async def create(self, kind: str, params: dict[str, Any]) -> Job:
-        job = Job(id=new_job_id(), kind=kind, params=params)
-        await self._save(job)
-        await self._redis.zadd(INDEX, {job.id: job.created_at.timestamp()})
+    async def _ensure_group(self) -> None:
+        if self._group_ready:
+            return
+        try:
+            await self._redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+        self._group_ready = True
+
+    async def create(self, kind: str, params: dict[str, Any], *, client: str | None = None) -> Job:
+        await self._ensure_group()
+        job = Job(id=new_job_id(), kind=kind, params=params, client=client)
+        fixed = {
+            "kind": kind,
+            "params": params,
+            "created_at": job.created_at.isoformat(),
+            "client": client,
+        }
+        state, _, _ = self._keys(job.id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.set(PREFIX + job.id, json.dumps(fixed))
+            pipe.hset(
+                state,
+                mapping={"status": "queued", "updated_at": job.updated_at.isoformat()},
+            )
+            pipe.zadd(INDEX, {job.id: job.created_at.timestamp()})
+            pipe.xadd(STREAM, {"job": job.id})
+            _, _, _, entry = await pipe.execute()
+        await self._redis.hset(state, "entry", entry)
         return job
 
     async def get(self, job_id: str) -> Job:
-        raw = await self._redis.get(PREFIX + job_id)
+        state, events, _ = self._keys(job_id)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.get(PREFIX + job_id)
+            pipe.hgetall(state)
+            pipe.llen(events)
+            raw, fields, last = await pipe.execute()
         if raw is None:
             raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
-        job = Job.model_validate_json(raw)
-        last = await self._redis.llen(PREFIX + job_id + ":events")
-        return job.model_copy(update={"last_seq": int(last)})
+        fixed = json.loads(raw)
+        created = datetime.fromisoformat(fixed["created_at"])
+        return Job(
+            id=job_id,
+            kind=fixed["kind"],
+            params=fixed["params"],
+            created_at=created,
+            status=fields.get("status", "queued"),
+            updated_at=datetime.fromisoformat(fields.get("updated_at") or fixed["created_at"]),
+            result=json.loads(fields["result"]) if fields.get("result") else None,
+            error=json.loads(fields["error"]) if fields.get("error") else None,
+            last_seq=int(last),
+            heartbeat_at=datetime.fromtimestamp(float(fields.get("heartbeat_at") or 0), UTC)
+            if fields.get("heartbeat_at")
+            else created,
+            owner=fields.get("owner") or None,
+            lease_until=float(fields.get("lease_until") or 0),
+            attempts=int(fields.get("attempts") or 0),
+            cancel_requested=fields.get("cancel") == "1",
+            usage=json.loads(fields["usage"]) if fields.get("usage") else {},
+            client=fixed.get("client"),
+        )
 
     async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
-        ids = await self._redis.zrevrange(INDEX, 0, -1 if status else limit - 1)
         jobs: list[Job] = []
-        for job_id in map(str, ids):
-            try:
-                job = await self.get(job_id)
-            except NotFound:
-                await self._redis.zrem(INDEX, job_id)  # expired
-                continue
-            if status is None or job.status == status:
-                jobs.append(job)
-            if len(jobs) >= limit:
+        start, page = 0, max(limit, 50)
+        while len(jobs) < limit:
+            ids = await self._redis.zrevrange(INDEX, start, start + page - 1)
+            if not ids:
                 break
+            start += page
+            for job_id in map(str, ids):
+                try:
+                    job = await self.get(job_id)
+                except NotFound:
+                    await self._redis.zrem(INDEX, job_id)  # expired
+                    continue
+                if status is None or job.status == status:
+                    jobs.append(job)
+                if len(jobs) >= limit:
+                    break
         return jobs
 
-    async def update(
-        self,
-        job_id: str,
-        *,
-        status: JobStatus,
-        result: dict[str, Any] | None = None,
-        error: dict[str, Any] | None = None,
-        owner: str | None = None,
-    ) -> Job:
-        job = updated(
-            await self.get(job_id), status=status, result=result, error=error, owner=owner
-        )
-        await self._save(job)
-        if job.finished:
-            await self._redis.expire(PREFIX + job_id + ":events", RETENTION)
-        return job
-
-    async def append_event(self, job_id: str, type: EventType, data: dict[str, Any]) -> Event:
-        await self.get(job_id)
-        at = _now()
-        body = {"type": type, "at": at.isoformat(), "data": data}
-        seq = await self._redis.rpush(PREFIX + job_id + ":events", json.dumps(body, default=str))
-        await self.heartbeat(job_id)
-        return Event(type=type, job_id=job_id, seq=int(seq), at=at, data=data)
-
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
-        await self.get(job_id)
-        rows = await self._redis.lrange(PREFIX + job_id + ":events", since, -1)
+        if not await self._redis.exists(PREFIX + job_id):
+            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+        rows = await self._redis.lrange(self._keys(job_id)[1], since, -1)
         events = []
         for offset, raw in enumerate(rows, start=since + 1):
             body = json.loads(raw)
@@ -107,21 +252,127 @@ class RedisJobStore:
             )
         return events
 
-    async def heartbeat(self, job_id: str) -> None:
-        job = await self.get(job_id)
-        await self._save(job.model_copy(update={"heartbeat_at": _now()}))
+    async def _take_entry(self, worker: str, entry: str, job_id: str, lease: float) -> Job | None:
+        now = time.time()
+        taken = await self._take(
+            keys=[self._keys(job_id)[0]], args=[worker, entry, now + lease, now]
+        )
+        if not taken:  # it ended meanwhile (or someone holds it): the entry is spent
+            if (await self._redis.hget(self._keys(job_id)[0], "entry")) != entry:
+                await self._redis.xack(STREAM, GROUP, entry)
+                await self._redis.xdel(STREAM, entry)
+            return None
+        return await self.get(job_id)
 
-    async def mark_interrupted(self, *, stale_after: float = STALE_AFTER) -> list[str]:
-        marked: list[str] = []
-        for job_id in map(str, await self._redis.zrange(INDEX, 0, -1)):
-            try:
-                job = await self.get(job_id)
-            except NotFound:
-                continue
-            if is_abandoned(job, stale_after=stale_after):
-                await self.update(job_id, status="interrupted")
-                marked.append(job_id)
-        return marked
+    async def claim(self, worker: str, *, lease: float, job_id: str | None = None) -> Job | None:
+        await self._ensure_group()
+        if job_id is not None:
+            return await self._claim_one(worker, job_id, lease)
+        # A dead worker's entries first: idle longer than a lease.
+        claimed: Any = await self._redis.xautoclaim(
+            STREAM, GROUP, worker, min_idle_time=int(lease * 1000), start_id="0-0", count=1
+        )
+        for entry, fields in claimed[1]:
+            if fields and (job := await self._take_entry(worker, entry, fields["job"], lease)):
+                return job
+        read: Any = await self._redis.xreadgroup(
+            GROUP, worker, {STREAM: ">"}, count=1, block=BLOCK_MS
+        )
+        for _, entries in read or []:
+            for entry, fields in entries:
+                if job := await self._take_entry(worker, entry, fields["job"], lease):
+                    return job
+        return None
+
+    async def _claim_one(self, worker: str, job_id: str, lease: float) -> Job | None:
+        """Claim a given job (the process that started it runs it): its entry moves to this
+        worker's pending list, so if this process dies another worker takes it over."""
+        entry: Any = await self._redis.hget(self._keys(job_id)[0], "entry")
+        if not entry:
+            return None
+        # Delivered to a worker already: move it to this one. Not yet delivered: whoever
+        # reads it later finds it held, and this worker's heartbeat moves it here.
+        await self._redis.xclaim(STREAM, GROUP, worker, 0, [entry], justid=True)
+        return await self._take_entry(worker, entry, job_id, lease)
+
+    async def beat(self, job_id: str, worker: str, *, lease: float) -> Beat:
+        now = time.time()
+        answer = await self._beat(
+            keys=[self._keys(job_id)[0], STREAM], args=[worker, now + lease, now, GROUP]
+        )
+        return "cancel" if answer == "cancel" else "lost" if answer == "lost" else "ok"
+
+    async def append_event(
+        self, job_id: str, type: EventType, data: dict[str, Any], *, worker: str | None = None
+    ) -> Event | None:
+        if not await self._redis.exists(PREFIX + job_id):
+            raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+        at = _stamp()
+        seq = int(
+            await self._append(
+                keys=list(self._keys(job_id)),
+                args=[worker or "", type, at, json.dumps(data, default=str), event_key(type, data)],
+            )
+        )
+        if seq < 0:
+            raise LeaseLost(job_id)
+        if seq == 0:
+            return None
+        return Event(type=type, job_id=job_id, seq=seq, at=datetime.fromisoformat(at), data=data)
+
+    async def save_checkpoint(
+        self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
+    ) -> None:
+        saved = await self._save(
+            keys=[self._keys(job_id)[0]],
+            args=[worker, json.dumps(checkpoint), json.dumps(usage), time.time()],
+        )
+        if not saved:
+            raise LeaseLost(job_id)
+
+    async def checkpoint(self, job_id: str) -> dict[str, Any] | None:
+        raw = await self._redis.hget(self._keys(job_id)[0], "checkpoint")
+        return json.loads(raw) if raw else None
+
+    async def finish(
+        self,
+        job_id: str,
+        *,
+        worker: str | None,
+        status: JobStatus,
+        event: tuple[EventType, dict[str, Any]],
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+        usage: dict[str, Any] | None = None,
+    ) -> bool:
+        type, data = event
+        done = await self._finish(
+            keys=[*self._keys(job_id), STREAM, PREFIX + job_id],
+            args=[
+                worker or "",
+                status,
+                type,
+                _stamp(),
+                json.dumps(data, default=str),
+                event_key(type, data),
+                json.dumps(result) if result is not None else "",
+                json.dumps(error) if error is not None else "",
+                json.dumps(usage) if usage is not None else "",
+                time.time(),
+                RETENTION,
+                GROUP,
+                job_id,
+                FINISHED_CHANNEL,
+            ],
+        )
+        return bool(done)
+
+    async def release(self, job_id: str, worker: str) -> None:
+        await self._release(keys=[self._keys(job_id)[0], STREAM], args=[worker, job_id, GROUP])
+
+    async def request_cancel(self, job_id: str) -> Job:
+        await self._cancel(keys=[self._keys(job_id)[0]])
+        return await self.get(job_id)
 
     async def aclose(self) -> None:
         await self._redis.aclose()

@@ -1,27 +1,49 @@
-"""Sleeps: an agent's pauses, kept where another process can see and wake them.
+"""Sleeps: an agent's pauses, kept where another process can see, wake and expire them.
 
-A manual sleep is woken by `POST /v1/sleeps/{id}/wake` or `netsift wake ID`, possibly from
-another process than the one sleeping, so the wake is a row in the shared store that the
-sleeper polls (memory for tests and single processes, SQLite by default).
+A sleep has a deadline, stored with it: a sleep whose sleeper left or whose server died
+reads `expired` once its deadline passes, after any restart. A wake is written to the store
+(with an optional message for the sleeper) and announced: Redis publishes it on a channel
+every replica listens to; SQLite is watched by one task per process for all its sleepers
+(`changes`), and a wake from the same process is delivered at once by the Sleeper.
 """
 
 from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import anyio
 from pydantic import BaseModel, Field
+from redis.asyncio import Redis
 
 from ..errors import InvalidInput, NotFound
 from .sqlite import open_sqlite
 
-__all__ = ["MemorySleepStore", "SQLiteSleepStore", "SleepRecord", "SleepStore", "open_sleep_store"]
+__all__ = [
+    "EXPIRED",
+    "MemorySleepStore",
+    "RedisSleepStore",
+    "SQLiteSleepStore",
+    "SleepRecord",
+    "SleepStore",
+    "open_sleep_store",
+]
 
 SleepMode = Literal["timer", "event", "manual"]
+EXPIRED = "expired"  # a sleep past its deadline that nobody ended (its sleeper is gone)
+WATCH_SECONDS = 0.25  # one SQLite look per process for every sleeper in it, this often
+CHANNEL = "netsift:sleeps:woken"
+JOBS_CHANNEL = "netsift:jobs:finished"  # redis_jobs publishes each job's end here
+PREFIX = "netsift:sleep:"
+ACTIVE = "netsift:sleeps:active"  # sorted by deadline
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 class SleepRecord(BaseModel):
@@ -30,55 +52,50 @@ class SleepRecord(BaseModel):
     reason: str = ""
     job_id: str | None = None
     seconds: float | None = None
-    started_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    started_at: datetime = Field(default_factory=_now)
+    deadline: datetime | None = None  # when it ends at the latest, whatever happens
     woken: bool = False
     woke_because: str | None = None
+    message: str | None = None  # what the waker said, handed to the sleeper
+
+    def expired(self, now: datetime | None = None) -> SleepRecord:
+        """As it reads now: ended `expired` if its deadline passed without an end."""
+        if self.woke_because is None and self.deadline and (now or _now()) >= self.deadline:
+            return self.model_copy(update={"woke_because": EXPIRED})
+        return self
 
 
 class SleepStore(Protocol):
     async def add(self, record: SleepRecord) -> SleepRecord: ...
     async def get(self, sleep_id: str) -> SleepRecord: ...
-    async def wake(self, sleep_id: str, because: str = "woken") -> SleepRecord: ...
+    async def wake(
+        self, sleep_id: str, because: str = "woken", *, message: str | None = None
+    ) -> SleepRecord: ...
     async def finish(self, sleep_id: str, because: str) -> None: ...
     async def active(self) -> list[SleepRecord]: ...
+    def changes(self, watched: Callable[[], set[str]]) -> AsyncIterator[str]:
+        """Ids of woken sleeps among `watched()` and, with Redis, of finished jobs; SQLite
+        also yields "" once per look, for the jobs to be looked at."""
+        ...
+
+    async def aclose(self) -> None: ...
 
 
-class MemorySleepStore:
-    def __init__(self) -> None:
-        self._items: dict[str, SleepRecord] = {}
-
-    async def add(self, record: SleepRecord) -> SleepRecord:
-        self._items[record.id] = record
-        return record
-
-    async def get(self, sleep_id: str) -> SleepRecord:
-        try:
-            return self._items[sleep_id]
-        except KeyError:
-            raise NotFound(f"no sleep {sleep_id!r}", details={"sleep_id": sleep_id}) from None
-
-    async def wake(self, sleep_id: str, because: str = "woken") -> SleepRecord:
-        record = await self.get(sleep_id)
-        if record.woke_because is not None:
-            raise InvalidInput(f"sleep {sleep_id} already ended ({record.woke_because})")
-        self._items[sleep_id] = record.model_copy(update={"woken": True})
-        return self._items[sleep_id]
-
-    async def finish(self, sleep_id: str, because: str) -> None:
-        record = await self.get(sleep_id)
-        self._items[sleep_id] = record.model_copy(update={"woke_because": because})
-
-    async def active(self) -> list[SleepRecord]:
-        return [r for r in self._items.values() if r.woke_because is None]
+def _ended(record: SleepRecord, sleep_id: str) -> None:
+    if record.woke_because is not None:
+        raise InvalidInput(f"sleep {sleep_id} already ended ({record.woke_because})")
 
 
 class SQLiteSleepStore:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str | Path) -> None:
         self._db = open_sqlite(path)
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS sleeps (id TEXT PRIMARY KEY, body TEXT NOT NULL, "
             "woken INTEGER NOT NULL DEFAULT 0, woke_because TEXT)"
         )
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(sleeps)")}
+        if "message" not in columns:
+            self._db.execute("ALTER TABLE sleeps ADD COLUMN message TEXT")
         self._lock = threading.Lock()
 
     async def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -96,19 +113,22 @@ class SQLiteSleepStore:
 
     async def get(self, sleep_id: str) -> SleepRecord:
         rows = await self._run(
-            "SELECT body, woken, woke_because FROM sleeps WHERE id = ?", (sleep_id,)
+            "SELECT body, woken, woke_because, message FROM sleeps WHERE id = ?", (sleep_id,)
         )
         if not rows:
             raise NotFound(f"no sleep {sleep_id!r}", details={"sleep_id": sleep_id})
-        body, woken, because = rows[0]
+        body, woken, because, message = rows[0]
         record = SleepRecord.model_validate_json(body)
-        return record.model_copy(update={"woken": bool(woken), "woke_because": because})
+        update = {"woken": bool(woken), "woke_because": because, "message": message}
+        return record.model_copy(update=update).expired()
 
-    async def wake(self, sleep_id: str, because: str = "woken") -> SleepRecord:
-        record = await self.get(sleep_id)
-        if record.woke_because is not None:
-            raise InvalidInput(f"sleep {sleep_id} already ended ({record.woke_because})")
-        await self._run("UPDATE sleeps SET woken = 1 WHERE id = ?", (sleep_id,))
+    async def wake(
+        self, sleep_id: str, because: str = "woken", *, message: str | None = None
+    ) -> SleepRecord:
+        _ended(await self.get(sleep_id), sleep_id)
+        await self._run(
+            "UPDATE sleeps SET woken = 1, message = ? WHERE id = ?", (message, sleep_id)
+        )
         return await self.get(sleep_id)
 
     async def finish(self, sleep_id: str, because: str) -> None:
@@ -116,7 +136,101 @@ class SQLiteSleepStore:
 
     async def active(self) -> list[SleepRecord]:
         rows = await self._run("SELECT id FROM sleeps WHERE woke_because IS NULL")
-        return [await self.get(row[0]) for row in rows]
+        records = [await self.get(row[0]) for row in rows]
+        return [r for r in records if r.woke_because is None]
+
+    async def changes(self, watched: Callable[[], set[str]]) -> AsyncIterator[str]:
+        while True:
+            ids = sorted(watched())
+            if ids:
+                marks = ",".join("?" * len(ids))
+                sql = f"SELECT id FROM sleeps WHERE woken = 1 AND id IN ({marks})"
+                for (sleep_id,) in await self._run(sql, tuple(ids)):
+                    yield str(sleep_id)
+            yield ""  # a tick: the Sleeper looks at its event sleepers' jobs
+            await anyio.sleep(WATCH_SECONDS)
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class MemorySleepStore(SQLiteSleepStore):
+    """Sleeps that live as long as the object: for tests and one-shot runs."""
+
+    def __init__(self) -> None:
+        super().__init__(":memory:")
+
+
+class RedisSleepStore:
+    """Sleeps shared by every replica: a hash per sleep, a sorted set of the active ones by
+    deadline, and a channel announcing wakes, so a sleeper on any replica wakes at once."""
+
+    def __init__(self, url: str) -> None:
+        self._redis: Redis = Redis.from_url(url, decode_responses=True)
+
+    async def add(self, record: SleepRecord) -> SleepRecord:
+        deadline = record.deadline.timestamp() if record.deadline else float("inf")
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(PREFIX + record.id, mapping={"body": record.model_dump_json()})
+            pipe.zadd(ACTIVE, {record.id: deadline})
+            await pipe.execute()
+        return record
+
+    async def get(self, sleep_id: str) -> SleepRecord:
+        fields: dict[Any, Any] = await self._redis.hgetall(PREFIX + sleep_id)
+        if not fields:
+            raise NotFound(f"no sleep {sleep_id!r}", details={"sleep_id": sleep_id})
+        record = SleepRecord.model_validate_json(fields["body"])
+        update = {
+            "woken": fields.get("woken") == "1",
+            "woke_because": fields.get("woke_because"),
+            "message": fields.get("message"),
+        }
+        return record.model_copy(update=update).expired()
+
+    async def wake(
+        self, sleep_id: str, because: str = "woken", *, message: str | None = None
+    ) -> SleepRecord:
+        _ended(await self.get(sleep_id), sleep_id)
+        mapping: dict[Any, Any] = {"woken": "1"}
+        if message is not None:
+            mapping["message"] = message
+        await self._redis.hset(PREFIX + sleep_id, mapping=mapping)
+        await self._redis.publish(CHANNEL, sleep_id)
+        return await self.get(sleep_id)
+
+    async def finish(self, sleep_id: str, because: str) -> None:
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(PREFIX + sleep_id, "woke_because", because)
+            pipe.expire(PREFIX + sleep_id, 7 * 24 * 3600)
+            pipe.zrem(ACTIVE, sleep_id)
+            await pipe.execute()
+
+    async def active(self) -> list[SleepRecord]:
+        now = _now().timestamp()
+        records = []
+        for sleep_id in await self._redis.zrangebyscore(ACTIVE, now, "+inf"):
+            try:
+                records.append(await self.get(str(sleep_id)))
+            except NotFound:
+                continue
+        return [r for r in records if r.woke_because is None]
+
+    async def changes(self, watched: Callable[[], set[str]]) -> AsyncIterator[str]:
+        async with self._redis.pubsub() as pubsub:
+            await pubsub.subscribe(CHANNEL, JOBS_CHANNEL)
+            # A wake (or job end) that came before the subscription is in the store.
+            for sleep_id in watched():
+                if (await self.get(sleep_id)).woken:
+                    yield sleep_id
+            yield ""  # and the jobs waited on are looked at once
+            async for message in pubsub.listen():
+                if message.get("type") == "message":
+                    yield str(message["data"])
+
+    async def aclose(self) -> None:
+        await self._redis.aclose()
 
 
 def open_sleep_store(url: str) -> SleepStore:
@@ -124,4 +238,8 @@ def open_sleep_store(url: str) -> SleepStore:
         return MemorySleepStore()
     if url.startswith("sqlite:///"):
         return SQLiteSleepStore(Path(url.removeprefix("sqlite:///")))
-    raise InvalidInput(f"sleep store URL must be memory:// or sqlite:///path, not {url!r}")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisSleepStore(url)
+    raise InvalidInput(
+        f"sleep store URL must be memory://, sqlite:///path or redis://, not {url!r}"
+    )

@@ -41,12 +41,12 @@ async def test_manual_wake(sleeper):
 async def test_event_sleep_wakes_when_the_job_finishes(sleeper):
     job = await sleeper.jobs.create("research", {})
     done = await sleeper.jobs.create("research", {})
-    await sleeper.jobs.update(done.id, status="done")
+    await sleeper.jobs.finish(done.id, worker=None, status="done", event=("done", {}))
     assert (await sleeper.sleep("event", job_id=done.id))["woke_because"] == "job_finished"
 
     async def finish():
         await anyio.sleep(0.3)
-        await sleeper.jobs.update(job.id, status="failed")
+        await sleeper.jobs.finish(job.id, worker=None, status="failed", event=("error", {}))
 
     async with anyio.create_task_group() as group:
         group.start_soon(finish)
@@ -61,3 +61,19 @@ async def test_bad_sleeps(sleeper):
         await sleeper.sleep("timer")
     with pytest.raises(InvalidInput):
         await sleeper.sleep("event")
+
+
+async def test_a_wake_carries_a_message_and_wakes_at_once(sleeper):
+    results = {}
+
+    async def nap():
+        results["r"] = await sleeper.sleep("manual", reason="until told")
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(nap)
+        await anyio.sleep(0.1)
+        [record] = await sleeper.store.active()
+        await sleeper.wake(record.id, message="the build is green")
+    assert results["r"]["woke_because"] == "woken"
+    assert results["r"]["message"] == "the build is green"
+    assert results["r"]["note"].startswith("Sleep ended. Reason: the build is green. You slept")

@@ -54,3 +54,36 @@ def test_concurrent_processes_keep_lines_whole(tmp_path):
         p.join(30)
     read = DiscoveryLog(path).read()
     assert len(read.discoveries) == 150 and read.corrupt_lines == []
+
+
+def test_a_torn_last_line_is_kept_aside_before_the_next_append(tmp_path):
+    path = tmp_path / "discoveries.jsonl"
+    log = DiscoveryLog(path)
+    log.flag("one", "first")
+    with path.open("ab") as handle:  # a writer killed in the middle of its line
+        handle.write(b'{"id": "x", "title": "half a li')
+    log.flag("two", "second")
+    read = log.read()
+    assert [d.title for d in read.discoveries] == ["one", "two"]
+    assert read.corrupt_lines == []  # the new line was not glued to the torn one
+    assert read.torn_kept == str(log.aside)
+    assert log.aside.read_bytes() == b'{"id": "x", "title": "half a li\n'
+    assert path.read_bytes().endswith(b"\n")
+
+
+def test_a_whole_file_needs_no_repair(tmp_path):
+    log = DiscoveryLog(tmp_path / "discoveries.jsonl")
+    log.flag("one", "first")
+    log.flag("two", "second")
+    assert log.read().torn_kept is None and not log.aside.exists()
+
+
+@pytest.mark.redis
+def test_with_redis_every_replica_writes_to_one_place(tmp_path, redis_url):
+    one = DiscoveryLog(tmp_path / "a.jsonl", redis_url=redis_url)
+    two = DiscoveryLog(tmp_path / "b.jsonl", redis_url=redis_url)
+    one.flag("from one", "first", job_id="j1")
+    two.flag("from two", "second")
+    assert [d.title for d in one.read().discoveries] == ["from one", "from two"]
+    assert [d.title for d in two.read(job_id="j1").discoveries] == ["from one"]
+    assert not (tmp_path / "a.jsonl").exists()

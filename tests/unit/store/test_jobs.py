@@ -4,16 +4,21 @@ import sqlite3
 import subprocess
 import sys
 
+import anyio
 import pytest
 
 from netsift.errors import NotFound
 from netsift.store.jobs import (
     JobStore,
+    LeaseLost,
     MemoryJobStore,
     SQLiteJobStore,
     open_job_store,
     owner_is_dead,
 )
+
+A, B = "host-a:1:a", "host-b:2:b"
+LEASE = 60.0
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
@@ -38,15 +43,94 @@ def _dead_pid() -> int:
 async def test_job_lifecycle_and_numbered_events(store):
     job = await store.create("research", {"question": "q"})
     assert job.status == "queued"
-    await store.update(job.id, status="running")
-    first = await store.append_event(job.id, "started", {"question": "q"})
-    second = await store.append_event(job.id, "planned", {"queries": ["a"]})
-    assert (first.seq, second.seq) == (1, 2)
+    claimed = await store.claim(A, lease=LEASE)
+    assert claimed is not None and claimed.id == job.id and claimed.status == "running"
+    assert claimed.owner == A and claimed.attempts == 1
+    assert await store.claim(B, lease=LEASE) is None  # held
+    first = await store.append_event(job.id, "started", {"question": "q"}, worker=A)
+    second = await store.append_event(job.id, "planned", {"queries": ["a"]}, worker=A)
+    assert first is not None and second is not None and (first.seq, second.seq) == (1, 2)
     assert [e.seq for e in await store.events(job.id, since=1)] == [2]
-    done = await store.update(job.id, status="done", result={"answer": "x"})
-    assert done.finished and done.result == {"answer": "x"} and done.last_seq == 2
+    assert await store.finish(
+        job.id, worker=A, status="done", event=("done", {"n": 1}), result={"answer": "x"}
+    )
+    done = await store.get(job.id)
+    assert done.finished and done.result == {"answer": "x"} and done.last_seq == 3
     assert [j.id for j in await store.list_jobs()] == [job.id]
     assert await store.list_jobs(status="running") == []
+
+
+async def test_a_job_is_finished_once(store):
+    job = await store.create("research", {})
+    await store.claim(A, lease=LEASE)
+    assert await store.finish(job.id, worker=A, status="done", event=("done", {}))
+    assert not await store.finish(job.id, worker=A, status="done", event=("done", {"again": 1}))
+    assert [e.type for e in await store.events(job.id)] == ["done"]
+
+
+async def test_the_same_event_is_stored_once(store):
+    job = await store.create("research", {})
+    await store.claim(A, lease=LEASE)
+    assert await store.append_event(job.id, "search_started", {"query": "a"}, worker=A)
+    assert await store.append_event(job.id, "search_started", {"query": "a"}, worker=A) is None
+    assert await store.append_event(job.id, "search_started", {"query": "b"}, worker=A)
+    assert [e.seq for e in await store.events(job.id)] == [1, 2]
+
+
+async def test_an_expired_lease_is_taken_over_and_the_old_owner_is_fenced(store):
+    job = await store.create("research", {})
+    await store.claim(A, lease=0.2)
+    await store.save_checkpoint(job.id, A, {"step": "planned"}, {"pages": 1})
+    await store.append_event(job.id, "started", {}, worker=A)
+    await anyio.sleep(0.4)  # A stops beating: its lease runs out
+    taken = await store.claim(B, lease=0.2)  # workers share one lease setting
+    assert taken is not None and taken.id == job.id and taken.owner == B and taken.attempts == 2
+    assert taken.usage == {"pages": 1}
+    assert await store.checkpoint(job.id) == {"step": "planned"}
+    assert await store.beat(job.id, A, lease=LEASE) == "lost"
+    with pytest.raises(LeaseLost):
+        await store.append_event(job.id, "planned", {"from": "a"}, worker=A)
+    with pytest.raises(LeaseLost):
+        await store.save_checkpoint(job.id, A, {"step": "late"}, {})
+    assert not await store.finish(job.id, worker=A, status="done", event=("done", {}))
+    assert await store.beat(job.id, B, lease=LEASE) == "ok"
+    assert await store.finish(job.id, worker=B, status="done", event=("done", {}))
+    assert [e.seq for e in await store.events(job.id)] == [1, 2]
+
+
+async def test_a_released_job_is_claimed_again_at_once(store):
+    job = await store.create("research", {})
+    await store.claim(A, lease=LEASE)
+    await store.release(job.id, A)
+    assert (await store.get(job.id)).status == "queued"
+    again = await store.claim(B, lease=LEASE)
+    assert again is not None and again.id == job.id and again.attempts == 2
+
+
+async def test_cancel_is_seen_on_the_next_beat(store):
+    job = await store.create("research", {})
+    await store.claim(A, lease=LEASE)
+    assert await store.beat(job.id, A, lease=LEASE) == "ok"
+    assert (await store.request_cancel(job.id)).cancel_requested
+    assert await store.beat(job.id, A, lease=LEASE) == "cancel"
+
+
+async def test_nobody_but_the_holder_ends_a_held_job(store):
+    job = await store.create("research", {})
+    queued = await store.create("research", {})
+    await store.claim(A, lease=LEASE, job_id=job.id)
+    assert not await store.finish(job.id, worker=None, status="cancelled", event=("error", {}))
+    assert await store.finish(queued.id, worker=None, status="cancelled", event=("error", {}))
+    assert (await store.get(queued.id)).status == "cancelled"
+
+
+async def test_claim_by_id_takes_that_job(store):
+    first = await store.create("research", {})
+    second = await store.create("research", {})
+    claimed = await store.claim(A, lease=LEASE, job_id=second.id)
+    assert claimed is not None and claimed.id == second.id
+    other = await store.claim(B, lease=LEASE)
+    assert other is not None and other.id == first.id
 
 
 async def test_unknown_job_is_not_found(store):
@@ -54,17 +138,6 @@ async def test_unknown_job_is_not_found(store):
         await store.get("nope")
     with pytest.raises(NotFound):
         await store.append_event("nope", "started", {})
-
-
-async def test_stale_running_jobs_are_marked_interrupted_and_keep_events(store):
-    job = await store.create("research", {})
-    await store.update(job.id, status="running")
-    await store.append_event(job.id, "fetch_done", {"url": "https://a.test/"})
-    assert await store.mark_interrupted(stale_after=60) == []  # alive: heartbeat is fresh
-    assert await store.mark_interrupted(stale_after=0) == [job.id]
-    after = await store.get(job.id)
-    assert after.status == "interrupted"
-    assert [e.type for e in await store.events(job.id)] == ["fetch_done"]
 
 
 async def test_sqlite_jobs_survive_a_restart(tmp_path):
@@ -77,22 +150,18 @@ async def test_sqlite_jobs_survive_a_restart(tmp_path):
     await second.aclose()
 
 
-async def test_a_job_whose_owner_process_died_is_interrupted_at_once(store):
+async def test_a_job_whose_owner_process_died_is_claimable_at_once(tmp_path):
+    store = SQLiteJobStore(tmp_path / "jobs.sqlite3")
     host = socket.gethostname()
     dead = await store.create("research", {})
-    await store.update(dead.id, status="running", owner=f"{host}:{_dead_pid()}:r1")
-    mine = await store.create("research", {})
-    await store.update(mine.id, status="running", owner=f"{host}:{os.getpid()}:r2")
+    await store.claim(f"{host}:{_dead_pid()}:r1", lease=LEASE, job_id=dead.id)
     elsewhere = await store.create("research", {})
-    await store.update(elsewhere.id, status="running", owner=f"other-host:{_dead_pid()}:r3")
-    finished = await store.create("research", {})
-    await store.update(finished.id, status="done", owner=f"{host}:{_dead_pid()}:r4")
-    # Heartbeats are all fresh: only the job of the process known to be gone is abandoned.
-    assert await store.mark_interrupted(stale_after=60) == [dead.id]
-    assert (await store.get(dead.id)).status == "interrupted"
-    assert (await store.get(mine.id)).status == "running"
-    assert (await store.get(elsewhere.id)).status == "running"
-    assert (await store.get(finished.id)).status == "done"
+    await store.claim(f"other-host:{_dead_pid()}:r3", lease=LEASE, job_id=elsewhere.id)
+    # Leases are all fresh: only the job of the process known to be gone is claimable.
+    taken = await store.claim(A, lease=LEASE)
+    assert taken is not None and taken.id == dead.id
+    assert await store.claim(A, lease=LEASE) is None
+    await store.aclose()
 
 
 def test_owner_is_dead_only_for_a_gone_process_on_this_host():
@@ -104,7 +173,7 @@ def test_owner_is_dead_only_for_a_gone_process_on_this_host():
     assert not owner_is_dead(None) and not owner_is_dead("garbage")
 
 
-async def test_a_store_written_before_owners_is_upgraded(tmp_path):
+async def test_a_store_written_before_leases_is_upgraded(tmp_path):
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
     db.execute(
@@ -119,9 +188,11 @@ async def test_a_store_written_before_owners_is_upgraded(tmp_path):
     db.commit()
     db.close()
     store = SQLiteJobStore(path)
-    assert (await store.get("old1")).owner is None
+    old = await store.get("old1")
+    assert old.owner is None and old.attempts == 0 and old.status == "done"
     job = await store.create("research", {"question": "q"})
-    assert (await store.update(job.id, status="running", owner="h:1:r")).owner == "h:1:r"
+    claimed = await store.claim("h:1:r", lease=LEASE)
+    assert claimed is not None and claimed.id == job.id
     await store.aclose()
 
 

@@ -1,6 +1,6 @@
 """Discoveries over HTTP: the findings agents flagged for a human, and flagging one.
 
-    GET  /v1/discoveries     {discoveries, corrupt_lines} (`?job_id=`, `?limit=`)
+    GET  /v1/discoveries     {discoveries, corrupt_lines, torn_kept} (`?job_id=`, `?limit=`)
     POST /v1/discoveries     {title, description, url?} → the stored discovery (201)
 
 The log is append-only JSON lines; a corrupt line is skipped and named in `corrupt_lines`
@@ -49,6 +49,7 @@ async def list_discoveries(
     return {
         "discoveries": [d.model_dump(mode="json") for d in read.discoveries],
         "corrupt_lines": read.corrupt_lines,
+        "torn_kept": read.torn_kept is not None,  # torn lines were repaired and kept aside
     }
 
 

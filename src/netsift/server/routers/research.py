@@ -51,7 +51,7 @@ class FinishedResearch(ResearchReport):
 
 class JobView(BaseModel):
     """A research job as the API shows it: its store record without the runner's bookkeeping
-    (`owner`, `heartbeat_at`); `result` holds the report (partial when cancelled)."""
+    (`owner`, `heartbeat_at`, `lease_until`); `result` holds the report (partial when cancelled)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -64,6 +64,9 @@ class JobView(BaseModel):
     result: dict[str, Any] | None
     error: dict[str, Any] | None
     last_seq: int
+    attempts: int = Field(description="Claims by a worker; 2 or more: resumed after a stop.")
+    cancel_requested: bool
+    usage: dict[str, Any] = Field(description="Searches (by provider), pages and tokens spent.")
 
 
 def _wants_sse(request: Request) -> bool:
@@ -100,8 +103,11 @@ def _stream(runner: ResearchRunner, job: Job, since: int) -> StreamingResponse:
     )
 
 
+_BOOKKEEPING = {"owner", "heartbeat_at", "lease_until"}
+
+
 def _job_body(job: Job) -> dict[str, Any]:
-    return job.model_dump(mode="json", exclude={"owner", "heartbeat_at"})
+    return job.model_dump(mode="json", exclude=_BOOKKEEPING)
 
 
 @router.post(
@@ -158,9 +164,8 @@ async def list_research(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> dict[str, Any]:
     client = state.require_client()
-    await client.runner.recover()
     jobs = await client.jobs.list_jobs(limit=limit, status=status)
-    return {"jobs": [j.model_dump(mode="json", exclude={"result", "owner"}) for j in jobs]}
+    return {"jobs": [j.model_dump(mode="json", exclude={"result", *_BOOKKEEPING}) for j in jobs]}
 
 
 @router.get(
@@ -171,7 +176,6 @@ async def list_research(
 )
 async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     client = state.require_client()
-    await client.runner.recover()  # a job left running by a dead process reads interrupted
     return _job_body(await client.jobs.get(job_id))
 
 

@@ -3,10 +3,11 @@
     POST /v1/sleeps                {mode, seconds?, job_id?, reason} → {id, woke_because, slept_s}
     GET  /v1/sleeps                the sleeps in progress (what a person may want to wake)
     GET  /v1/sleeps/{id}           one sleep
-    POST /v1/sleeps/{id}/wake      wake it (a manual sleep waits for exactly this)
+    POST /v1/sleeps/{id}/wake      wake it, with an optional {message} the sleeper receives
 
-The wake is a row in the shared store, so it works from any process: this server, another
-replica, or `netsift wake ID` on the same machine.
+The wake is written to the shared store and announced (Redis pub/sub across replicas), so it
+works from any process: this server, another replica, or `netsift wake ID`. A sleep past its
+deadline reads `expired`, even after a restart.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import Disabled
 from ...tools.schemas import SleepArgs
@@ -60,8 +62,19 @@ async def get_sleep(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, A
     return record.model_dump(mode="json")
 
 
+class WakeRequest(BaseModel):
+    """An optional message for the sleeper: it wakes with "Sleep ended. Reason: <message>"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: str | None = Field(default=None, max_length=2000)
+
+
 @router.post("/{sleep_id}/wake", summary="Wake a sleep", responses=errors_for(400, 404, 422))
-async def wake(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+async def wake(
+    sleep_id: str, state: StateDep, _: CallerDep, body: WakeRequest | None = None
+) -> dict[str, Any]:
     _require(state)
-    record = await state.require_client().sleeper.store.wake(sleep_id)
+    message = body.message if body is not None else None
+    record = await state.require_client().sleeper.wake(sleep_id, message=message)
     return record.model_dump(mode="json")

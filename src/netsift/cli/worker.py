@@ -1,0 +1,61 @@
+"""`netsift worker`: a process that only runs jobs (research, and every other job kind).
+
+Run as many as you like beside `netsift serve --no-worker` replicas; they share the job
+store (Redis when scaled out). SIGTERM or SIGINT stops claiming, hands the running jobs back
+to the queue with their checkpoints and exits within NETSIFT_JOB_STOP_TIMEOUT seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from typing import Annotated
+
+import anyio
+import typer
+
+from .boundary import build_settings, run
+
+__all__ = ["worker"]
+
+
+def worker(
+    concurrency: Annotated[
+        int | None,
+        typer.Option(help="Jobs run at once (NETSIFT_WORKER_CONCURRENCY).", min=1, max=256),
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="Log level (jobs claimed, handed back).")] = "info",
+) -> None:
+    """Run jobs from the shared job store until stopped (SIGTERM hands them back)."""
+    from ..client import Client
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+
+    settings = build_settings(worker_concurrency=concurrency)
+
+    async def work() -> None:
+        from ..server.limits import ClientLimits
+
+        limits = ClientLimits.from_settings(settings)
+        async with Client(settings) as client:
+            # The same limits as the API: a job's searches take from its client's quota
+            # (shared through Redis) and stop at the per-request cap.
+            client.billing.quota = limits.spend_searches
+            client.billing.search_cap = settings.max_searches_per_request
+            running = client.worker()
+            sys.stderr.write(f"netsift worker {running.id} started\n")
+
+            async def on_signals() -> None:
+                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                    async for _ in signals:
+                        running.stop()
+                        return
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(on_signals)
+                await running.run()
+                group.cancel_scope.cancel()
+        await limits.aclose()
+
+    run(work, as_json=False)

@@ -1,0 +1,192 @@
+"""Executor: runs one claimed job under its lease, to exactly one final event.
+
+While the job runs, a heartbeat renews the lease every `beat` seconds and reads the cancel
+flag in the same round trip, so a cancel asked from any process stops the job within one
+beat. The job ends in one of four ways, each written once with its final event: `done`,
+`failed`, `cancelled` (with what it had found) or `interrupted` (with the reason). A job
+whose lease was lost stops silently (its new owner finishes it); a job stopped by a graceful
+shutdown is handed back to the queue, its checkpoint kept, for another worker to resume.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import anyio
+
+from ..errors import NetsiftError
+from ..models import EventType
+from ..store.jobs import Job, JobStore, LeaseLost
+from ..usage import Billing, Usage, metering
+from .kinds import JobContext, Kinds, Outcome
+
+__all__ = ["MAX_ATTEMPTS", "Executor"]
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 5  # a job whose workers died this often is poisonous: end it, say why
+CANCEL_BEAT = 0.5  # seconds between heartbeats at most: a cancel lands within one
+Why = Literal["cancel", "lost", "stop"]
+
+
+class Executor:
+    def __init__(
+        self,
+        store: JobStore,
+        kinds: Kinds,
+        *,
+        worker: str,
+        lease: float,
+        billing: Billing | None = None,
+    ) -> None:
+        self.store = store
+        self.billing = billing or Billing()
+        self.kinds = kinds
+        self.worker = worker
+        self.lease = lease
+        self.beat = min(CANCEL_BEAT, lease / 3)
+        self._scopes: dict[str, anyio.CancelScope] = {}
+        self._why: dict[str, Why] = {}
+
+    @property
+    def running(self) -> list[str]:
+        return list(self._scopes)
+
+    def interrupt(self, job_id: str, why: Why) -> bool:
+        """Stop a job this executor runs (cancel, or hand it back on `stop`)."""
+        scope = self._scopes.get(job_id)
+        if scope is None:
+            return False
+        self._why.setdefault(job_id, why)
+        scope.cancel()
+        return True
+
+    def stop_all(self) -> None:
+        for job_id in self.running:
+            self.interrupt(job_id, "stop")
+
+    async def execute(self, job: Job) -> None:
+        if job.id in self._scopes:
+            # Its lease ran out while this very executor ran it (a long pause of the event
+            # loop) and the claim renewed it: the run in progress continues; no second run.
+            return
+        kind = self.kinds.get(job.kind)
+        if kind is None:
+            error = NetsiftError(f"no worker here runs {job.kind!r} jobs").to_dict()
+            await self._end(job.id, "failed", ("error", error), error=error)
+            return
+        if job.cancel_requested:
+            await self._end_partial(job, "cancelled", {"code": "cancelled"})
+            return
+        if job.attempts > MAX_ATTEMPTS:
+            reason = f"its workers stopped {job.attempts - 1} times before it could finish"
+            await self._end_partial(job, "interrupted", {"code": "interrupted", "reason": reason})
+            return
+        # One meter: the job's counts (kept with its checkpoints, so a resumed job goes on
+        # counting), its client's quota and the host's per-request cap, and the ledger.
+        usage = self.billing.meter(job.client, spent=job.usage)
+        saved = await self.store.checkpoint(job.id)
+
+        async def emit(type: EventType, data: dict[str, Any]) -> None:
+            await self.store.append_event(job.id, type, data, worker=self.worker)
+
+        async def save(checkpoint: dict[str, Any]) -> None:
+            await self.store.save_checkpoint(job.id, self.worker, checkpoint, usage.to_dict())
+
+        context = JobContext(job=job, saved=saved, emit=emit, save=save, usage=usage.to_dict())
+        scope = anyio.CancelScope()
+        self._scopes[job.id] = scope
+        outcome: Outcome | None = None
+        failure: NetsiftError | None = None
+        try:
+            with scope, metering(usage, alone=True):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(self._heartbeat, job.id)
+                    try:
+                        outcome = await kind.run(context)
+                    except LeaseLost:
+                        self._why.setdefault(job.id, "lost")
+                    except NetsiftError as exc:
+                        failure = exc
+                    except Exception as exc:
+                        log.exception("%s job %s failed", job.kind, job.id)
+                        failure = NetsiftError(
+                            f"the {job.kind} job failed unexpectedly ({type(exc).__name__})"
+                        )
+                    group.cancel_scope.cancel()
+        except anyio.get_cancelled_exc_class():
+            # The host is shutting down (not this job's own scope): hand the job back.
+            with anyio.CancelScope(shield=True):
+                await self.store.release(job.id, self.worker)
+            raise
+        finally:
+            self._scopes.pop(job.id, None)
+        why = self._why.pop(job.id, None)
+        with anyio.CancelScope(shield=True):
+            await self._conclude(job, why, outcome, failure, usage)
+
+    async def _conclude(
+        self,
+        job: Job,
+        why: Why | None,
+        outcome: Outcome | None,
+        failure: NetsiftError | None,
+        usage: Usage,
+    ) -> None:
+        spent = usage.to_dict()
+        if why == "lost":
+            log.warning("job %s: lease lost; its new owner finishes it", job.id)
+        elif why == "stop":
+            await self.store.release(job.id, self.worker)
+            log.info("job %s: handed back to the queue", job.id)
+        elif why == "cancel":
+            await self._end_partial(job, "cancelled", {"code": "cancelled"}, usage=spent)
+        elif failure is not None:
+            error = failure.to_dict()
+            await self._end(job.id, "failed", ("error", error), error=error, usage=spent)
+        elif outcome is not None:
+            await self._end(
+                job.id, "done", ("done", outcome.event), result=outcome.result, usage=spent
+            )
+
+    async def _end(
+        self,
+        job_id: str,
+        status: Literal["done", "failed", "cancelled", "interrupted"],
+        event: tuple[EventType, dict[str, Any]],
+        *,
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+        usage: dict[str, Any] | None = None,
+    ) -> None:
+        await self.store.finish(
+            job_id,
+            worker=self.worker,
+            status=status,
+            event=event,
+            result=result,
+            error=error,
+            usage=usage,
+        )
+
+    async def _end_partial(
+        self,
+        job: Job,
+        status: Literal["cancelled", "interrupted"],
+        data: dict[str, Any],
+        *,
+        usage: dict[str, Any] | None = None,
+    ) -> None:
+        kind = self.kinds.get(job.kind)
+        events = await self.store.events(job.id)
+        result = kind.partial(events) if kind is not None else None
+        await self._end(job.id, status, ("error", data), result=result, usage=usage)
+
+    async def _heartbeat(self, job_id: str) -> None:
+        """Renew the lease; stop the job when a cancel is asked or the lease was lost."""
+        while True:
+            await anyio.sleep(self.beat)
+            answer = await self.store.beat(job_id, self.worker, lease=self.lease)
+            if answer != "ok":
+                self.interrupt(job_id, answer)
+                return

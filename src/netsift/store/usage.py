@@ -1,0 +1,101 @@
+"""The usage ledger: what each client (API key) has spent, for a host that bills.
+
+One counter per (client, field): `search:<provider>`, `pages`, `tokens`. Kept beside the
+jobs (SQLite embedded, Redis when scaled out), so every replica and worker adds to the same
+record and `GET /v1/usage` answers from any of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+import anyio
+from redis.asyncio import Redis
+
+from .sqlite import open_sqlite
+
+__all__ = ["SQLiteUsageLedger", "UsageLedger", "open_usage_ledger", "summarize"]
+
+REDIS_PREFIX = "netsift:usage:"
+
+
+class UsageLedger(Protocol):
+    async def add(self, key: str, field: str, amount: int) -> None: ...
+    async def totals(self, key: str) -> dict[str, int]: ...
+    async def aclose(self) -> None: ...
+
+
+def summarize(totals: dict[str, int]) -> dict[str, Any]:
+    """A client's counters as the API shows them (the same shape as a job's usage)."""
+    by_provider = {
+        field.removeprefix("search:"): count
+        for field, count in sorted(totals.items())
+        if field.startswith("search:")
+    }
+    return {
+        "searches": sum(by_provider.values()),
+        "searches_by_provider": by_provider,
+        "pages": totals.get("pages", 0),
+        "tokens": totals.get("tokens", 0),
+    }
+
+
+class SQLiteUsageLedger:
+    def __init__(self, path: str | Path) -> None:
+        self._db = open_sqlite(path)
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS usage (key TEXT NOT NULL, field TEXT NOT NULL, "
+            "amount INTEGER NOT NULL, PRIMARY KEY (key, field))"
+        )
+        self._lock = threading.Lock()
+
+    async def add(self, key: str, field: str, amount: int) -> None:
+        def work() -> None:
+            with self._lock:
+                self._db.execute(
+                    "INSERT INTO usage VALUES (?, ?, ?) ON CONFLICT (key, field) "
+                    "DO UPDATE SET amount = amount + excluded.amount",
+                    (key, field, amount),
+                )
+
+        await anyio.to_thread.run_sync(work)
+
+    async def totals(self, key: str) -> dict[str, int]:
+        def work() -> dict[str, int]:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT field, amount FROM usage WHERE key = ?", (key,)
+                ).fetchall()
+            return {str(field): int(amount) for field, amount in rows}
+
+        return await anyio.to_thread.run_sync(work)
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class RedisUsageLedger:
+    def __init__(self, url: str) -> None:
+        self._redis: Redis = Redis.from_url(url, decode_responses=True)
+
+    async def add(self, key: str, field: str, amount: int) -> None:
+        await self._redis.hincrby(REDIS_PREFIX + key, field, amount)
+
+    async def totals(self, key: str) -> dict[str, int]:
+        raw: dict[Any, Any] = await self._redis.hgetall(REDIS_PREFIX + key)
+        return {str(field): int(amount) for field, amount in raw.items()}
+
+    async def aclose(self) -> None:
+        await self._redis.aclose()
+
+
+def open_usage_ledger(url: str) -> UsageLedger:
+    """Beside the jobs: `memory://`, `sqlite:///path` (a `usage` table) or `redis://…`."""
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisUsageLedger(url)
+    if url.startswith("sqlite:///"):
+        return SQLiteUsageLedger(Path(url.removeprefix("sqlite:///")))
+    return SQLiteUsageLedger(":memory:")

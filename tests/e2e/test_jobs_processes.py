@@ -1,0 +1,227 @@
+"""Jobs across real processes: `netsift serve --no-worker` and `netsift worker` subprocesses
+sharing one store (a SQLite file, or the suite's redis-server), killed by PID.
+
+Leases are short here (NETSIFT_JOB_LEASE) so a dead worker's job is taken over quickly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.integration.research.fixtures import *  # noqa: F403
+from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
+from tests.integration.research.web import QUESTION
+
+LEASE = "3.0"
+FINAL = ("done", "error")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := check():
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"never got there: {what}")
+
+
+class Fleet:
+    """The processes of one test, all pointed at the same store; killed at the end."""
+
+    def __init__(self, env: dict[str, str], tmp: Path) -> None:
+        self.env = env
+        self.tmp = tmp
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        log = open(self.tmp / f"proc-{len(self.processes)}.log", "wb")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "netsift", *args],
+            env={**os.environ, **self.env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.processes.append(process)
+        return process
+
+    def api(self) -> str:
+        port = _free_port()
+        self.start("serve", "--port", str(port), "--no-worker", "--log-level", "warning")
+        url = f"http://127.0.0.1:{port}"
+
+        def up() -> bool:
+            try:
+                return httpx.get(f"{url}/v1/info", timeout=1).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        _until(up, what="the API to start")
+        return url
+
+    def worker(self) -> subprocess.Popen[bytes]:
+        return self.start("worker", "--concurrency", "2")
+
+    def close(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=10)
+
+
+BOTH = pytest.mark.parametrize(
+    "fleet", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)], indirect=True
+)
+SQLITE = pytest.mark.parametrize("fleet", ["sqlite"], indirect=True)
+REDIS = pytest.mark.parametrize(
+    "fleet", [pytest.param("redis", marks=pytest.mark.redis)], indirect=True
+)
+
+
+@pytest.fixture
+def fleet(
+    request: pytest.FixtureRequest, research_web: ResearchWeb, llm: ScriptedLLM, tmp_path: Path
+) -> Iterator[Fleet]:
+    store = (
+        request.getfixturevalue("redis_url")
+        if request.param == "redis"
+        else f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
+    )
+    env = {
+        **research_web.env(),
+        **llm.env(),
+        "NETSIFT_JOBS_URL": store,
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_JOB_LEASE": LEASE,
+        "NETSIFT_JOB_STOP_TIMEOUT": "5",
+        "NETSIFT_CACHE_URL": "memory://",
+    }
+    made = Fleet(env, tmp_path)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def _job(api: str, job_id: str) -> dict[str, Any]:
+    answer: dict[str, Any] = httpx.get(f"{api}/v1/research/{job_id}", timeout=10).json()
+    return answer
+
+
+def _events(api: str, job_id: str) -> list[dict[str, Any]]:
+    body = httpx.get(f"{api}/v1/research/{job_id}/events", timeout=10).json()
+    events: list[dict[str, Any]] = body["events"]
+    return events
+
+
+def _ended(api: str, job_id: str) -> dict[str, Any] | None:
+    job = _job(api, job_id)
+    return job if job["status"] not in ("queued", "running") else None
+
+
+def _assert_one_clean_stream(events: list[dict[str, Any]], final: str) -> None:
+    """Numbered 1..n, no event twice, exactly one final event, and it is the last."""
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    keys = [json.dumps([e["type"], e["data"]], sort_keys=True) for e in events]
+    assert len(set(keys)) == len(keys)
+    assert [e["type"] for e in events].count("done") == (1 if final == "done" else 0)
+    assert events[-1]["type"] == final
+
+
+def _start(api: str) -> str:
+    body = {"question": QUESTION, "depth": "quick"}
+    job = httpx.post(f"{api}/v1/research", json=body, timeout=10).json()
+    assert job["status"] == "queued"  # the API only enqueues
+    job_id: str = job["id"]
+    return job_id
+
+
+@BOTH
+def test_a_job_resumes_on_another_worker_after_kill_9(fleet: Fleet, research_web: ResearchWeb):
+    research_web.state.page_latency = 2.0
+    api = fleet.api()
+    first = fleet.worker()
+    job_id = _start(api)
+    _until(lambda: research_web.state.pages, what="the first worker reading pages")
+    first.send_signal(signal.SIGKILL)
+    first.wait(timeout=10)
+    research_web.state.page_latency = 0.0
+    fleet.worker()
+    job = _until(lambda: _ended(api, job_id), what="the job to end on the second worker")
+    assert job["status"] == "done" and job["attempts"] == 2
+    assert job["result"]["citations"] and job["usage"]["searches"] >= 1
+    events = _events(api, job_id)
+    _assert_one_clean_stream(events, "done")
+    assert [e["type"] for e in events].count("planned") == 1  # resumed after the plan
+
+
+@REDIS
+def test_a_paused_worker_loses_its_lease_and_the_job_is_published_once(
+    fleet: Fleet, research_web: ResearchWeb
+):
+    research_web.state.page_latency = 2.0
+    api = fleet.api()
+    first = fleet.worker()
+    job_id = _start(api)
+    _until(lambda: research_web.state.pages, what="the first worker reading pages")
+    first.send_signal(signal.SIGSTOP)  # alive but silent: only its lease can tell
+    research_web.state.page_latency = 0.0
+    fleet.worker()
+    job = _until(lambda: _ended(api, job_id), what="the second worker to take over")
+    first.send_signal(signal.SIGCONT)  # it wakes, still mid-job: its writes are refused
+    time.sleep(2.5)
+    assert job["status"] == "done" and job["attempts"] == 2
+    _assert_one_clean_stream(_events(api, job_id), "done")
+    assert _job(api, job_id)["result"] == job["result"]
+
+
+@BOTH
+def test_cancel_from_another_process_reaches_the_worker(fleet: Fleet, research_web: ResearchWeb):
+    research_web.state.page_latency = 30.0
+    api = fleet.api()
+    fleet.worker()
+    job_id = _start(api)
+    _until(lambda: _job(api, job_id)["status"] == "running", what="the job to start")
+    _until(lambda: research_web.state.pages, what="the worker reading pages")
+    cancelled = httpx.delete(f"{api}/v1/research/{job_id}", timeout=10).json()
+    assert cancelled["status"] == "cancelled"  # ended by the worker within the wait
+    assert cancelled["result"]["partial"] and cancelled["result"]["queries"]
+    events = _events(api, job_id)
+    _assert_one_clean_stream(events, "error")
+    assert events[-1]["data"] == {"code": "cancelled"}
+
+
+@SQLITE
+def test_sigterm_hands_the_job_back_and_another_worker_finishes_it(
+    fleet: Fleet, research_web: ResearchWeb
+):
+    research_web.state.page_latency = 30.0
+    api = fleet.api()
+    first = fleet.worker()
+    job_id = _start(api)
+    _until(lambda: research_web.state.pages, what="the worker reading pages")
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(timeout=15) == 0  # bounded by NETSIFT_JOB_STOP_TIMEOUT
+    assert _job(api, job_id)["status"] == "queued"  # handed back, not failed
+    research_web.state.page_latency = 0.0
+    fleet.worker()
+    job = _until(lambda: _ended(api, job_id), what="the job to end on the second worker")
+    assert job["status"] == "done" and job["attempts"] == 2
+    _assert_one_clean_stream(_events(api, job_id), "done")
