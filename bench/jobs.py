@@ -128,10 +128,14 @@ def submit(apis: list[str], count: int) -> list[str]:
         return list(pool.map(one, range(count)))
 
 
-def statuses(api: str, ids: list[str]) -> dict[str, str]:
+def listing(api: str, ids: list[str]) -> list[dict[str, Any]]:
     listed = httpx.get(f"{api}/v1/research", params={"limit": 500}, timeout=30).json()["jobs"]
     wanted = set(ids)
-    return {job["id"]: job["status"] for job in listed if job["id"] in wanted}
+    return [job for job in listed if job["id"] in wanted]
+
+
+def statuses(api: str, ids: list[str]) -> dict[str, str]:
+    return {job["id"]: job["status"] for job in listing(api, ids)}
 
 
 def audit(api: str, ids: list[str]) -> dict[str, int]:
@@ -175,13 +179,14 @@ def run_batch(
             raise SystemExit(f"only {done}/{count} jobs ended in 15 minutes")
         time.sleep(0.25)
     wall = time.monotonic() - started
-    seen = statuses(apis[0], ids)
+    jobs = listing(apis[0], ids)
     for worker in workers:
         worker.send_signal(signal.SIGTERM)
     for worker in workers:
         worker.wait(timeout=30)
     return {
-        "done": sum(status == "done" for status in seen.values()),
+        "done": sum(job["status"] == "done" for job in jobs),
+        "resumed": sum(job["attempts"] > 1 for job in jobs),
         "total": count,
         "kills": kills,
         "wall": wall,
@@ -285,12 +290,13 @@ def main() -> None:
             print(f"{args.jobs} research jobs, 2 API replicas, 3 workers, one Redis")
             calm = run_batch(procs, apis, args.jobs, kill_every=None)
             chaos = run_batch(procs, apis, args.jobs, kill_every=args.kill_every)
-            header = "| run | done/total | kills | published twice | events lost | duplicated |"
-            print(f"\n{header} jobs/min |")
-            print("|---|---|---|---|---|---|---|")
+            header = "| run | done/total | kills | resumed | published twice | events lost |"
+            print(f"\n{header} duplicated | jobs/min |")
+            print("|---|---|---|---|---|---|---|---|")
             for name, row in (("no kills", calm), (f"kill -9 every {args.kill_every:g} s", chaos)):
                 print(
-                    f"| {name} | {row['done']}/{row['total']} | {row['kills']} | {row['twice']} "
+                    f"| {name} | {row['done']}/{row['total']} | {row['kills']} | {row['resumed']} "
+                    f"| {row['twice']} "
                     f"| {row['lost']} | {row['duplicated']} | {row['per_min']:.0f} |"
                 )
             print(f"throughput with kills: {chaos['per_min'] / calm['per_min']:.2f}x the calm run")

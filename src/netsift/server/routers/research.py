@@ -103,7 +103,7 @@ def _stream(runner: ResearchRunner, job: Job, since: int) -> StreamingResponse:
     )
 
 
-_BOOKKEEPING = {"owner", "heartbeat_at", "lease_until"}
+_BOOKKEEPING = {"owner", "heartbeat_at", "lease_until", "client"}
 
 
 def _job_body(job: Job) -> dict[str, Any]:

@@ -70,7 +70,7 @@ class WakeRequest(BaseModel):
     message: str | None = Field(default=None, max_length=2000)
 
 
-@router.post("/{sleep_id}/wake", summary="Wake a sleep", responses=errors_for(400, 404, 422))
+@router.post("/{sleep_id}/wake", summary="Wake a sleep", responses=errors_for(*BODY, 404))
 async def wake(
     sleep_id: str, state: StateDep, _: CallerDep, body: WakeRequest | None = None
 ) -> dict[str, Any]:
