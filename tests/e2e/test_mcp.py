@@ -18,6 +18,13 @@ from netsift.mcp import create_server
 SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "batch_search"}
 
 
+def text_of(result: Any) -> str:
+    """The text of a tool result's first block."""
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    return block.text
+
+
 def body(result: Any) -> Any:
     """The JSON object of a tool result (its first text block, before any hint)."""
     text = result.content[0].text
@@ -56,7 +63,7 @@ async def test_each_tool_answers(door_settings, offline_web):
     assert 0 < len(body(found)["results"]) <= 3
     assert not article.is_error
     assert article.structured_content["title"] == "Harbour town switches its ferries to batteries"
-    text = article.content[0].text
+    text = text_of(article)
     assert text.startswith("title: Harbour town switches its ferries to batteries\n")
     assert body(card)["site_name"] == "The Coastal Courier"
     assert [item["query"] for item in body(batch)["results"]] == ["rust async", "python web"]
@@ -78,7 +85,7 @@ async def test_truncated_fetch_hints_and_continues_from_the_cache(door_settings,
     assert second.structured_content["content"] != page["content"]
     # The page's facts come once, with the first part, not on every continuation.
     assert "total_length" not in second.structured_content
-    assert len(second.content[0].text) < len(first.content[0].text) + 200
+    assert len(text_of(second)) < len(text_of(first)) + 200
     assert offline_web.state.hits("files.test", "/long.txt") == 1  # not downloaded again
 
 
@@ -170,13 +177,13 @@ async def test_fetch_answers_as_the_reference_server_does(door_settings, offline
         rest = await mcp.call_tool("fetch", {"url": url, "max_length": 10**6, "start_index": 1000})
         past = await mcp.call_tool("fetch", {"url": url, "start_index": 10**7})
         blocked = await mcp.call_tool("fetch", {"url": "http://169.254.169.254/latest/"})
-    text = first.content[0].text
+    text = text_of(first)
     assert text.startswith(f"Contents of {url}:\n") and not first.is_error
     assert text.endswith(
         "<error>Content truncated. Call the fetch tool with a start_index of 1000 to get "
         "more content.</error>"
     )
     assert len(text) < 1000 + 200  # compact: no metadata block, no JSON
-    assert "Content truncated" not in rest.content[0].text
-    assert past.content[0].text == f"Contents of {url}:\n<error>No more content available.</error>"
-    assert blocked.is_error and "169.254.169.254" in blocked.content[0].text
+    assert "Content truncated" not in text_of(rest)
+    assert text_of(past) == f"Contents of {url}:\n<error>No more content available.</error>"
+    assert blocked.is_error and "169.254.169.254" in text_of(blocked)
