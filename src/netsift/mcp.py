@@ -25,11 +25,34 @@ from .config import Settings
 from .errors import InvalidInput, NetsiftError
 from .models import Event
 from .tools.dispatch import TOOL_NAMES, Toolbox
+from .tools.fetch_text import (
+    NO_MORE_CONTENT,
+    REFERENCE_DESCRIPTION,
+    ReferenceFetchArgs,
+    reference_text,
+)
 from .tools.schemas import ResearchArgs, tool_name
 
 __all__ = ["create_server", "serve_http", "serve_stdio"]
 
 HEARTBEAT_SECONDS = 2.0
+# The reference MCP fetch server's tool, served as it is, so a host that ran it switches by
+# changing the command; netsift's own tools sit beside it.
+REFERENCE_FETCH = "fetch"
+# What each tool does to the world, for MCP clients that decide what to confirm: reading the
+# open web changes nothing; a discovery or a sleep is the agent's own record, not the web's.
+READ_ONLY = types.ToolAnnotations(read_only_hint=True, open_world_hint=True)
+ANNOTATIONS = {
+    "web_search": READ_ONLY,
+    "web_fetch": READ_ONLY,
+    "page_meta": READ_ONLY,
+    "batch_search": READ_ONLY,
+    "deep_research": READ_ONLY,
+    "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    REFERENCE_FETCH: types.ToolAnnotations(
+        read_only_hint=True, idempotent_hint=True, open_world_hint=True
+    ),
+}
 INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
@@ -54,9 +77,43 @@ def create_server(
     async def list_tools(
         ctx: ServerRequestContext[Toolbox], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(
-            tools=[types.Tool(**_tool_fields(d)) for d in ctx.lifespan_context.definitions("mcp")]
-        )
+        toolbox = ctx.lifespan_context
+        tools = [types.Tool(**_tool_fields(d)) for d in toolbox.definitions("mcp")]
+        if "web_fetch" in toolbox.names():
+            tools.append(
+                types.Tool(
+                    name=REFERENCE_FETCH,
+                    description=REFERENCE_DESCRIPTION,
+                    input_schema=ReferenceFetchArgs.model_json_schema(),
+                    annotations=ANNOTATIONS[REFERENCE_FETCH],
+                )
+            )
+        return types.ListToolsResult(tools=tools)
+
+    async def reference_fetch(
+        ctx: ServerRequestContext[Toolbox], arguments: dict[str, Any]
+    ) -> types.CallToolResult:
+        """`fetch` as the reference server answers it: one text, the part asked for."""
+        try:
+            args = ReferenceFetchArgs.model_validate(arguments)
+            page = await ctx.lifespan_context.client.fetch(
+                args.url,
+                format="html" if args.raw else "markdown",
+                max_length=args.max_length,
+                start_index=args.start_index,
+            )
+        except ValidationError as exc:
+            error = InvalidInput.from_validation(exc, subject="arguments", lead="bad arguments: ")
+            return _error_result(error)
+        except InvalidInput as exc:
+            if "total_length" not in exc.details:  # past the end is a normal answer there
+                return _error_result(exc)
+            text = f"Contents of {arguments.get('url')}:\n{NO_MORE_CONTENT}"
+            return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+        except NetsiftError as exc:
+            return _error_result(exc)
+        text = reference_text(args.url, page, raw=args.raw)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     async def research(
         ctx: ServerRequestContext[Toolbox], arguments: dict[str, Any]
@@ -82,6 +139,8 @@ def create_server(
         ctx: ServerRequestContext[Toolbox], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         name = tool_name(params.name)
+        if name == REFERENCE_FETCH and "web_fetch" in ctx.lifespan_context.names():
+            return await reference_fetch(ctx, params.arguments or {})
         if name not in TOOL_NAMES:  # one switched off on this host answers `disabled`
             names = ctx.lifespan_context.names()
             raise MCPError(
@@ -96,9 +155,12 @@ def create_server(
             result = await _with_heartbeat(
                 ctx, lambda: ctx.lifespan_context.dispatch(name, arguments)
             )
-        text = json.dumps(result, ensure_ascii=False)
-        if hint := result.get("hint"):
-            text = f"{text}\n\n{hint}"
+        if name == "web_fetch" and "error" not in result:
+            text = _page_text(result)
+        else:
+            text = json.dumps(result, ensure_ascii=False)
+            if hint := result.get("hint"):
+                text = f"{text}\n\n{hint}"
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
             structured_content=result,
@@ -126,7 +188,36 @@ def _tool_fields(definition: dict[str, Any]) -> dict[str, Any]:
         "name": definition["name"],
         "description": definition["description"],
         "input_schema": definition["inputSchema"],
+        "annotations": ANNOTATIONS.get(definition["name"]),
     }
+
+
+def _error_result(error: NetsiftError) -> types.CallToolResult:
+    text = f"<error>{error.message} ({error.code})</error>"
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content={"error": error.to_dict()},
+        is_error=True,
+    )
+
+
+def _page_text(result: dict[str, Any]) -> str:
+    """web_fetch's text for a model: the page named once (on its first part), the content,
+    then where to continue; the same facts are in the structured result."""
+    lines: list[str] = []
+    if "title" in result or "metadata" in result:
+        facts = {
+            "title": result.get("title"),
+            "url": result.get("final_url") or result.get("url"),
+            "type": result.get("page_type"),
+            **result.get("metadata", {}),
+        }
+        lines.extend(f"{key}: {value}" for key, value in facts.items() if value)
+        lines.append("")
+    lines.append(result.get("content", ""))
+    if hint := result.get("hint"):
+        lines.extend(["", hint])
+    return "\n".join(lines)
 
 
 async def _with_heartbeat(ctx: ServerRequestContext[Toolbox], work: Any) -> dict[str, Any]:

@@ -18,6 +18,13 @@ from netsift.mcp import create_server
 SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "batch_search"}
 
 
+def text_of(result: Any) -> str:
+    """The text of a tool result's first block."""
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    return block.text
+
+
 def body(result: Any) -> Any:
     """The JSON object of a tool result (its first text block, before any hint)."""
     text = result.content[0].text
@@ -27,7 +34,16 @@ def body(result: Any) -> Any:
 async def test_tools_are_listed_with_their_schemas(door_settings):
     async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
         tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
-    assert set(tools) == SEARCH_TOOLS  # research is switched off: its tools are not offered
+    # research is switched off: its tools are not offered; `fetch` is the reference server's
+    assert set(tools) == SEARCH_TOOLS | {"fetch"}
+    assert tools["web_fetch"].annotations and tools["web_fetch"].annotations.read_only_hint
+    assert tools["fetch"].annotations and tools["fetch"].annotations.open_world_hint
+    assert set(tools["fetch"].input_schema["properties"]) == {
+        "url",
+        "max_length",
+        "start_index",
+        "raw",
+    }
     fetch = tools["web_fetch"].input_schema
     assert fetch["required"] == ["url"]
     assert fetch["properties"]["max_length"]["default"] == 5000
@@ -46,7 +62,9 @@ async def test_each_tool_answers(door_settings, offline_web):
     assert found.structured_content["provider"] == "tavily"
     assert 0 < len(body(found)["results"]) <= 3
     assert not article.is_error
-    assert body(article)["title"] == "Harbour town switches its ferries to batteries"
+    assert article.structured_content["title"] == "Harbour town switches its ferries to batteries"
+    text = text_of(article)
+    assert text.startswith("title: Harbour town switches its ferries to batteries\n")
     assert body(card)["site_name"] == "The Coastal Courier"
     assert [item["query"] for item in body(batch)["results"]] == ["rust async", "python web"]
 
@@ -55,17 +73,19 @@ async def test_truncated_fetch_hints_and_continues_from_the_cache(door_settings,
     url = offline_web.url("files.test", "/long.txt")
     async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
         first = await mcp.call_tool("web_fetch", {"url": url, "max_length": 1000})
-        page = body(first)
-        assert page["truncated"] and page["next_start_index"] == 1000
+        page = first.structured_content
+        assert page["next_start_index"] == 1000 and page["total_length"] > 1000
         block = first.content[0]
         assert isinstance(block, TextContent)
-        hint = block.text.split("\n\n", 1)[1]
-        assert "start_index=1000" in hint
+        assert "start_index=1000" in block.text.rsplit("\n\n", 1)[1]
         second = await mcp.call_tool(
             "web_fetch", {"url": url, "max_length": 1000, "start_index": 1000}
         )
-    assert body(second)["start_index"] == 1000
-    assert body(second)["content"] != page["content"]
+    assert second.structured_content["start_index"] == 1000
+    assert second.structured_content["content"] != page["content"]
+    # The page's facts come once, with the first part, not on every continuation.
+    assert "total_length" not in second.structured_content
+    assert len(text_of(second)) < len(text_of(first)) + 200
     assert offline_web.state.hits("files.test", "/long.txt") == 1  # not downloaded again
 
 
@@ -131,9 +151,9 @@ async def test_stdio_server_as_a_subprocess(sims, offline_web, tmp_path):
         found = await mcp.call_tool("web_search", {"query": "rust async runtime"})
         page = await mcp.call_tool("web_fetch", {"url": offline_web.url("news.test", "/article")})
         blocked = await mcp.call_tool("web_fetch", {"url": "http://169.254.169.254/latest/"})
-    assert tools == SEARCH_TOOLS
+    assert tools == SEARCH_TOOLS | {"fetch"}
     assert body(found)["provider"] == "tavily"
-    assert body(page)["title"] == "Harbour town switches its ferries to batteries"
+    assert page.structured_content["title"] == "Harbour town switches its ferries to batteries"
     assert blocked.is_error and body(blocked)["error"]["code"] == "blocked_address"
 
 
@@ -146,3 +166,24 @@ async def test_deep_research_argument_errors_name_the_field(door_settings):
     assert short.is_error and body(short)["error"]["message"].startswith("bad arguments: question")
     assert typed.is_error and "depth" in body(typed)["error"]["message"]
     assert alias.is_error and "question" in body(alias)["error"]["message"]
+
+
+async def test_fetch_answers_as_the_reference_server_does(door_settings, offline_web):
+    """`fetch` with the reference MCP fetch server's arguments and texts, so a host that ran
+    mcp-server-fetch switches by changing the command."""
+    url = offline_web.url("files.test", "/long.txt")
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        first = await mcp.call_tool("fetch", {"url": url, "max_length": 1000})
+        rest = await mcp.call_tool("fetch", {"url": url, "max_length": 10**6, "start_index": 1000})
+        past = await mcp.call_tool("fetch", {"url": url, "start_index": 10**7})
+        blocked = await mcp.call_tool("fetch", {"url": "http://169.254.169.254/latest/"})
+    text = text_of(first)
+    assert text.startswith(f"Contents of {url}:\n") and not first.is_error
+    assert text.endswith(
+        "<error>Content truncated. Call the fetch tool with a start_index of 1000 to get "
+        "more content.</error>"
+    )
+    assert len(text) < 1000 + 200  # compact: no metadata block, no JSON
+    assert "Content truncated" not in text_of(rest)
+    assert text_of(past) == f"Contents of {url}:\n<error>No more content available.</error>"
+    assert blocked.is_error and "169.254.169.254" in text_of(blocked)

@@ -29,6 +29,7 @@ from netsift.client import Client
 from netsift.config import Settings
 from netsift.mcp import create_server
 from netsift.server import create_app
+from netsift.tools.fetch_text import lean_page
 from tests.e2e.cli import in_process
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb
@@ -161,10 +162,13 @@ async def test_fetch_is_the_same_through_every_door(settings, env, server, resea
     answers: dict[str, Any] = {}
     async with Client(settings) as client:
         answers["client"] = await client.fetch(url, max_length=100)
-        answers["tools"] = await tools.dispatch(
+        # The agent doors answer the lean rendering of the same Page (metadata once, part one).
+        lean = {"client": lean_page(answers["client"])}
+        lean["tools"] = await tools.dispatch(
             "web_fetch", {"url": url, "max_length": 100}, client=client
         )
-        answers["mcp"] = await mcp_call(client, "web_fetch", {"url": url, "max_length": 100})
+        lean["mcp"] = await mcp_call(client, "web_fetch", {"url": url, "max_length": 100})
+    assert_same(lean)
     answers["sync"] = await anyio.to_thread.run_sync(
         lambda: netsift.fetch(url, settings=settings, max_length=100)
     )

@@ -30,7 +30,8 @@ async def test_dispatch_runs_each_tool(door_settings, offline_web):
     assert found["provider"] == "tavily" and found["results"]
     assert card["site_name"] == "The Coastal Courier"
     assert [item["query"] for item in batch["results"]] == ["a b", "c d"]
-    assert page["truncated"] and "start_index=500" in page["hint"]
+    assert page["next_start_index"] == 500 and "start_index=500" in page["hint"]
+    assert page["total_length"] > 500 and "json_ld" not in json.dumps(page)  # lean: facts only
     json.dumps([found, card, batch, page])  # every result is JSON as it stands
 
 

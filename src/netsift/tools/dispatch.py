@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from ..client import Client
 from ..config import Settings
 from ..errors import Disabled, InvalidInput, NetsiftError
+from .fetch_text import lean_page
 from .schemas import (
     TOOLS,
     BatchSearchArgs,
@@ -92,15 +93,7 @@ class Toolbox:
             return _dump(await client.search(**search.model_dump()))
         if name == "web_fetch":
             fetch = WebFetchArgs.model_validate(arguments).to_params()
-            page = await client.fetch(**fetch.model_dump())
-            result: dict[str, Any] = _dump(page)
-            if page.truncated:
-                result["hint"] = (
-                    f"Content truncated at {page.next_start_index} of {page.total_length} "
-                    f"characters. Call web_fetch with start_index={page.next_start_index} "
-                    "to read more."
-                )
-            return result
+            return lean_page(await client.fetch(**fetch.model_dump()))
         if name == "page_meta":
             meta = PageMetaArgs.model_validate(arguments).to_params()
             return _dump(await client.meta(**meta.model_dump()))

@@ -10,9 +10,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from ..models import Page
 
-__all__ = ["NO_MORE_CONTENT", "lean_page", "reference_text"]
+__all__ = ["NO_MORE_CONTENT", "ReferenceFetchArgs", "lean_page", "reference_text"]
+
+
+class ReferenceFetchArgs(BaseModel):
+    """The reference MCP fetch server's `fetch` arguments, with its bounds and defaults."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    url: str = Field(min_length=1, max_length=8192, description="URL to fetch")
+    max_length: int = Field(
+        default=5000, gt=0, lt=1_000_000, description="Maximum number of characters to return."
+    )
+    start_index: int = Field(
+        default=0,
+        ge=0,
+        description="On return output starting at this character index, useful if a previous "
+        "fetch was truncated and more context is required.",
+    )
+    raw: bool = Field(
+        default=False,
+        description="The page's main content as HTML instead of Markdown (netsift never hands "
+        "over a page's unprocessed source).",
+    )
+
+
+REFERENCE_DESCRIPTION = (
+    "Fetches a URL from the internet and extracts its main content as markdown, through "
+    "netsift's SSRF guard and robots.txt. Long pages come in parts: call again with the "
+    "start_index the text names."
+)
 
 NO_MORE_CONTENT = "<error>No more content available.</error>"
 # The page facts worth a model's tokens on the first part; the rest (Open Graph, Twitter card,
