@@ -26,7 +26,7 @@ from ..store.discoveries import DiscoveryLog
 from .llm import LLM
 from .passages import Passage, rank_passages, split_passages
 from .planner import derive_queries, find_gaps, plan_queries
-from .synthesis import Source, Synthesis, synthesize, synthesize_extractive
+from .synthesis import Source, Synthesis, source_warnings, synthesize, synthesize_extractive
 
 __all__ = ["Emit", "ResearchAgent", "choose_results"]
 
@@ -371,10 +371,15 @@ class ResearchAgent:
             )
         if state.failed_pages:
             notes.append(f"{state.failed_pages} pages could not be read.")
+        if synthesis.unsupported:
+            notes.append(
+                f"{synthesis.unsupported} claims were not supported by the sentences they "
+                "cite and were left out."
+            )
         if synthesis.unverified:
             notes.append(
                 f"{synthesis.unverified} citations could not be verified against their "
-                "sources and were dropped; their markers read [unverified]."
+                "sources and were dropped."
             )
         if self.llm is None:
             notes.append("Extractive mode: no language model is configured (NETSIFT_LLM_MODEL).")
@@ -402,4 +407,6 @@ class ResearchAgent:
             stopped_because=stopped,
             mode="llm" if self.llm is not None else "extractive",
             notes=notes,
+            answered=synthesis.answered and bool(synthesis.citations),
+            warnings=source_warnings(state.sources),
         )

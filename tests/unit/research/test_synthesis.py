@@ -1,7 +1,6 @@
 from netsift.research.passages import Passage
 from netsift.research.synthesis import (
     Source,
-    _place_markers,
     build_answer_schema,
     build_context,
     synthesize_extractive,
@@ -117,14 +116,6 @@ def test_an_echoed_source_header_is_not_a_quote():
     old_style = f"[1] {LAUNCH.title} ({LAUNCH.url})"
     good, bad = verify([{"n": 1, "quote": header}, {"n": 1, "quote": old_style}], {1: LAUNCH})
     assert good == [] and len(bad) == 2
-
-
-def test_markers_name_sources():
-    good, _ = verify([{"n": 2, "quote": "made of 18 gold-plated beryllium"}], SOURCES)
-    assert _place_markers("Beryllium [2.1].", good) == "Beryllium [2]."
-    assert _place_markers("Made of beryllium.", good) == "Made of beryllium. [2]"
-    assert _place_markers("Launched in 2021 [1].", good) == "Launched in 2021 [1]."
-    assert _place_markers("No sources.", []) == "No sources."
 
 
 def test_extractive_answer_quotes_sources_verbatim():
