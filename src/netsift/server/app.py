@@ -52,6 +52,7 @@ ROUTERS = (
     info.router,
     research.router,
     chat.router,
+    chat.models_router,
     sleeps.router,
     discoveries.router,
     ws.router,

@@ -221,6 +221,7 @@ class WebState:
     page_latency: float = 0.0
     failing_searches: str | None = None  # "all", or a word: queries with it answer 500
     searches: list[str] = field(default_factory=list)
+    search_params: list[dict[str, str]] = field(default_factory=list)  # each search's query
     pages: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -229,6 +230,7 @@ class WebState:
             self.search_latency = self.page_latency = 0.0
             self.failing_searches = None
             self.searches.clear()
+            self.search_params.clear()
             self.pages.clear()
 
 
@@ -288,6 +290,7 @@ def build_app(state: WebState, docs: tuple[Doc, ...] = DOCS) -> Starlette:
             query = request.query_params.get("q", "")
             with state._lock:
                 state.searches.append(query)
+                state.search_params.append(dict(request.query_params))
             if state.search_latency:
                 await anyio.sleep(state.search_latency)
             failing = state.failing_searches
