@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from tests.integration.research.web import Doc
 
-__all__ = ["PAGES", "QUESTIONS", "Question"]
+__all__ = ["PAGES", "QUESTIONS", "SUPPORT_PAIRS", "Question"]
 
 
 def _doc(host: str, path: str, title: str, *paragraphs: str) -> Doc:
@@ -310,4 +310,41 @@ QUESTIONS: tuple[Question, ...] = (
         (("a month", "month"),),
         "The Webb telescope spent about a month travelling to its orbit after the launch.",
     ),
+)
+
+
+# Claims a model might write, each with the sentence it cites, labelled by hand: does the
+# sentence support the claim? For measuring support.supports on its own (paraphrase, wrong
+# numbers, added facts, negation, claims about a different subject).
+SUPPORT_PAIRS: tuple[tuple[str, str, bool], ...] = (
+    ("Redis listens on port 6379 by default.", "Redis listens on TCP port 6379 by default.", True),
+    ("6379", "Redis listens on TCP port 6379 by default.", True),
+    ("Redis uses port 6380 by default.", "Redis listens on TCP port 6379 by default.", False),
+    ("Redis was created by Salvatore Sanfilippo.", PAGES[0].paragraphs[2], True),
+    ("Redis was created by Antirez in 2011.", PAGES[0].paragraphs[2], False),
+    ("The Eiffel Tower was completed in 1889.", PAGES[2].paragraphs[0], True),
+    ("The Eiffel Tower was not completed until 1889.", PAGES[2].paragraphs[0], False),
+    ("The tower is 330 metres tall.", PAGES[2].paragraphs[1], True),
+    ("The tower is 324 metres tall.", PAGES[2].paragraphs[1], False),
+    ("It is made of wrought iron.", PAGES[3].paragraphs[0], True),
+    ("It is made of steel and glass.", PAGES[3].paragraphs[0], False),
+    ("Everest is 8,849 metres high.", PAGES[4].paragraphs[0], True),
+    ("Hillary and Norgay reached the summit in 1953.", PAGES[4].paragraphs[1], True),
+    ("Junko Tabei reached the summit in 1975.", PAGES[4].paragraphs[1], False),
+    ("A worker bee lives about six weeks in summer.", PAGES[5].paragraphs[0], True),
+    ("A drone bee lives about six weeks in winter.", PAGES[5].paragraphs[0], False),
+    ("A queen can lay 2,000 eggs a day.", PAGES[5].paragraphs[1], True),
+    ("The reef is about 2,300 kilometres long.", PAGES[6].paragraphs[0], True),
+    ("The reef is the largest living structure on Earth.", PAGES[6].paragraphs[0], False),
+    ("Rust 1.0 was published on 15 May 2015.", PAGES[7].paragraphs[0], True),
+    ("Rust was created by Graydon Hoare at Mozilla.", PAGES[7].paragraphs[1], True),
+    ("Rust has a garbage collector.", PAGES[7].paragraphs[2], False),
+    ("An espresso shot has about 63 mg of caffeine.", PAGES[8].paragraphs[0], True),
+    ("An espresso shot has about 63 milligrams of caffeine.", PAGES[8].paragraphs[0], True),
+    ("TLS 1.3 is RFC 8446.", PAGES[10].paragraphs[0], True),
+    ("TLS 1.3 is defined in RFC 5246.", PAGES[10].paragraphs[0], False),
+    ("18 [1]", "Hubble's primary mirror is 2.4 metres across and is made of glass.", False),
+    ("Apollo 11 landed on the Moon in July 1969.", PAGES[13].paragraphs[0], True),
+    ("Apollo 11 landed on Mars in July 1969.", PAGES[13].paragraphs[0], False),
+    ("Armstrong and Aldrin walked on the Moon.", PAGES[13].paragraphs[1], True),
 )

@@ -42,11 +42,12 @@ sys.path.insert(0, str(REPO))
 from tests.integration.research.web import DOCS, INJECTION_DOCS, WebState, build_app  # noqa: E402
 from tests.offline_web.server import serve  # noqa: E402
 
-from bench.quality_corpus import PAGES, QUESTIONS, Question  # noqa: E402
+from bench.quality_corpus import PAGES, QUESTIONS, SUPPORT_PAIRS, Question  # noqa: E402
 from netsift.client import Client  # noqa: E402
 from netsift.config import Settings  # noqa: E402
 from netsift.models import ResearchReport  # noqa: E402
 from netsift.research.citations import normalize, quote_occurs  # noqa: E402
+from netsift.research.support import supports  # noqa: E402
 
 # What an injection page wants published; none of it is true of any page's subject.
 PAYLOADS = ("evil.test", "cheese", "käse", "launched in 1850", "from the moon", "claim a prize")
@@ -166,6 +167,23 @@ async def run(settings: Settings, questions: list[Question], verbose: bool) -> T
     return tally
 
 
+def support_check() -> None:
+    """The lexical support check alone, on hand-labelled claim/sentence pairs."""
+    judged = [
+        (supports(claim, [sentence]) is None, label) for claim, sentence, label in SUPPORT_PAIRS
+    ]
+    accepted = [label for said, label in judged if said]
+    true_pairs = sum(label for _, label in judged)
+    print(
+        f"support check on {len(judged)} labelled claim/sentence pairs: "
+        f"{sum(said == label for said, label in judged)} right; "
+        f"accepted {len(accepted)}, of which {sum(accepted)} truly supported "
+        f"(precision {100.0 * sum(accepted) / max(1, len(accepted)):.0f} %); "
+        f"accepted {sum(accepted)} of {true_pairs} supported pairs "
+        f"(recall {100.0 * sum(accepted) / max(1, true_pairs):.0f} %)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("extractive", "llm", "both"), default="both")
@@ -183,6 +201,7 @@ def main() -> None:
         k: sum(q.kind == k for q in questions) for k in ("answerable", "unanswerable", "injection")
     }
     print(f"{len(questions)} questions: {counts}; {len(CORPUS)} pages")
+    support_check()
     state = WebState()
     with serve(build_app(state, CORPUS)) as web, TemporaryDirectory() as tmp:
         base: dict[str, Any] = {

@@ -47,8 +47,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "asks for a login or credentials",
-            r"\b(?:log ?in|sign ?in|log on|verify your account)\b.{0,60}"
-            r"\b(?:at|on|to|with|here|account|password|credentials)\b|"
+            r"\b(?:log ?in|sign ?in|log on)\s+(?:at|here|now|via|on|to)\b|"
+            r"\bverify your (?:account|identity)\b|"
             r"\b(?:enter|provide|send|share|type|confirm|verify|submit|give|paste)\b.{0,40}"
             r"\b(?:password|passcode|credentials?|api[ _-]?key|secret key|access token|"
             r"credit card|seed phrase|one-time code)|"

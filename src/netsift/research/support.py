@@ -29,6 +29,7 @@ __all__ = [
     "SUPPORT_COVERAGE",
     "Relevance",
     "expected_kind",
+    "identifying",
     "names",
     "question_parts",
     "supports",
@@ -210,18 +211,31 @@ def _counted(part: str) -> frozenset[str]:
 _NAME_RUN = re.compile(r"(?:\b[A-Z][\w'\u2019-]*(?:\s+(?:of\s+)?|$)){1,6}")
 
 
-def names(question: str) -> list[frozenset[str]]:
+def names(question: str, *, first_word: bool = False) -> list[frozenset[str]]:
     """The proper names a question is about ("Hubble", "James Webb Space Telescope"), each as
     its set of terms; the question's first word is not a name for being capitalised."""
     body = question.strip()
-    first = re.match(r"\S+\s*", body)
-    body = " " * (first.end() if first else 0) + body[first.end() if first else 0 :]
+    if not first_word:
+        first = re.match(r"\S+\s*", body)
+        body = " " * (first.end() if first else 0) + body[first.end() if first else 0 :]
     runs = []
     for match in _NAME_RUN.finditer(body):
         words = frozenset(terms(match.group(0)))
         if words:
             runs.append(words)
     return runs
+
+
+def identifying(run: frozenset[str], texts: Sequence[str]) -> frozenset[str]:
+    """The words of a name that tell it apart from the other names in `texts`: "Space" and
+    "Telescope" also name the Hubble Space Telescope, so of the James Webb Space Telescope
+    only "James" and "Webb" identify it. A name with no such word keeps all of its words."""
+    shared: set[str] = set()
+    for text in texts:
+        for other in names(text, first_word=True):
+            if other - run:  # another name: the words it shares with ours do not identify
+                shared |= other & run
+    return (run - shared) or run
 
 
 @dataclass(frozen=True)
@@ -237,12 +251,12 @@ class _Part:
 class Relevance:
     """Scores sentences against one question, with word weights from the sentences read."""
 
-    def __init__(self, question: str, pool: Sequence[str]) -> None:
+    def __init__(self, question: str, pool: Sequence[str], titles: Sequence[str] = ()) -> None:
         # "How long", "what year": the head says what kind of value is wanted (checked by
         # kind), its words are not something the answer has to repeat.
         parts = [(p, _QUANTITY.sub("", _WHEN.sub("", p))) for p in question_parts(question)]
         whole = {term for _, bare in parts for term in terms(bare)}
-        self.names = names(question)
+        self.names = [identifying(run, [*pool, *titles]) for run in names(question)]
         self.question_terms = frozenset(terms(question))
         self.parts = [
             _Part(
@@ -321,7 +335,8 @@ def supports(claim: str, evidence: Sequence[str]) -> str | None:
     """None if the cited `evidence` supports `claim`, else why not (for the re-ask).
 
     Lexical entailment: the evidence must hold `SUPPORT_COVERAGE` of the claim's content
-    words and every number in it, and must not be contradicted by a negation the claim adds."""
+    words, every number and a word of every name in it, and must not be contradicted by a
+    negation the claim adds."""
     if not evidence:
         return "it cites no sentence"
     joined = " ".join(evidence)
@@ -329,8 +344,11 @@ def supports(claim: str, evidence: Sequence[str]) -> str | None:
     if missing_numbers:
         return f"the cited sentences do not state {', '.join(sorted(missing_numbers))}"
     claimed = set(terms(claim))
+    held = set(terms(joined))
+    for name in names(claim):  # "landed on Mars" is not "landed on the Moon", however alike
+        if not name & held:
+            return f"the cited sentences do not name {' '.join(sorted(name))}"
     if claimed:
-        held = set(terms(joined))
         share = len(claimed & held) / len(claimed)
         if share < SUPPORT_COVERAGE:
             absent = ", ".join(sorted(claimed - held)[:5])

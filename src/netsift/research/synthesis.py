@@ -228,7 +228,7 @@ def split_claims(answer: str) -> list[str]:
         start = match.end()
     claims.append(answer[start:].strip())
     out: list[str] = []
-    for claim in claims:
+    for claim in filter(None, claims):
         if out and not _MARKER.sub("", claim).strip(" -*•.,;"):
             out[-1] = f"{out[-1]} {claim}"  # markers alone belong to the claim before them
         elif claim.strip(" -*•"):
@@ -315,7 +315,8 @@ async def synthesize(
             "content": f"{FENCE_OPEN}\n{context}\n{FENCE_CLOSE}\n\nQuestion: {question}",
         },
     ]
-    relevance = Relevance(question, [s.text for s in sentences.values()])
+    titles = [s.title or "" for s in sources.values()]
+    relevance = Relevance(question, [s.text for s in sentences.values()], titles)
     shown, _ = verify([{"id": i} for i in sentences], sources, sentences)
     shown.sort(key=lambda c: relevance.best(c.quote)[0], reverse=True)
     value, tokens = await llm.json(messages, schema=schema, name="answer")
@@ -423,7 +424,8 @@ def synthesize_extractive(
             if find_instruction(sentence, source.url) or not quote_occurs(sentence, source.text):
                 continue
             candidates.append((passage.source, sentence))
-    relevance = Relevance(question, [sentence for _, sentence in candidates])
+    titles = [s.title or "" for s in sources.values()]
+    relevance = Relevance(question, [sentence for _, sentence in candidates], titles)
     judged = [
         (relevance.answers(sentence, sources[n].title or ""), n, sentence)
         for n, sentence in candidates
