@@ -162,6 +162,7 @@ async def run(settings: Settings, questions: list[Question], verbose: bool) -> T
             if verbose:
                 print(f"--- [{question.kind}] {question.text}\n{report.answer}")
                 print(f"answered={report.answered} warnings={len(report.warnings)}")
+                print(f"notes={report.notes} stopped={report.stopped_because}")
             await score(client, question, report, tally)
         tally.seconds = time.perf_counter() - started
     return tally

@@ -54,3 +54,15 @@ async def test_bad_options_exit_2_with_the_error(research_web, llm, tmp_path):
     result = await _invoke(["research", QUESTION, "--json", "--max-searches", "500"], env)
     assert result.exit_code == 2
     assert json.loads(result.stdout)["error"]["code"] == "invalid_input"
+
+
+async def test_an_unanswered_question_says_so_for_people_and_in_json(research_web, llm, tmp_path):
+    env = _env(research_web, llm, tmp_path, with_llm=False)
+    question = "How many segments does Hubble's primary mirror have?"  # Webb's has them
+    result = await _invoke(["research", question, "--depth", "quick"], env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("The sources read do not answer this question.")
+    assert "answered: false" in result.stderr
+    result = await _invoke(["research", question, "--depth", "quick", "--json"], env)
+    report = json.loads(result.stdout)
+    assert report["answered"] is False and report["warnings"] == []

@@ -345,9 +345,11 @@ def supports(claim: str, evidence: Sequence[str]) -> str | None:
         return f"the cited sentences do not state {', '.join(sorted(missing_numbers))}"
     claimed = set(terms(claim))
     held = set(terms(joined))
-    for name in names(claim):  # "landed on Mars" is not "landed on the Moon", however alike
-        if not name & held:
-            return f"the cited sentences do not name {' '.join(sorted(name))}"
+    # "landed on Mars" is not "landed on the Moon", nor "Ada Hillary" Edmund Hillary, however
+    # alike: every word of every name the claim states (its first word too) must be there.
+    for name in names(claim, first_word=True):
+        if missing := sorted(name - held):
+            return f"the cited sentences do not name {' '.join(missing)}"
     if claimed:
         share = len(claimed & held) / len(claimed)
         if share < SUPPORT_COVERAGE:

@@ -29,7 +29,7 @@ from .citations import MIN_QUOTE_CHARS, normalize, quote_occurs, split_sentences
 from .injection import FENCE_CLOSE, FENCE_OPEN, fence, find_instruction, scan
 from .llm import LLM
 from .passages import Passage
-from .support import Relevance, supports
+from .support import Relevance, supports, terms
 
 __all__ = [
     "Sentence",
@@ -247,8 +247,17 @@ class _Claim:
         return tuple(dict.fromkeys(c.n for c in self.evidence))
 
 
+def _repeats(claim: str, question_terms: frozenset[str]) -> bool:
+    """A claim that says nothing the question did not ("What the Eiffel Tower is made of",
+    copied from a page title) is no answer, however well its words are supported."""
+    return set(terms(claim)) <= question_terms
+
+
 def check_claims(
-    answer: str, citations: list[Citation], shown: list[Citation] | None = None
+    answer: str,
+    citations: list[Citation],
+    shown: list[Citation] | None = None,
+    question_terms: frozenset[str] | None = None,
 ) -> list[_Claim]:
     """Each claim against the verified sentences its markers name (support.supports).
 
@@ -259,6 +268,9 @@ def check_claims(
     sentence that really states it. A claim nothing supports keeps its problem."""
     out = []
     for claim in split_claims(answer):
+        if question_terms is not None and _repeats(claim, question_terms):
+            out.append(_Claim(claim, (), "it repeats the question instead of answering it"))
+            continue
         marked = {int(m) for m in _MARKER.findall(claim)}
         cited = [c for c in citations if c.n in marked]
         problem = supports(claim, [c.quote for c in cited])
@@ -322,7 +334,9 @@ async def synthesize(
     value, tokens = await llm.json(messages, schema=schema, name="answer")
     answer = str(value.get("answer") or "").strip()
     good, bad = verify(list(value.get("citations") or []), sources, sentences)
-    claims = check_claims(_SENTENCE_MARKER.sub(r"[\1]", answer), good, shown)
+    claims = check_claims(
+        _SENTENCE_MARKER.sub(r"[\1]", answer), good, shown, relevance.question_terms
+    )
     if bad or any(c.problem for c in claims):
         retry = [
             *messages,
@@ -338,7 +352,9 @@ async def synthesize(
         tokens += more
         answer = str(again.get("answer") or answer).strip()
         good, bad = verify(list(again.get("citations") or []), sources, sentences)
-        claims = check_claims(_SENTENCE_MARKER.sub(r"[\1]", answer), good, shown)
+        claims = check_claims(
+            _SENTENCE_MARKER.sub(r"[\1]", answer), good, shown, relevance.question_terms
+        )
         value = again
     kept = [c for c in claims if c.problem is None]
     discoveries = [d for d in value.get("discoveries") or [] if isinstance(d, dict)]
