@@ -86,7 +86,10 @@ def _answer_lines(report: ResearchReport) -> list[str]:
     if report.mode == "extractive":
         body = report.answer.split("\n\n", 1)[-1]
         return [line for line in body.splitlines() if line.strip()]
-    from netsift.research.synthesis import split_claims
+    try:
+        from netsift.research.synthesis import split_claims
+    except ImportError:  # netsift from before claims were checked (PYTHONPATH=<old>/src)
+        from netsift.research.citations import split_sentences as split_claims
 
     return [line for line in split_claims(report.answer) if line.strip()]
 
