@@ -192,6 +192,12 @@ class ResearchReport(_Model):
     stopped_because: str = ""
     mode: Literal["llm", "extractive"] = "llm"
     notes: list[str] = Field(default_factory=list)
+    # False when no source read answered the question: the answer then says so and lists
+    # what came closest (research/support.py says how "answers" is measured).
+    answered: bool = True
+    # Sentences of the sources that read as instructions to the reader or an AI (prompt
+    # injection, phishing), each naming its source; they were kept out of the answer.
+    warnings: list[str] = Field(default_factory=list)
 
 
 EventType = Literal[

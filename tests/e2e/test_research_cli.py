@@ -66,3 +66,15 @@ async def test_rounds_and_tokens_are_options_as_on_every_other_door(research_web
     assert job["params"]["max_iterations"] == 1 and job["params"]["max_tokens"] == 5000
     refused = await _invoke(["research", QUESTION, "--json", "--max-tokens", "5"], env)
     assert refused.exit_code == 2 and "max_tokens" in refused.stdout
+
+
+async def test_an_unanswered_question_says_so_for_people_and_in_json(research_web, llm, tmp_path):
+    env = _env(research_web, llm, tmp_path, with_llm=False)
+    question = "How many segments does Hubble's primary mirror have?"  # Webb's has them
+    result = await _invoke(["research", question, "--depth", "quick"], env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("The sources read do not answer this question.")
+    assert "answered: false" in result.stderr
+    result = await _invoke(["research", question, "--depth", "quick", "--json"], env)
+    report = json.loads(result.stdout)
+    assert report["answered"] is False and report["warnings"] == []

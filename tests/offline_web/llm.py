@@ -6,7 +6,8 @@ prompt numbered it with — unless a mode says to do otherwise: `quotes` (cite b
 numbered line, id and all, as a model that ignores ids does), malformed JSON, 429, 500,
 slowness, hallucinated quotes (`hallucinate`, or `hallucinate_always`), ids that were never
 shown (`invent_ids`), no json_schema support (`no_schema`: 400; `llamacpp`: 500 as
-llama-cpp-python answers), no response_format at all (`no_formats`). Anything else gets a
+llama-cpp-python answers), no response_format at all (`no_formats`), a refused request
+(`bad_request`: 400) or model (`no_model`: 404). Anything else gets a
 plain answer that echoes what it saw, so chat tests can check what reached the model.
 """
 
@@ -192,6 +193,16 @@ def create_app(state: LLMState) -> Starlette:
                 {"error": {"message": "Rate limit reached", "type": "requests"}},
                 status_code=429,
                 headers={"retry-after": "0"},
+            )
+        if mode == "bad_request":  # what OpenAI answers a request it refuses
+            message = "Invalid value for 'temperature': must be between 0 and 2."
+            return JSONResponse(
+                {"error": {"message": message, "type": "invalid_request_error"}}, status_code=400
+            )
+        if mode == "no_model":
+            message = f"The model '{body.get('model')}' does not exist"
+            return JSONResponse(
+                {"error": {"message": message, "type": "invalid_request_error"}}, status_code=404
             )
         if mode == "server_error":
             return JSONResponse({"error": {"message": "boom", "type": "server"}}, status_code=500)

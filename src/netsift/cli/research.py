@@ -58,6 +58,10 @@ def print_report(report: ResearchReport) -> None:
             out.write(f"[{source.rank}] {source.title} <{source.url}>\n")
     for note in report.notes:
         sys.stderr.write(f"note: {note}\n")
+    if not report.answered:
+        sys.stderr.write("note: no source read answers the question (answered: false)\n")
+    for warning in report.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
     sys.stderr.write(
         f"{report.searches} searches, {report.pages_read} pages, {report.tokens} tokens, "
         f"{report.elapsed_ms / 1000:.1f} s, stopped: {report.stopped_because}\n"

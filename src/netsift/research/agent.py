@@ -27,7 +27,7 @@ from .llm import LLM
 from .passages import Passage, rank_passages, split_passages
 from .planner import derive_queries, find_gaps, plan_queries
 from .state import Candidate, ReadPage, RunState
-from .synthesis import Source, Synthesis, synthesize, synthesize_extractive
+from .synthesis import Source, Synthesis, source_warnings, synthesize, synthesize_extractive
 
 __all__ = ["Emit", "ResearchAgent", "Save", "choose_results"]
 
@@ -434,10 +434,15 @@ class ResearchAgent:
             )
         if state.failed_pages:
             notes.append(f"{state.failed_pages} pages could not be read.")
+        if synthesis.unsupported:
+            notes.append(
+                f"{synthesis.unsupported} claims were not supported by the sentences they "
+                "cite and were left out."
+            )
         if synthesis.unverified:
             notes.append(
                 f"{synthesis.unverified} citations could not be verified against their "
-                "sources and were dropped; their markers read [unverified]."
+                "sources and were dropped."
             )
         if self.llm is None:
             notes.append("Extractive mode: no language model is configured (NETSIFT_LLM_MODEL).")
@@ -465,4 +470,6 @@ class ResearchAgent:
             stopped_because=stopped,
             mode="llm" if self.llm is not None else "extractive",
             notes=notes,
+            answered=synthesis.answered and bool(synthesis.citations),
+            warnings=source_warnings(state.sources),
         )

@@ -75,16 +75,17 @@ def _mapped_errors() -> Iterator[None]:
         raise LLMError("the language model did not answer in time", retryable=True) from exc
     except openai.APIStatusError as exc:
         status = exc.status_code
-        details: dict[str, Any] = {"status": status}
+        upstream = upstream_message(exc.body, str(exc.message))
+        details: dict[str, Any] = {"status": status, "upstream_message": upstream}
         if (retry_after := retry_after_of(exc.response.headers)) is not None:
             details["retry_after"] = retry_after
-        if refuses_output_mode(status, str(exc.message)):
+        if names_output_mode(upstream):
             details["refused"] = "response_format"
         what = "is rate limiting us" if status == 429 else f"answered HTTP {status}"
         raise LLMError(
-            f"the language model endpoint {what}",
+            f"the language model endpoint {what}: {upstream}",
             details=details,
-            retryable=status == 429 or status >= 500,
+            retryable=status in RETRYABLE_STATUSES or status >= 500,
         ) from exc
     except openai.APIConnectionError as exc:
         raise LLMError("could not reach the language model endpoint", retryable=True) from exc
@@ -105,11 +106,37 @@ FORMAT_REFUSALS = frozenset({400, 415, 422, 501})
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object")
 
 
+# What an upstream may be asked again: rate limits, timeouts, conflicts (as OpenAI's SDK
+# retries them); any other 4xx is the request's own fault and is final.
+RETRYABLE_STATUSES = frozenset({408, 409, 429})
+UPSTREAM_MESSAGE_CHARS = 500  # an upstream's error text, passed on, is capped
+
+
+def names_output_mode(message: str) -> bool:
+    """Whether an error message is about the response_format (json_schema/json_object)."""
+    return any(word in message.lower() for word in _FORMAT_WORDS)
+
+
 def refuses_output_mode(status: int, message: str) -> bool:
-    """Whether an error answer means "I do not support this response_format" (pure)."""
+    """Whether an error answer may mean "I do not support this response_format" (pure): any
+    400/415/422/501 may (servers word it every way, or not at all), a 500 only if it says so.
+    Used to step down an output mode; the error's label (`refused`) is given only when the
+    message names the format, so a proxied 400 is never mislabelled."""
     if status in FORMAT_REFUSALS:
         return True
-    return status == 500 and any(word in message.lower() for word in _FORMAT_WORDS)
+    return status == 500 and names_output_mode(message)
+
+
+def upstream_message(body: object, fallback: str) -> str:
+    """The upstream's own error message (OpenAI's `{"error": {"message"}}`), capped."""
+    message = fallback
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            message = error["message"]
+        elif isinstance(error, str):
+            message = error
+    return " ".join(message.split())[:UPSTREAM_MESSAGE_CHARS]
 
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
@@ -202,11 +229,16 @@ class LLM:
         await charge_tokens(completion.tokens)
         return completion
 
+    def _proxy(self) -> AsyncOpenAI:
+        """The client without its own retries: behind the chat proxy the caller's SDK retries
+        (told by `x-should-retry`), so one 429 is not asked 3 x 3 times."""
+        return self._client.with_options(max_retries=0)
+
     async def forward(self, body: dict[str, Any]) -> dict[str, Any]:
         """Send an OpenAI chat request body as it is (the chat proxy); returns the response."""
         request = build_request_options({**body, "model": body.get("model") or self.model})
         with _mapped_errors():
-            response = await self._client.chat.completions.create(**request, stream=False)
+            response = await self._proxy().chat.completions.create(**request, stream=False)
         if response.usage:
             self.tokens_used += response.usage.total_tokens
             await charge_tokens(response.usage.total_tokens)
@@ -217,7 +249,7 @@ class LLM:
         """The streaming form of `forward`: each chunk as a dict, in order."""
         request = build_request_options({**body, "model": body.get("model") or self.model})
         with _mapped_errors():
-            stream = await self._client.chat.completions.create(**request, stream=True)
+            stream = await self._proxy().chat.completions.create(**request, stream=True)
             async for chunk in stream:
                 yield chunk.model_dump(mode="json", exclude_none=True)
 
@@ -270,7 +302,11 @@ class LLM:
             try:
                 return await self.complete(asked, max_tokens=max_tokens, response_format=fmt)
             except LLMError as exc:
-                if fmt is None or exc.details.get("refused") != "response_format":
+                status = exc.details.get("status")
+                message = str(exc.details.get("upstream_message", ""))
+                if fmt is None or not isinstance(status, int):
+                    raise
+                if not refuses_output_mode(status, message):
                     raise
                 self._format_index += 1
         raise AssertionError("the plain-text mode never steps down")  # pragma: no cover

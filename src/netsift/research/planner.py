@@ -84,8 +84,10 @@ async def plan_queries(question: str, llm: LLM | None, *, breadth: int) -> tuple
         {"role": "user", "content": f"Question: {question}\nWrite {breadth} queries."},
     ]
     value, tokens = await llm.json(messages, schema=PLAN_SCHEMA, name="plan")
-    queries = _clean(list(value.get("queries") or []), limit=breadth)
-    return (queries or derive_queries(question, limit=breadth)), tokens
+    # The question itself is always searched: Qwen2.5-Coder-0.5B planned "What is the highest
+    # point on Earth?" for "How high is Mount Everest?", and no page it found named Everest.
+    queries = _clean([question.strip(), *(value.get("queries") or [])], limit=breadth)
+    return queries, tokens
 
 
 def uncovered_terms(question: str, texts: list[str]) -> list[str]:

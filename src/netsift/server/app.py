@@ -57,6 +57,7 @@ ROUTERS = (
     info.router,
     research.router,
     chat.router,
+    chat.models_router,
     sleeps.router,
     discoveries.router,
     usage_router.router,

@@ -17,13 +17,15 @@ from typing import Any
 import pytest
 
 from netsift.config import Settings
-from tests.integration.research.web import HOSTS, WebState, build_app
+from tests.integration.research.web import DOCS, HOSTS, INJECTION_DOCS, WebState, build_app
 from tests.offline_web.llm import MODEL, LLMState, create_app
 from tests.offline_web.server import serve
 
 __all__ = [
     "ResearchWeb",
     "ScriptedLLM",
+    "injection_web",
+    "injection_web_server",
     "llm",
     "llm_server",
     "research_settings",
@@ -78,6 +80,21 @@ def research_web_server() -> Iterator[ResearchWeb]:
 def research_web(research_web_server: ResearchWeb) -> ResearchWeb:
     research_web_server.state.reset()
     return research_web_server
+
+
+@pytest.fixture(scope="session")
+def injection_web_server() -> Iterator[ResearchWeb]:
+    """The research web with its injection pages too (web.INJECTION_DOCS)."""
+    state = WebState()
+    with serve(build_app(state, DOCS + INJECTION_DOCS)) as server:
+        yield ResearchWeb(port=server.port, state=state)
+
+
+@pytest.fixture
+def injection_web(injection_web_server: ResearchWeb) -> ResearchWeb:
+    """Use with `research_settings(searxng_url=injection_web.url("search.test"))`."""
+    injection_web_server.state.reset()
+    return injection_web_server
 
 
 @pytest.fixture(scope="session")

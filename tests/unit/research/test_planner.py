@@ -24,3 +24,18 @@ async def test_find_gaps_without_a_model_targets_missing_terms():
     assert gaps == ["beryllium"] and queries == ["beryllium webb mirror"] and tokens == 0
     none = await find_gaps("webb mirror", "a", ["webb mirror here"], None, done=set(), limit=3)
     assert none == ([], [], 0)
+
+
+class _Planner:
+    """A model that plans the way Qwen2.5-Coder-0.5B did: queries that miss the subject."""
+
+    async def json(self, messages, **_):
+        return {"queries": ["What is the highest point on Earth?", "highest point Earth"]}, 7
+
+
+async def test_the_question_itself_is_always_searched():
+    from netsift.research.planner import plan_queries
+
+    queries, tokens = await plan_queries("How high is Mount Everest?", _Planner(), breadth=2)  # type: ignore[arg-type]
+    assert queries == ["How high is Mount Everest?", "What is the highest point on Earth?"]
+    assert tokens == 7

@@ -1,9 +1,15 @@
 """`POST /v1/chat/completions`: an OpenAI-compatible chat endpoint with optional web search.
 
 Point any OpenAI SDK at netsift's `/v1` and add `"web_search": true` (plus `max_searches`,
-`search_queries`) to a request: the answer comes back with `netsift.sources` and
-`netsift.searches_performed`. Without `web_search` the request passes through to the
-configured model untouched; `"stream": true` streams chunks as `data:` lines, as OpenAI does.
+`search_queries`) or OpenAI's own `web_search_options` to a request: the answer comes back with
+`[n]` markers, `url_citation` annotations, `netsift.sources` and `netsift.searches_performed`.
+Without them the request passes through to the configured model untouched; `"stream": true`
+streams chunks as `data:` lines, as OpenAI does. `GET /v1/models` lists the configured model.
+
+The model's errors come back with the model's own status and message (a 400 stays a 400, a
+429 keeps its Retry-After), and every error says `x-should-retry: true|false` as netsift
+judges it, which the OpenAI SDK obeys: netsift itself does not retry behind the proxy, so
+one refusal is one upstream call, and the caller's SDK decides.
 """
 
 from __future__ import annotations
@@ -16,15 +22,29 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import Field
 
-from ...errors import Disabled, LLMError, NetsiftError
+from ...errors import Disabled, LLMError, NetsiftError, NotFound
 from ...research.chat import ChatRequest, chat, chat_stream
 from ...research.llm import LLM
 from ..deps import CallerDep, StateDep
-from ..responses import BODY, GUARDED, SSE_CHUNKS, errors_for
+from ..responses import BODY, GUARDED, SSE_CHUNKS, error_response, errors_for
 
-__all__ = ["router"]
+__all__ = ["models_router", "router"]
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"], responses=errors_for(*GUARDED))
+models_router = APIRouter(prefix="/v1/models", tags=["chat"], responses=errors_for(*GUARDED))
+# Upstream statuses passed through as they are: the caller's request was at fault (or is
+# rate limited) and must see why; anything else from the model is netsift's 502.
+PASSED_STATUSES = frozenset({400, 401, 403, 404, 408, 409, 413, 415, 422, 429})
+
+
+def upstream_error(error: NetsiftError) -> Response:
+    """An error as the OpenAI SDK reads it: the upstream's status where it is the caller's
+    to see, `error.message`, and `x-should-retry` saying what netsift's `retryable` says
+    (without it the SDK retries 408/409/429/5xx whatever netsift thinks)."""
+    status = error.details.get("status") if isinstance(error, LLMError) else None
+    passed = status if isinstance(status, int) and status in PASSED_STATUSES else None
+    should = "true" if error.retryable else "false"
+    return error_response(error, status=passed, headers={"x-should-retry": should})
 
 
 class ChatBody(ChatRequest):
@@ -66,6 +86,13 @@ async def _relay(
     },
 )
 async def chat_completions(body: ChatBody, state: StateDep, _: CallerDep) -> Response:
+    try:
+        return await _complete(body, state)
+    except NetsiftError as exc:
+        return upstream_error(exc)
+
+
+async def _complete(body: ChatBody, state: StateDep) -> Response:
     client = state.require_client()
     settings = client.settings
     if not settings.enabled("chat"):
@@ -94,3 +121,27 @@ async def chat_completions(body: ChatBody, state: StateDep, _: CallerDep) -> Res
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def _model_entry(name: str) -> dict[str, Any]:
+    return {"id": name, "object": "model", "created": 0, "owned_by": "netsift"}
+
+
+@models_router.get("", summary="The models chat answers with (OpenAI-compatible)")
+async def list_models(state: StateDep, _: CallerDep) -> dict[str, Any]:
+    """OpenAI's model list: the configured model, or none when chat has no model."""
+    client = state.require_client()
+    name = client.settings.llm_model if client.llm is not None else None
+    return {"object": "list", "data": [_model_entry(name)] if name else []}
+
+
+@models_router.get(
+    "/{model:path}", summary="One model (OpenAI-compatible)", responses=errors_for(404)
+)
+async def get_model(model: str, state: StateDep, _: CallerDep) -> Response:
+    client = state.require_client()
+    if client.llm is None or model != client.settings.llm_model:
+        return upstream_error(
+            NotFound(f"no model {model!r} is served here", details={"model": model})
+        )
+    return JSONResponse(_model_entry(model))
