@@ -70,3 +70,16 @@ def test_a_cli_client_loads_neither_readers_nor_research_nor_httpx_cli() -> None
     modules = loaded_after("import netsift.cli\nfrom netsift.client import Client\nClient()")
     assert "httpx" in modules
     assert heavy(modules, HEAVY + CLI_SKIPS) == []
+
+
+def test_a_client_needs_none_of_the_optional_extras() -> None:
+    """`pip install netsift` has no redis, server, mcp, llm or browser packages: building a
+    Client and reading a page must not import them (each is imported where it is configured)."""
+    blocked = ("redis", "fastapi", "uvicorn", "mcp", "openai", "playwright")
+    code = (
+        "import sys\n"
+        + "".join(f"sys.modules[{name!r}] = None\n" for name in blocked)
+        + "import netsift\nfrom netsift.client import Client\nClient()\n"
+        + "netsift.extract('<html><body><p>hello there</p></body></html>')\n"
+    )
+    loaded_after(code)  # raises (the subprocess fails) on an ImportError

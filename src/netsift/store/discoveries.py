@@ -18,9 +18,9 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
-from redis import Redis as SyncRedis
 
 from ..errors import InvalidInput
 
@@ -78,7 +78,7 @@ class DiscoveryLog:
     flag is one RPUSH, and callers (the agent, the routes) use the log synchronously."""
 
     def __init__(self, path: Path, *, redis_url: str | None = None) -> None:
-        self._redis = SyncRedis.from_url(redis_url) if redis_url else None
+        self._redis = _sync_redis(redis_url) if redis_url else None
         self.path = path
         self.aside = path.with_name(path.name + ".torn")
         self._lock = threading.Lock()
@@ -110,7 +110,7 @@ class DiscoveryLog:
     def read(self, *, job_id: str | None = None, limit: int | None = None) -> DiscoveryRead:
         result = DiscoveryRead(torn_kept=str(self.aside) if self.aside.exists() else None)
         if self._redis is not None:
-            lines: list[bytes] = self._redis.lrange(REDIS_KEY, 0, -1)  # type: ignore[assignment]
+            lines: list[bytes] = self._redis.lrange(REDIS_KEY, 0, -1)
         elif self.path.exists():
             lines = self.path.read_bytes().splitlines()
         else:
@@ -128,3 +128,10 @@ class DiscoveryLog:
         if limit is not None:
             result.discoveries = result.discoveries[-limit:]
         return result
+
+
+def _sync_redis(url: str) -> Any:
+    """The blocking Redis client (the redis extra, imported only when Redis is configured)."""
+    from redis import Redis
+
+    return Redis.from_url(url)

@@ -18,7 +18,6 @@ from typing import Any, Literal, Protocol
 
 import anyio
 from pydantic import BaseModel, Field
-from redis.asyncio import Redis
 
 from ..errors import InvalidInput, NotFound
 from .sqlite import open_sqlite
@@ -167,6 +166,8 @@ class RedisSleepStore:
     deadline, and a channel announcing wakes, so a sleeper on any replica wakes at once."""
 
     def __init__(self, url: str) -> None:
+        from redis.asyncio import Redis  # the redis extra, needed only when configured
+
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
 
     async def add(self, record: SleepRecord) -> SleepRecord:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import anyio
-from redis.asyncio import Redis
 
+from .redis_cache import RedisOutage, redis_errors
 from .sqlite import open_sqlite
 
 __all__ = ["SQLiteUsageLedger", "UsageLedger", "open_usage_ledger", "summarize"]
@@ -79,10 +79,21 @@ class SQLiteUsageLedger:
 
 class RedisUsageLedger:
     def __init__(self, url: str) -> None:
-        self._redis: Redis = Redis.from_url(url, decode_responses=True)
+        from redis.asyncio import Redis  # the redis extra, needed only when configured
+
+        self._redis: Any = Redis.from_url(url, decode_responses=True)
+        self._errors = redis_errors()
+        self.outage = RedisOutage("the usage ledger", "usage goes unrecorded")
 
     async def add(self, key: str, field: str, amount: int) -> None:
-        await self._redis.hincrby(REDIS_PREFIX + key, field, amount)
+        """Count `amount`; while Redis is down the count is logged as lost, never a failed
+        search (the work was done; only its record is missing)."""
+        try:
+            await self._redis.hincrby(REDIS_PREFIX + key, field, amount)
+        except self._errors as exc:
+            self.outage.trip(exc)
+            return
+        self.outage.heal()
 
     async def totals(self, key: str) -> dict[str, int]:
         raw: dict[Any, Any] = await self._redis.hgetall(REDIS_PREFIX + key)
