@@ -136,7 +136,7 @@ async def list_models(state: StateDep, _: CallerDep) -> dict[str, Any]:
 
 
 @models_router.get(
-    "/{model:path}", summary="One model (OpenAI-compatible)", responses=errors_for(404)
+    "/{model:path}", summary="One model (OpenAI-compatible)", responses=errors_for(404, 422)
 )
 async def get_model(model: str, state: StateDep, _: CallerDep) -> Response:
     client = state.require_client()
