@@ -47,6 +47,16 @@ async def test_answers_carry_markers_and_url_citations_tied_to_the_sources(
         span = text[note.url_citation.start_index : note.url_citation.end_index]
         n = int(span.strip("[]"))
         assert note.type == "url_citation" and note.url_citation.url == sources[n]["url"]
+    # Streamed, the markers' annotations close the answer in a last chunk.
+    with serve(create_app(research_settings()), lifespan="on") as server:
+        sdk = _sdk(server)
+        stream = await sdk.chat.completions.create(
+            model=MODEL, messages=ASK, stream=True, extra_body={"web_search": True}
+        )
+        chunks = [chunk async for chunk in stream]
+        await sdk.close()
+    closing = (chunks[-1].choices[0].delta.model_extra or {})["annotations"]
+    assert closing and all(a["type"] == "url_citation" for a in closing)
     # The context told the model the sources are untrusted data, fenced.
     context = llm.state.requests[0]["messages"][0]["content"]
     assert "untrusted" in context and "<<<UNTRUSTED SOURCES" in context
