@@ -12,7 +12,7 @@ from firecrawl.v2.utils.error_handler import BadRequestError, WebsiteNotSupporte
 from langchain_community.utilities import SearxSearchWrapper
 from tavily import TavilyClient
 from tavily.errors import BadRequestError as TavilyBadRequest
-from tavily.errors import InvalidAPIKeyError
+from tavily.errors import InvalidAPIKeyError, UsageLimitExceededError
 
 from netsift.server import create_app
 from netsift.server.compat.routing import is_firecrawl_search
@@ -95,6 +95,17 @@ def test_tavily_errors_reach_the_client_with_their_message(server, keyed_server)
         TavilyClient(api_key="wrong", api_base_url=keyed_server.url("/tavily")).search("rust")
     right = TavilyClient(api_key=KEY, api_base_url=keyed_server.url("/tavily"))
     assert right.search("rust async runtime")["results"]
+
+
+def test_tavily_quota_is_its_usage_limit_with_retry_after(settings):
+    with serve(create_app(settings(server_search_quota="1/day")), lifespan="on") as live:
+        client = TavilyClient(api_key="any", api_base_url=live.url("/tavily"))
+        assert client.search("rust async runtime")["results"]
+        with pytest.raises(UsageLimitExceededError, match="quota"):
+            client.search("rust async runtime")
+        raw = httpx.post(live.url("/tavily/search"), json={"query": "rust"})
+    assert raw.status_code == 429 and int(raw.headers["Retry-After"]) >= 1
+    assert set(raw.json()) == {"detail"}
 
 
 # -- Firecrawl --------------------------------------------------------------------------------

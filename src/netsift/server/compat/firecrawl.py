@@ -25,7 +25,7 @@ from ...params import MAX_QUERY_CHARS
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
 from ..responses import SearchRequest, status_of
-from .shared import build, parse_body, rank_score, read_pages, time_range_of
+from .shared import build, error_reply, parse_body, rank_score, read_pages, time_range_of
 
 __all__ = ["PREFIX", "render_error", "router"]
 
@@ -74,10 +74,7 @@ def render_error(error: NetsiftError) -> JSONResponse:
     body: dict[str, Any] = {"success": False, "error": error.message, "details": error.code}
     if code := _CODES.get(error.code):
         body["code"] = code
-    headers = {}
-    if (retry_after := error.details.get("retry_after")) is not None:
-        headers["Retry-After"] = str(max(1, round(float(retry_after))))
-    return JSONResponse(body, status_code=_STATUS.get(status, status), headers=headers)
+    return error_reply(body, error, status=_STATUS.get(status, status))
 
 
 def _formats(options: ScrapeOptions) -> set[str]:

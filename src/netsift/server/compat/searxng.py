@@ -28,7 +28,7 @@ from ...params import MAX_QUERY_CHARS
 from ..deps import Caller, StateDep, authenticate, state_of
 from ..operations import Operations
 from ..responses import SearchRequest, status_of
-from .shared import build, rank_score, time_range_of
+from .shared import build, error_reply, rank_score, time_range_of
 
 __all__ = ["PREFIX", "render_error", "router"]
 
@@ -49,10 +49,7 @@ router = APIRouter(prefix=PREFIX, tags=["compat: searxng"], include_in_schema=Fa
 
 def render_error(error: NetsiftError) -> JSONResponse:
     status = status_of(error)
-    headers = {}
-    if (retry_after := error.details.get("retry_after")) is not None:
-        headers["Retry-After"] = str(max(1, round(float(retry_after))))
-    return JSONResponse({"error": error.message}, status_code=status, headers=headers)
+    return error_reply({"error": error.message}, error, status=status)
 
 
 async def admit(request: Request, state: StateDep) -> Caller:

@@ -11,16 +11,18 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...errors import InvalidInput, NetsiftError
 from ...models import ContentFormat, Page, TimeRange
 from ..operations import Operations
-from ..responses import FetchRequest
+from ..responses import FetchRequest, retry_after_of
 
 __all__ = [
     "READ_CONCURRENCY",
     "build",
+    "error_reply",
     "in_domains",
     "parse_body",
     "rank_score",
@@ -133,3 +135,14 @@ def build(model: type[ModelT], **fields: Any) -> ModelT:
         return model(**fields)
     except ValidationError as exc:
         raise InvalidInput.from_validation(exc) from None
+
+
+def error_reply(body: dict[str, Any], error: NetsiftError, *, status: int) -> JSONResponse:
+    """A compatible API's error body with netsift's own headers: `Retry-After` when the error
+    knows when to retry, and the Bearer challenge on a 401."""
+    headers = {}
+    if (wait := retry_after_of(error)) is not None:
+        headers["Retry-After"] = str(wait)
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    return JSONResponse(body, status_code=status, headers=headers)

@@ -23,7 +23,15 @@ from ...params import MAX_QUERY_CHARS
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
 from ..responses import SearchRequest, status_of
-from .shared import build, in_domains, parse_body, rank_score, read_pages, time_range_of
+from .shared import (
+    build,
+    error_reply,
+    in_domains,
+    parse_body,
+    rank_score,
+    read_pages,
+    time_range_of,
+)
 
 __all__ = ["PREFIX", "render_error", "router"]
 
@@ -75,11 +83,8 @@ def render_error(error: NetsiftError) -> JSONResponse:
     status = status_of(error)
     if status == 422:
         status = 400  # Tavily answers a malformed request with 400
-    headers = {}
-    if (retry_after := error.details.get("retry_after")) is not None:
-        headers["Retry-After"] = str(max(1, round(float(retry_after))))
     body = {"detail": {"error": error.message, "code": error.code}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    return error_reply(body, error, status=status)
 
 
 def _content(page: Page | NetsiftError | None) -> str | None:
