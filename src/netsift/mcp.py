@@ -244,10 +244,40 @@ async def _with_heartbeat(ctx: ServerRequestContext[Toolbox], work: Any) -> dict
 
 async def serve_stdio(settings: Settings | None = None) -> None:
     from mcp.server.stdio import stdio_server
+    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.message import SessionMessage
 
     server = create_server(settings)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tasks:
+        # The SDK's transport hands a line it cannot read (not JSON, lone surrogates, nesting
+        # past its parser's depth) to the server as an exception, which the server only logs:
+        # the client waited forever. Each such line is answered here with JSON-RPC's error.
+        screened_writer, screened = create_context_streams[SessionMessage | Exception](0)
+
+        async def screen() -> None:
+            async with screened_writer:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        await write_stream.send(SessionMessage(unreadable_request(item)))
+                    else:
+                        await screened_writer.send(item)
+
+        tasks.start_soon(screen)
+        await server.run(screened, write_stream, server.create_initialization_options())
+        tasks.cancel_scope.cancel()
+
+
+def unreadable_request(exc: Exception) -> types.JSONRPCError:
+    """JSON-RPC's answer to a line that is not a readable message: a parse error (-32700),
+    with a null id, as the specification asks when the request's id cannot be read."""
+    return types.JSONRPCError(
+        jsonrpc="2.0",
+        id=None,
+        error=types.ErrorData(
+            code=types.PARSE_ERROR,
+            message=f"the request could not be read as JSON-RPC ({type(exc).__name__})",
+        ),
+    )
 
 
 def serve_http(

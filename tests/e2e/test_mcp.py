@@ -187,3 +187,47 @@ async def test_fetch_answers_as_the_reference_server_does(door_settings, offline
     assert "Content truncated" not in text_of(rest)
     assert text_of(past) == f"Contents of {url}:\n<error>No more content available.</error>"
     assert blocked.is_error and "169.254.169.254" in text_of(blocked)
+
+
+def test_stdio_answers_every_unreadable_request_and_goes_on(tmp_path):
+    """Lines the transport cannot read (lone surrogates, 5000-deep arrays, not JSON) each get
+    JSON-RPC's parse error; before, they got no reply at all and the client waited forever."""
+    import select
+    import subprocess
+    import time
+
+    env = {**os.environ, "NETSIFT_DATA_DIR": str(tmp_path), "NETSIFT_CAPABILITIES": "fetch"}
+    cli = [sys.executable, "-m", "netsift", "mcp"]
+    server = subprocess.Popen(cli, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert server.stdin is not None and server.stdout is not None
+    hello = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    deep = "[" * 5000 + "]" * 5000
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"web_fetch",'
+        '"arguments":{"url":"\\ud800"}}}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"web_fetch",'
+        f'"arguments":{{"url":{deep}}}}}}}',
+        "{not json",
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    ]
+    server.stdin.write("\n".join(lines).encode() + b"\n")
+    server.stdin.flush()
+    replies: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 30
+    try:
+        while len(replies) < 5 and time.monotonic() < deadline:
+            if select.select([server.stdout], [], [], 0.5)[0]:
+                replies.append(json.loads(server.stdout.readline()))
+    finally:
+        server.kill()
+        server.wait()
+    errors = [reply for reply in replies if "error" in reply]
+    assert [error["error"]["code"] for error in errors] == [-32700, -32700, -32700]
+    assert all(error["id"] is None for error in errors)
+    assert any(reply.get("id") == 3 and "tools" in reply["result"] for reply in replies)
