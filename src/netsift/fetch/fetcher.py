@@ -340,7 +340,7 @@ class Fetcher:
         )
         content = fetched.content
         if outcome.html is not None:
-            content = extract_content(
+            content = await self._extract(
                 outcome.html,
                 content_type="text/html; charset=utf-8",
                 url=outcome.final_url,
