@@ -10,7 +10,15 @@ import anyio
 from .client import Client
 from .config import Settings
 from .fetch.extract import extract
-from .models import ContentFormat, Page, ResearchReport, SafeSearch, SearchResponse, TimeRange
+from .models import (
+    ContentFormat,
+    Page,
+    RenderMode,
+    ResearchReport,
+    SafeSearch,
+    SearchResponse,
+    TimeRange,
+)
 from .params import Depth, PageTypeChoice
 
 __all__ = ["extract", "fetch", "research", "search"]
@@ -65,6 +73,7 @@ def fetch(
     timeout: float | None = None,
     no_cache: bool = False,
     page_type: PageTypeChoice = "auto",
+    render: RenderMode | None = None,
 ) -> Page:
     """Fetch one page synchronously; see `Client.fetch` for the options."""
 
@@ -80,6 +89,7 @@ def fetch(
                 timeout=timeout,
                 no_cache=no_cache,
                 page_type=page_type,
+                render=render,
             )
 
     return _run(run)

@@ -37,6 +37,16 @@ def test_fetch_passes_options(web_settings: WebSettingsFactory, offline_web: Off
     assert "rotates its credentials" in secret.content
 
 
+def test_fetch_takes_render_like_every_door(
+    web_settings: WebSettingsFactory, offline_web: OfflineWeb
+) -> None:
+    url = offline_web.url("news.test", "/article")
+    page = netsift.fetch(url, settings=web_settings(), render="never")
+    assert page.rendered is False and page.render_reason is None
+    with pytest.raises(netsift.InvalidInput, match="render"):
+        netsift.fetch(url, settings=web_settings(), render="sometimes")  # type: ignore[arg-type]
+
+
 def test_fetch_raises_typed_errors(web_settings: WebSettingsFactory, offline_web: OfflineWeb):
     with pytest.raises(NetsiftError) as caught:
         netsift.fetch(
