@@ -18,6 +18,7 @@ __all__ = [
     "Event",
     "EventType",
     "FeedEntry",
+    "Link",
     "Metadata",
     "Page",
     "PageType",
@@ -143,6 +144,13 @@ class FeedEntry(_Model):
     summary: str | None = None
 
 
+class Link(_Model):
+    """A link a page offers: its absolute URL (no fragment) and its anchor text."""
+
+    url: str
+    text: str = ""
+
+
 class Page(_Model):
     url: str
     final_url: str
@@ -163,6 +171,8 @@ class Page(_Model):
     page_type: PageType | None = None
     page_count: int | None = None
     entries: list[FeedEntry] = Field(default_factory=list)
+    # Where the page leads: its http(s) links in page order (fetch/links.py), a feed's entries.
+    links: list[Link] = Field(default_factory=list)
     content_sha256: str = ""
     cached: bool = False
     rendered: bool = False  # the content is the DOM after a headless browser ran the page

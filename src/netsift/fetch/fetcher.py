@@ -18,7 +18,16 @@ import httpx
 from ..compute import INLINE_MAX_BYTES, Compute
 from ..config import Settings
 from ..errors import HTTPError, InvalidInput, UnsupportedContentType
-from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect, RenderMode
+from ..models import (
+    ContentFormat,
+    FeedEntry,
+    Link,
+    Metadata,
+    Page,
+    PageType,
+    Redirect,
+    RenderMode,
+)
 from ..net.guard import check_url
 from ..net.http import HttpClient
 from ..net.retry import retry_after_of
@@ -47,6 +56,8 @@ class Content:
     page_type: PageType | None = None
     page_count: int | None = None
     entries: tuple[FeedEntry, ...] = ()
+    links: tuple[Link, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
@@ -84,17 +95,26 @@ def extract_content(
     # selectolax), the PDF reader (pypdf, PIL) and feedparser cost a command that never reads
     # one nothing (`netsift search` builds a Fetcher too).
     if kind == "html":
+        from selectolax.lexbor import LexborHTMLParser
+
         from .html import extract_html
+        from .links import MAX_LINKS, page_links
         from .metadata import extract_metadata
 
         text = decode_body(body, content_type).text
         extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
-        metadata = extract_metadata(text, page_url)
+        tree = LexborHTMLParser(text)
+        metadata = extract_metadata(tree, page_url)
+        links, dropped = page_links(tree, page_url)
         return Content(
             extraction.title or metadata.title,
             extraction.content,
             metadata,
             page_type=extraction.page_type,
+            links=tuple(links),
+            warnings=(
+                (f"kept the first {MAX_LINKS} links of {MAX_LINKS + dropped}",) if dropped else ()
+            ),
         )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text
@@ -114,7 +134,18 @@ def extract_content(
 
         feed = extract_feed(body, url)
         meta = Metadata(title=feed.title, description=feed.description, url=page_url, type="feed")
-        return Content(feed.title, feed.markdown, meta, "feed", entries=tuple(feed.entries))
+        entry_links: dict[str, Link] = {}
+        for entry in feed.entries:
+            if entry.url and entry.url.startswith(("http://", "https://")):
+                entry_links.setdefault(entry.url, Link(url=entry.url, text=entry.title or ""))
+        return Content(
+            feed.title,
+            feed.markdown,
+            meta,
+            "feed",
+            entries=tuple(feed.entries),
+            links=tuple(entry_links.values()),
+        )
     actual = (sniff_mime(body) or mime) if mime in GENERIC_TYPES else mime
     raise UnsupportedContentType(
         f"{url or 'the document'} is {describe_binary(actual)}; "
@@ -170,11 +201,12 @@ def build_page(
         page_type=content.page_type,
         page_count=content.page_count,
         entries=list(content.entries),
+        links=list(content.links),
         content_sha256=hashlib.sha256(content.content.encode()).hexdigest(),
         cached=cached,
         rendered=render.rendered if render else False,
         render_reason=render.reason if render else None,
-        warnings=[render.warning] if render and render.warning else [],
+        warnings=[*content.warnings, *([render.warning] if render and render.warning else [])],
     )
 
 

@@ -21,13 +21,13 @@ from urllib.parse import urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..models import Metadata
+from .links import absolute_url, page_base
 
 __all__ = ["extract_metadata", "parse_date"]
 
 MAX_DESCRIPTION = 1000
 MAX_TITLE = 500
 MAX_VALUE = 2000
-MAX_URL = 4096
 MAX_JSON_LD_BLOCKS = 20
 MAX_JSON_LD_BYTES = 100_000
 MAX_PROPERTIES = 100
@@ -71,18 +71,17 @@ _META_AUTHORS = ("dc.creator", "citation_author", "parsely-author", "sailthru.au
 _URL_KEYS = (":url", ":secure_url", ":image", ":image:src", ":video", ":audio", ":player")
 _LANG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_URL_NOISE = re.compile(r"[\t\n\r]")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _LD_WRAPPER = re.compile(r"^\s*(?://\s*)?(?:<!--|<!\[CDATA\[)|(?://\s*)?(?:-->|\]\]>)\s*$")
 
 
-def extract_metadata(html: str, url: str | None) -> Metadata:
-    """Read the preview card and raw structured data of an HTML page; pure and bounded."""
-    tree = LexborHTMLParser(html)
-    page_url = _absolute(url or "", None)
-    base = page_url
-    if (node := tree.css_first("base[href]")) is not None:
-        base = _absolute(node.attributes.get("href") or "", page_url) or page_url
+def extract_metadata(html: str | LexborHTMLParser, url: str | None) -> Metadata:
+    """Read the preview card and raw structured data of an HTML page; pure and bounded.
+
+    `html` may be the page already parsed, so the fetcher reads links from the same tree."""
+    tree = LexborHTMLParser(html) if isinstance(html, str) else html
+    page_url = absolute_url(url or "", None)
+    base = page_base(tree, page_url)
     metas = _meta_values(tree)
     links = _links(tree, base)
     ld = _json_ld(tree)
@@ -127,7 +126,7 @@ def extract_metadata(html: str, url: str | None) -> Metadata:
         author=_first_text(
             MAX_TITLE,
             meta("author"),
-            (a for a in meta("article:author") if _absolute(a, None) is None),
+            (a for a in meta("article:author") if absolute_url(a, None) is None),
             (", ".join(_unique(_names(i.get("author") or i.get("creator")))) for i in ld_items),
             meta(*_META_AUTHORS),
         ),
@@ -180,7 +179,7 @@ def _properties(
         if not key.startswith(prefixes):
             continue
         if key.endswith(_URL_KEYS):
-            if (url := _absolute(value, base)) is None:
+            if (url := absolute_url(value, base)) is None:
                 continue
             value = url
         found[key] = value
@@ -192,7 +191,7 @@ def _links(tree: LexborHTMLParser, base: str | None) -> dict[str, str]:
     found: dict[str, str] = {}
     for node in tree.css("link[rel][href]"):
         rels = (node.attributes.get("rel") or "").lower().split()
-        href = _absolute(node.attributes.get("href") or "", base)
+        href = absolute_url(node.attributes.get("href") or "", base)
         if href is None:
             continue
         for rel in rels:
@@ -327,25 +326,10 @@ def _first_text(limit: int, *sources: Iterable[str]) -> str | None:
     return None
 
 
-def _absolute(href: str, base: str | None) -> str | None:
-    """`href` resolved against `base`, if the result is an http(s) URL of sane length."""
-    href = _URL_NOISE.sub("", href).strip()
-    if not href or len(href) > MAX_URL:
-        return None
-    try:
-        joined = urljoin(base, href) if base else href
-        parts = urlsplit(joined)
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return None
-    return joined
-
-
 def _first_url(base: str | None, *sources: Iterable[str]) -> str | None:
     for source in sources:
         for value in source:
-            if found := _absolute(html_lib.unescape(value), base):
+            if found := absolute_url(html_lib.unescape(value), base):
                 return found
     return None
 

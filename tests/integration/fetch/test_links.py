@@ -51,3 +51,19 @@ async def test_extract_resolves_the_same_way_without_the_network(
     html = (PAGES / "docs-links.html").read_text("utf-8")
     page = web_client.extract(html, url=offline_web.url("links.test", "/docs/guide.html"))
     assert page.content == fetched.content
+
+
+async def test_page_links_are_the_resolved_http_links_after_a_redirect(
+    web_client: Client, offline_web: OfflineWeb
+) -> None:
+    final = offline_web.url("links.test", "/docs/guide.html")
+    page = await web_client.fetch(offline_web.url("redirect.test", f"/to?url={quote(final)}"))
+    site = offline_web.url("links.test", "")
+    urls = [link.url for link in page.links]
+    assert f"{site}/docs/other.html" in urls
+    assert f"{site}/docs/guide.html?page=2" in urls  # the fragment names a place, not a page
+    assert f"{site}/api/workers.html" in urls
+    assert "https://releases.example/tidewater" in urls
+    assert not [u for u in urls if not u.startswith(("http://", "https://")) or "#" in u]
+    assert len(urls) == len(set(urls))
+    assert not [u for u in urls if "redirect.test" in u]
