@@ -229,7 +229,7 @@ class _Fetched:
     source: str | None = None  # the decoded body as served (kept only when asked)
 
 
-_RecentKey = tuple[str, str, str, bool, int | None, bool]
+_RecentKey = tuple[str, str, str, bool, int | None]
 
 
 class _RecentPages:
@@ -285,6 +285,7 @@ class Fetcher:
         self._recent = _RecentPages(ttl=recent_ttl)
         self.render_step = RenderStep(settings, http, robots)
         self._recent_rendered: dict[str, _RecentPages] = {}
+        self._recent_sourced: dict[RenderMode | None, _RecentPages] = {}
 
     def _recent_for(self, render: RenderMode | None) -> _RecentPages:
         """Recent pages fetched under this render mode (a rendered page is not a static one)."""
@@ -322,8 +323,10 @@ class Fetcher:
         if timeout is not None and timeout <= 0:
             raise InvalidInput("timeout must be more than 0 seconds")
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
-        key: _RecentKey = (url, format, page_type, robots, max_bytes, keep_source)
+        key: _RecentKey = (url, format, page_type, robots, max_bytes)
         recent = self._recent_for(render)
+        if keep_source:  # pages kept with their source, apart (a plain one has none)
+            recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
         fetched = None if no_cache else recent.get(key)
         cached = fetched is not None
         if fetched is None:
