@@ -88,11 +88,14 @@ class Mapper:
         run = _Run(self, params, start, Scope.of(start, subdomains=params.subdomains))
         deadline = params.timeout or MAP_TIMEOUT
         with anyio.move_on_after(deadline) as timer:
-            async with anyio.create_task_group() as group:
-                if params.sitemaps != "only":
-                    group.start_soon(run.read_start_page)
-                if params.sitemaps != "skip":
-                    group.start_soon(run.read_sitemaps)
+            try:
+                async with anyio.create_task_group() as group:
+                    if params.sitemaps != "only":
+                        group.start_soon(run.read_start_page)
+                    if params.sitemaps != "skip":
+                        group.start_soon(run.read_sitemaps)
+            except BaseExceptionGroup as failed:  # the site cannot be mapped: say why, once
+                raise _first(failed) from None
         if timer.cancelled_caught:
             run.stopped.append(f"the map's time limit of {deadline:g}s")
         result = await self._assemble(run, scope)
@@ -274,6 +277,14 @@ class _RobotsChecker:
                     self._rules[origin] = None
         rules = self._rules[origin]
         return rules is not None and rules.allows(url, self._robots.user_agent)
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first error a task group collected (both tasks may fail on one unreachable site)."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 def _origin(url: str) -> str:
