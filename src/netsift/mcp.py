@@ -46,6 +46,7 @@ ANNOTATIONS = {
     "web_search": READ_ONLY,
     "web_fetch": READ_ONLY,
     "page_meta": READ_ONLY,
+    "web_map": READ_ONLY,
     "batch_search": READ_ONLY,
     "deep_research": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -56,7 +57,8 @@ ANNOTATIONS = {
 INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
-    "page_meta for a link preview, batch_search for several queries at once, "
+    "page_meta for a link preview, web_map to list a site's URLs, "
+    "batch_search for several queries at once, "
     "deep_research for a cited answer to a question (progress is reported as it runs)."
 )
 

@@ -15,7 +15,7 @@ from mcp.types import INVALID_PARAMS, TextContent
 from netsift.client import Client
 from netsift.mcp import create_server
 
-SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "batch_search"}
+SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "batch_search"}
 
 
 def text_of(result: Any) -> str:

@@ -16,12 +16,19 @@ from pydantic import BaseModel
 
 from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
-from ..models import Metadata, Page, SearchResponse
+from ..models import MapResult, Metadata, Page, SearchResponse
 from ..net.audit import request_id_var
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
-from .responses import BatchRequest, BatchResponse, FetchRequest, MetaRequest, SearchRequest
+from .responses import (
+    BatchRequest,
+    BatchResponse,
+    FetchRequest,
+    MapRequest,
+    MetaRequest,
+    SearchRequest,
+)
 
 __all__ = ["Operations"]
 
@@ -100,6 +107,12 @@ class Operations:
         page = await self._counted(call)
         self.state.metrics.observe_fetch(self.caller.label, page)
         return page
+
+    async def map(self, params: MapRequest, *, timeout: float | None = None) -> MapResult:
+        """`Client.map`; `timeout` comes from the compatible APIs, whose requests carry one."""
+        self.require("fetch")
+        request = params.model_dump(exclude={"request_id"})
+        return await self._counted(self.client.map(**request, timeout=timeout))
 
     async def meta(self, params: MetaRequest) -> Metadata:
         """The library's `Client.meta`, exactly (its card carries the page type)."""
