@@ -1,4 +1,4 @@
-"""Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape and search.
+"""Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape, search, map.
 
 firecrawl-py v2 builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
 URL, so Firecrawl's routes answer at the host root (`/v1/scrape`, `/v2/scrape`, `/v2/search`,
@@ -13,18 +13,18 @@ verifies certificates.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import InvalidInput, NetsiftError
-from ...models import ContentFormat, Page, SearchResult
-from ...params import MAX_QUERY_CHARS
+from ...models import ContentFormat, MapLink, Page, SearchResult
+from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import SearchRequest, status_of
+from ..responses import MapRequest, SearchRequest, status_of
 from .shared import build, error_reply, parse_body, rank_score, read_pages, time_range_of
 
 __all__ = ["PREFIX", "render_error", "router"]
@@ -67,6 +67,24 @@ class Search(_Lenient):
     country: str | None = None
     timeout: int | None = Field(default=None, gt=0)
     scrape_options: ScrapeOptions | None = Field(default=None, alias="scrapeOptions")
+
+
+class Map(_Lenient):
+    url: str = Field(min_length=1)
+    search: str | None = None
+    include_subdomains: bool = Field(default=False, alias="includeSubdomains")
+    limit: int = Field(default=MAX_MAP_LIMIT, ge=1)
+    sitemap: Literal["include", "only", "skip"] | None = None  # v2
+    ignore_sitemap: bool | None = Field(default=None, alias="ignoreSitemap")  # v1
+    sitemap_only: bool | None = Field(default=None, alias="sitemapOnly")  # v1
+    timeout: int | None = Field(default=None, gt=0)  # milliseconds
+
+    def sitemaps(self) -> Literal["include", "only", "skip"]:
+        if self.sitemap is not None:
+            return self.sitemap
+        if self.sitemap_only:
+            return "only"
+        return "skip" if self.ignore_sitemap else "include"
 
 
 def render_error(error: NetsiftError) -> JSONResponse:
@@ -195,3 +213,36 @@ async def search_v2(request: Request, state: StateDep, caller: CallerDep) -> dic
 async def search_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
     _, items = await _search(request, state, caller)
     return {"success": True, "data": items}
+
+
+async def _map(request: Request, state: StateDep, caller: CallerDep) -> list[MapLink]:
+    params: Map = parse_body(Map, await request.body())
+    result = await Operations(state, caller).map(
+        build(
+            MapRequest,
+            url=params.url,
+            limit=min(params.limit, MAX_MAP_LIMIT),
+            query=params.search or None,
+            subdomains=params.include_subdomains,
+            sitemaps=params.sitemaps(),
+        ),
+        timeout=_seconds(params.timeout),
+    )
+    return result.links
+
+
+@router.post("/v2/map", summary="Firecrawl v2 map: links with titles")
+async def map_v2(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    links = await _map(request, state, caller)
+    items = []
+    for link in links:
+        item: dict[str, Any] = {"url": link.url}
+        if link.title:
+            item["title"] = link.title
+        items.append(item)
+    return {"success": True, "links": items}
+
+
+@router.post("/v1/map", summary="Firecrawl v1 map: links")
+async def map_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return {"success": True, "links": [link.url for link in await _map(request, state, caller)]}
