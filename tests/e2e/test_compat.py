@@ -272,3 +272,13 @@ def test_firecrawl_v1_map_parses_and_netsift_map_keeps_its_route(server, offline
     assert mapped.success and len(mapped.links) == 5 and isinstance(mapped.links[0], str)
     own = httpx.post(server.url("/v1/map"), json={"url": offline_web.url("map.test", "/")})
     assert own.status_code == 200 and "left_out" in own.json()  # netsift's shape
+
+
+def test_firecrawl_raw_html_and_links_formats(server, offline_web):
+    firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
+    home = offline_web.url("map.test", "/")
+    document = firecrawl.scrape(home, formats=["markdown", "rawHtml", "links"])
+    assert document.raw_html and '<link rel="alternate"' in document.raw_html  # the source
+    assert document.markdown and "<" not in document.markdown
+    assert document.links and offline_web.url("map.test", "/contact") in document.links
+    assert offline_web.url("map.test", "/pricing") in document.links  # the fragment dropped

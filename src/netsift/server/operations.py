@@ -95,15 +95,23 @@ class Operations:
         return BatchResponse(results=items, request_id=request_id_var.get())
 
     async def fetch(
-        self, params: FetchRequest, *, timeout: float | None = None, no_cache: bool = False
+        self,
+        params: FetchRequest,
+        *,
+        timeout: float | None = None,
+        no_cache: bool = False,
+        keep_source: bool = False,
     ) -> Page:
-        """`timeout` (never past the host's) and `no_cache` come from the compatible APIs,
-        whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`)."""
+        """`timeout` (never past the host's), `no_cache` and `keep_source` come from the
+        compatible APIs, whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`,
+        `rawHtml`)."""
         self.require("fetch")
         if timeout is not None:
             timeout = min(timeout, self.client.settings.timeout)
         request = params.model_dump(exclude={"request_id"})
-        call = self.client.fetch(**request, timeout=timeout, no_cache=no_cache)
+        call = self.client.fetch(
+            **request, timeout=timeout, no_cache=no_cache, keep_source=keep_source
+        )
         page = await self._counted(call)
         self.state.metrics.observe_fetch(self.caller.label, page)
         return page

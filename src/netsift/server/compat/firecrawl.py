@@ -24,16 +24,16 @@ from ...models import ContentFormat, MapLink, Page, SearchResult
 from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import MapRequest, SearchRequest, status_of
-from .shared import build, error_reply, parse_body, rank_score, read_pages, time_range_of
+from ..responses import FetchRequest, MapRequest, SearchRequest, status_of
+from .shared import build, error_reply, parse_body, rank_score, time_range_of
 
 __all__ = ["PREFIX", "render_error", "router"]
 
 PREFIX = "/firecrawl"
 MAX_SEARCH_LIMIT = 50  # netsift's per-search ceiling (params.py); Firecrawl's own is 100
-# Formats netsift serves; the others (rawHtml, links, screenshot, json, summary…) are refused
-# by name rather than silently left out or answered with something else.
-SERVED_FORMATS = {"markdown", "html"}
+# Formats netsift serves; the others (screenshot, json, summary…) are refused by name rather
+# than silently left out or answered with something else.
+SERVED_FORMATS = {"markdown", "html", "rawHtml", "links"}
 # Firecrawl's error codes that firecrawl-py turns into their own exception classes.
 _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_ERROR"}
 # Firecrawl's statuses where netsift's differ: a timeout is 408 there, a failed upstream 500
@@ -143,18 +143,23 @@ async def _document(ops: Operations, url: str, options: ScrapeOptions) -> dict[s
     formats = _formats(options)
     wanted: list[ContentFormat] = [fmt for fmt in ("markdown", "html") if fmt in formats]
     timeout, no_cache = _seconds(options.timeout), _no_cache(options)
+    keep_source = "rawHtml" in formats  # the page as served, beside its extracted content
     pages: dict[str, Page] = {}
     for fmt in wanted or ["markdown"]:
-        [page] = await read_pages(ops, [url], format=fmt, timeout=timeout, no_cache=no_cache)
-        if isinstance(page, NetsiftError):
-            raise page
-        pages[fmt] = page
+        request = build(FetchRequest, url=url, format=fmt)
+        pages[fmt] = await ops.fetch(
+            request, timeout=timeout, no_cache=no_cache, keep_source=keep_source
+        )
     first = next(iter(pages.values()))
     document: dict[str, Any] = {"metadata": _metadata(first)}
     if "markdown" in formats:
         document["markdown"] = pages["markdown"].content
     if "html" in formats:
         document["html"] = pages["html"].content
+    if "rawHtml" in formats:
+        document["rawHtml"] = first.source or ""
+    if "links" in formats:
+        document["links"] = [link.url for link in first.links]
     return document
 
 
