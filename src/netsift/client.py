@@ -20,6 +20,7 @@ from .jobs.kinds import Kind
 from .jobs.worker import Worker, worker_id
 from .models import (
     ContentFormat,
+    MapResult,
     Metadata,
     Page,
     RenderMode,
@@ -36,6 +37,7 @@ from .params import (
     BatchSearchParams,
     Depth,
     FetchOptions,
+    MapOptions,
     MetaParams,
     PageTypeChoice,
     ResearchParams,
@@ -49,6 +51,8 @@ from .store.jobs import Job, JobStore, open_job_store
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
+    from .crawl.map import Mapper
+    from .params import SitemapMode
     from .research.agent import ResearchAgent
     from .research.llm import LLM
     from .research.runner import ResearchRunner
@@ -100,6 +104,7 @@ class Client:
         # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
         self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
+        self._mapper: Mapper | None = None
 
     @property
     def search_service(self) -> SearchService:
@@ -188,6 +193,15 @@ class Client:
             )
         return self._sleeper
 
+    @property
+    def mapper(self) -> Mapper:
+        """Maps sites with this Client's guard, robots cache and Fetcher."""
+        if self._mapper is None:
+            from .crawl.map import Mapper
+
+            self._mapper = Mapper(self.settings, self.http, self.robots, self.fetcher)
+        return self._mapper
+
     def _research_agent(self) -> ResearchAgent:
         from .research.agent import ResearchAgent
 
@@ -246,12 +260,14 @@ class Client:
         no_cache: bool = False,
         page_type: PageTypeChoice = "auto",
         render: RenderMode | None = None,
+        keep_source: bool = False,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
         `page_type` is "auto" (classify the page) or a type to read an HTML page as.
         `render` runs the page's JavaScript in the guarded browser: "auto" (JavaScript shells
-        only), "always" or "never"; None takes the host's default (netsift.render.step). Bad
+        only), "always" or "never"; None takes the host's default (netsift.render.step).
+        `keep_source` also returns the decoded body as served on `Page.source`. Bad
         arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
@@ -267,8 +283,41 @@ class Client:
             no_cache=no_cache,
             page_type=page_type,
             render=render,
+            keep_source=keep_source,
         )
         return await self.fetcher.fetch(**params.model_dump())
+
+    async def map(
+        self,
+        url: str,
+        *,
+        limit: int = 100,
+        query: str | None = None,
+        subdomains: bool = False,
+        include: list[str] | None = None,
+        exclude: list[str] | None = None,
+        sitemaps: SitemapMode = "include",
+        respect_robots: bool | None = None,
+        timeout: float | None = None,
+    ) -> MapResult:
+        """List a site's URLs without reading every page: the sitemaps robots.txt names (or
+        /sitemap.xml), the feeds and links of the start page; each URL once, with where it was
+        found. `include`/`exclude` are regular expressions on the path; `query` ranks the URLs
+        by relevance. Runs under the fetch capability, and counts pages like fetch."""
+        self._require("fetch")
+        params = validated(
+            MapOptions,
+            url=url,
+            limit=limit,
+            query=query,
+            subdomains=subdomains,
+            include=include or [],
+            exclude=exclude or [],
+            sitemaps=sitemaps,
+            respect_robots=respect_robots,
+            timeout=timeout,
+        )
+        return await self.mapper.map(params)
 
     async def meta(self, url: str, *, respect_robots: bool | None = None) -> Metadata:
         """The link-preview card of `url`: title, description, image, site name, favicon…"""

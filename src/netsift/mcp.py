@@ -29,6 +29,7 @@ from .tools.fetch_text import (
     NO_MORE_CONTENT,
     REFERENCE_DESCRIPTION,
     ReferenceFetchArgs,
+    raw_part,
     reference_text,
 )
 from .tools.schemas import ResearchArgs, tool_name
@@ -46,6 +47,7 @@ ANNOTATIONS = {
     "web_search": READ_ONLY,
     "web_fetch": READ_ONLY,
     "page_meta": READ_ONLY,
+    "web_map": READ_ONLY,
     "batch_search": READ_ONLY,
     "deep_research": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -56,7 +58,8 @@ ANNOTATIONS = {
 INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
-    "page_meta for a link preview, batch_search for several queries at once, "
+    "page_meta for a link preview, web_map to list a site's URLs, "
+    "batch_search for several queries at once, "
     "deep_research for a cited answer to a question (progress is reported as it runs)."
 )
 
@@ -96,12 +99,17 @@ def create_server(
         """`fetch` as the reference server answers it: one text, the part asked for."""
         try:
             args = ReferenceFetchArgs.model_validate(arguments)
-            page = await ctx.lifespan_context.client.fetch(
-                args.url,
-                format="html" if args.raw else "markdown",
-                max_length=args.max_length,
-                start_index=args.start_index,
-            )
+            client = ctx.lifespan_context.client
+            if args.raw:  # the page's source, as the reference server gives it
+                page = raw_part(
+                    await client.fetch(args.url, max_length=1, keep_source=True),
+                    start_index=args.start_index,
+                    max_length=args.max_length,
+                )
+            else:
+                page = await client.fetch(
+                    args.url, max_length=args.max_length, start_index=args.start_index
+                )
         except ValidationError as exc:
             error = InvalidInput.from_validation(exc, subject="arguments", lead="bad arguments: ")
             return _error_result(error)

@@ -19,6 +19,9 @@ __all__ = [
     "EventType",
     "FeedEntry",
     "Link",
+    "MapLink",
+    "MapResult",
+    "MapSource",
     "Metadata",
     "Page",
     "PageType",
@@ -29,6 +32,7 @@ __all__ = [
     "SafeSearch",
     "SearchResponse",
     "SearchResult",
+    "SitemapReport",
     "TimeRange",
 ]
 
@@ -177,6 +181,9 @@ class Page(_Model):
     cached: bool = False
     rendered: bool = False  # the content is the DOM after a headless browser ran the page
     render_reason: str | None = None  # why it was (or would have been) rendered
+    # The decoded body as served (HTML before extraction; the DOM when rendered), only when
+    # asked for (FetchOptions.keep_source): Firecrawl's rawHtml, the MCP fetch tool's raw.
+    source: str | None = None
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -234,3 +241,50 @@ class Event(_Model):
     seq: int = 0
     at: datetime
     data: dict[str, Any] = Field(default_factory=dict)
+
+
+MapSource = Literal["robots", "sitemap", "feed", "page"]
+
+
+class MapLink(_Model):
+    """One URL of a site's map and where it was found.
+
+    `source`: "robots" (a sitemap robots.txt names, or an index it names, lists it),
+    "sitemap" (the site's /sitemap.xml, found without robots.txt), "feed" (an RSS/Atom feed the
+    start page links) or "page" (a link of the start page). `found_in` is that document."""
+
+    url: str
+    source: MapSource
+    found_in: str
+    lastmod: str | None = None  # the sitemap's <lastmod>, or the feed entry's date
+    title: str | None = None  # the feed entry's title, or the link's anchor text
+    score: float | None = None  # relevance to the map's query, when one was given
+
+
+class SitemapReport(_Model):
+    """One sitemap document a map met: read, refused (never requested), failed or skipped."""
+
+    url: str
+    via: Literal["robots", "guess", "index"]  # named by robots.txt, /sitemap.xml, an index
+    status: Literal["read", "refused", "failed", "skipped"]
+    kind: Literal["urlset", "index", "text"] | None = None
+    urls: int = 0  # entries it listed
+    reason: str | None = None
+
+
+class MapResult(_Model):
+    """A site's URLs, each once (by canonical URL), without reading every page.
+
+    `left_out` counts what was found and not listed, by reason: `robots` (disallowed for
+    netsift), `scope` (another site, or the include/exclude patterns), `duplicate`, `limit`.
+    `stopped_because` names each bound that cut discovery short."""
+
+    url: str
+    links: list[MapLink] = Field(default_factory=list)
+    found: int = 0  # distinct URLs in scope and allowed, before the limit
+    sitemaps: list[SitemapReport] = Field(default_factory=list)
+    feeds: list[str] = Field(default_factory=list)
+    left_out: dict[str, int] = Field(default_factory=dict)
+    stopped_because: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    elapsed_ms: float = 0.0

@@ -16,13 +16,17 @@ from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
 
 __all__ = [
     "MAX_BATCH_QUERIES",
+    "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
     "FetchOptions",
     "FetchParams",
+    "MapOptions",
+    "MapParams",
     "MetaParams",
     "ResearchParams",
     "SearchParams",
+    "SitemapMode",
     "validated",
 ]
 
@@ -31,6 +35,9 @@ MAX_URL_CHARS = 8192
 # The most queries one batch may hold: the default per-request search budget
 # (Settings.max_searches_per_request), so what the schema accepts a default host serves.
 MAX_BATCH_QUERIES = 20
+# The most URLs one map lists: Firecrawl's default map size; more is a crawl's job, and a
+# model reading the list gains nothing from the tail.
+MAX_MAP_LIMIT = 5000
 
 
 class _Params(BaseModel):
@@ -99,6 +106,9 @@ class FetchOptions(FetchParams):
     max_bytes: int | None = Field(default=None, ge=1, description="Largest body to read.")
     timeout: float | None = Field(default=None, gt=0, description="Total seconds for the fetch.")
     no_cache: bool = Field(default=False, description="Fetch again, ignoring cached pages.")
+    keep_source: bool = Field(
+        default=False, description="Also return the decoded body as served (Page.source)."
+    )
 
 
 class MetaParams(_Params):
@@ -177,3 +187,65 @@ class ResearchParams(_Params):
 
     def iterations(self) -> int:
         return self.max_iterations or DEPTH_ITERATIONS[self.depth]
+
+
+SitemapMode = Literal["include", "only", "skip"]
+PathPatterns = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=500)]], Field(max_length=100)
+]
+
+
+class MapParams(_Params):
+    """List a site's URLs without reading every page: its sitemaps (from robots.txt), the
+    RSS/Atom feeds and links of the start page; each URL once, with where it was found."""
+
+    url: Url
+    limit: int = Field(
+        default=100,
+        ge=1,
+        le=MAX_MAP_LIMIT,
+        description=f"List at most this many URLs (1-{MAX_MAP_LIMIT}).",
+    )
+    query: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Rank the URLs by relevance to this query (their words and titles).",
+    )
+    subdomains: bool = Field(default=False, description="Also list URLs of the site's subdomains.")
+    include: PathPatterns = Field(
+        default_factory=list,
+        description="Regular expressions; a URL's path (and query) must match one of them.",
+    )
+    exclude: PathPatterns = Field(
+        default_factory=list,
+        description="Regular expressions; a URL whose path (and query) matches one is left out.",
+    )
+    sitemaps: SitemapMode = Field(
+        default="include",
+        description="include: sitemaps, feeds and the start page's links; only: sitemaps "
+        "alone; skip: the start page's links and feeds alone.",
+    )
+    respect_robots: bool | None = Field(
+        default=None,
+        description="Leave out URLs robots.txt disallows (default: the server's setting, on).",
+    )
+
+    @field_validator("include", "exclude")
+    @classmethod
+    def _patterns(cls, value: list[str], info: Any) -> list[str]:
+        from .crawl.scope import check_patterns
+
+        try:
+            check_patterns(value, info.field_name)
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+        return value
+
+
+class MapOptions(MapParams):
+    """MapParams plus what only the library's caller sets: the time the whole map may take."""
+
+    timeout: float | None = Field(
+        default=None, gt=0, description="Seconds for the whole map (default 60)."
+    )

@@ -238,3 +238,47 @@ def test_bad_requests_get_each_apis_error_shape(server, method, path, body, stat
     response = httpx.request(method, server.url(path), content=body)
     assert response.status_code == status, response.text
     assert shape in response.json() and "Traceback" not in response.text
+
+
+# -- map (Tavily, Firecrawl v1 and v2) -------------------------------------------------------
+
+
+def test_tavily_map_parses(server, offline_web):
+    client = TavilyClient(api_key="any", api_base_url=server.url("/tavily"))
+    start = offline_web.url("map.test", "/")
+    found = client.map(start, limit=4, instructions="pricing", select_paths=["^/pricing"])
+    assert found["base_url"] == start and found["request_id"]
+    assert found["results"] and all("/pricing" in url for url in found["results"])
+    wide = client.map(start, select_domains=[r"^blog\.map\.test$"])
+    assert wide["results"] and all("blog.map.test" in url for url in wide["results"])
+    with pytest.raises(TavilyBadRequest):
+        client.map(start, select_paths=["(("])
+
+
+def test_firecrawl_v2_map_parses(server, offline_web):
+    firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
+    mapped = firecrawl.map(offline_web.url("map.test", "/"), limit=3, search="docs api")
+    assert len(mapped.links) == 3 and mapped.links[0].url.endswith("/docs/api-reference")
+    only = firecrawl.map(offline_web.url("map.test", "/"), sitemap="skip")
+    assert not any("/docs/" in link.url for link in only.links)  # the docs are sitemap-only
+    with pytest.raises(WebsiteNotSupportedError):
+        firecrawl.map("http://169.254.169.254/")
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+def test_firecrawl_v1_map_parses_and_netsift_map_keeps_its_route(server, offline_web):
+    app = V1FirecrawlApp(api_key="any", api_url=server.url(""))
+    mapped = app.map_url(offline_web.url("map.test", "/"), limit=5, sitemap_only=True)
+    assert mapped.success and len(mapped.links) == 5 and isinstance(mapped.links[0], str)
+    own = httpx.post(server.url("/v1/map"), json={"url": offline_web.url("map.test", "/")})
+    assert own.status_code == 200 and "left_out" in own.json()  # netsift's shape
+
+
+def test_firecrawl_raw_html_and_links_formats(server, offline_web):
+    firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
+    home = offline_web.url("map.test", "/")
+    document = firecrawl.scrape(home, formats=["markdown", "rawHtml", "links"])
+    assert document.raw_html and '<link rel="alternate"' in document.raw_html  # the source
+    assert document.markdown and "<" not in document.markdown
+    assert document.links and offline_web.url("map.test", "/contact") in document.links
+    assert offline_web.url("map.test", "/pricing") in document.links  # the fragment dropped

@@ -15,7 +15,7 @@ from mcp.types import INVALID_PARAMS, TextContent
 from netsift.client import Client
 from netsift.mcp import create_server
 
-SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "batch_search"}
+SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "batch_search"}
 
 
 def text_of(result: Any) -> str:
@@ -231,3 +231,19 @@ def test_stdio_answers_every_unreadable_request_and_goes_on(tmp_path):
     assert [error["error"]["code"] for error in errors] == [-32700, -32700, -32700]
     assert all(error["id"] is None for error in errors)
     assert any(reply.get("id") == 3 and "tools" in reply["result"] for reply in replies)
+
+
+async def test_fetch_raw_is_the_pages_source_in_parts(door_settings, offline_web):
+    """`raw=true` hands over the page as served (the reference server's raw), not its main
+    content: the navigation and the <head> are there, and it continues like any content."""
+    url = offline_web.url("news.test", "/article")
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        first = await mcp.call_tool("fetch", {"url": url, "raw": True, "max_length": 300})
+        rest = await mcp.call_tool("fetch", {"url": url, "raw": True, "start_index": 300})
+        past = await mcp.call_tool("fetch", {"url": url, "raw": True, "start_index": 10**7})
+        whole = await netsift.fetch(url, keep_source=True)
+    assert not first.is_error and "start_index of 300" in text_of(first)
+    source = whole.source or ""
+    assert "<head" in source.lower() and source[:300] in text_of(first)
+    assert source[300:5300] in text_of(rest)  # the default max_length, 5000
+    assert "No more content available" in text_of(past)

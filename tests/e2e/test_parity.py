@@ -276,3 +276,24 @@ async def test_research_is_the_same_through_every_door(settings, env, server):
     report = answers["client"]
     assert report.mode == "extractive" and report.citations
     assert_same(answers)
+
+
+async def test_map_is_the_same_through_every_door(settings, env, research_web, offline_web):
+    """The map of map.test (tests/offline_web/sitemaps.py): sitemaps, a feed, the page."""
+    settings = settings.model_copy(update={"resolve": [*settings.resolve, *offline_web.pins]})
+    env = {**env, "NETSIFT_RESOLVE": ",".join([*research_web.pins, *offline_web.pins])}
+    url = offline_web.url("map.test", "/")
+    args = {"url": url, "limit": 5, "query": "pricing"}
+    answers: dict[str, Any] = {}
+    async with Client(settings) as client:
+        answers["client"] = await client.map(url, limit=5, query="pricing")
+        answers["tools"] = await tools.dispatch("web_map", args, client=client)
+        answers["tools alias"] = await tools.dispatch("map", args, client=client)
+        answers["mcp"] = await mcp_call(client, "web_map", args)
+    answers["cli"] = await cli(env)("map", url, "--limit", "5", "--query", "pricing")
+    with serve(create_app(settings), lifespan="on") as server:
+        async with httpx.AsyncClient(base_url=server.url("/")) as http:
+            answers["rest"] = (await http.post("/v1/map", json=args)).json()
+        answers["ws"] = ws_result(await ws_call(server, {"type": "map", **args}))
+    assert len(answers["client"].links) == 5 and answers["client"].sitemaps
+    assert_same(answers)

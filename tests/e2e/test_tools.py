@@ -97,7 +97,11 @@ def test_cli_follows_the_capabilities(monkeypatch, tmp_path):
     monkeypatch.setenv("NETSIFT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("NETSIFT_CAPABILITIES", "fetch")
     result = CliRunner().invoke(cli, ["tools", "-f", "anthropic"])
-    assert {tool["name"] for tool in json.loads(result.output)} == {"web_fetch", "page_meta"}
+    assert {tool["name"] for tool in json.loads(result.output)} == {
+        "web_fetch",
+        "page_meta",
+        "web_map",
+    }
 
 
 def test_cli_refuses_an_unknown_format(monkeypatch, tmp_path):

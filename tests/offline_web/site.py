@@ -24,6 +24,7 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.offline_web import documents as docs
+from tests.offline_web.sitemaps import MAP_ROUTES
 from tests.offline_web.spa import SPA_ROUTES
 from tests.offline_web.state import SiteState
 from tests.offline_web.streams import (
@@ -345,6 +346,7 @@ ROUTES: dict[str, dict[str, Handler]] = {
 }
 
 ROUTES.update(SPA_ROUTES)  # spa.test: JavaScript-rendered pages (tests/offline_web/spa.py)
+ROUTES.update(MAP_ROUTES)  # map.test and its traps: sitemaps to map (tests/offline_web/sitemaps.py)
 
 PREFIX_ROUTES: dict[str, dict[str, Handler]] = {"redirect.test": {"/hop/": _hop}}
 

@@ -15,6 +15,7 @@ import typer  # noqa: E402
 
 from .agents import mcp, tools  # noqa: E402
 from .fetch import extract, fetch, meta  # noqa: E402
+from .map import map_site  # noqa: E402
 from .research import discoveries, jobs, research, wake  # noqa: E402
 from .search import providers, search  # noqa: E402
 from .serve import serve  # noqa: E402
@@ -32,6 +33,7 @@ app = typer.Typer(
 app.command()(fetch)
 app.command()(meta)
 app.command()(extract)
+app.command("map")(map_site)
 app.command()(search)
 app.command()(providers)
 app.command()(research)

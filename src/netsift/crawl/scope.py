@@ -20,7 +20,7 @@ import regex
 
 from ..errors import InvalidInput
 
-__all__ = ["Scope", "canonical_url", "site_host"]
+__all__ = ["Scope", "canonical_url", "check_patterns", "site_host"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 # Query parameters that only say where a visitor came from; they never change the page.
@@ -100,6 +100,12 @@ class Scope:
         if self.include and not any(_matches(p, target) for p in self.include):
             return "the path matches no include pattern"
         return None
+
+
+def check_patterns(patterns: Iterable[str], field: str) -> None:
+    """Raise InvalidInput, naming `field`, unless `patterns` are usable path patterns (the
+    request models check them before anything starts)."""
+    _compile(patterns, field)
 
 
 def _split(url: str) -> SplitResult:

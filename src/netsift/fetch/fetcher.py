@@ -178,6 +178,7 @@ def build_page(
     max_length: int | None,
     cached: bool = False,
     render: RenderOutcome | None = None,
+    source: str | None = None,
 ) -> Page:
     """One slice of `content` as a Page; the hash and total length cover the whole content."""
     sliced, next_start = paginate(content.content, start_index=start_index, max_length=max_length)
@@ -204,6 +205,7 @@ def build_page(
         links=list(content.links),
         content_sha256=hashlib.sha256(content.content.encode()).hexdigest(),
         cached=cached,
+        source=source,
         rendered=render.rendered if render else False,
         render_reason=render.reason if render else None,
         warnings=[*content.warnings, *([render.warning] if render and render.warning else [])],
@@ -224,6 +226,7 @@ class _Fetched:
     render: RenderOutcome | None = None
     body: bytes | None = None  # the static body, until the render step has looked at it
     raw_content_type: str = ""
+    source: str | None = None  # the decoded body as served (kept only when asked)
 
 
 _RecentKey = tuple[str, str, str, bool, int | None]
@@ -282,6 +285,7 @@ class Fetcher:
         self._recent = _RecentPages(ttl=recent_ttl)
         self.render_step = RenderStep(settings, http, robots)
         self._recent_rendered: dict[str, _RecentPages] = {}
+        self._recent_sourced: dict[RenderMode | None, _RecentPages] = {}
 
     def _recent_for(self, render: RenderMode | None) -> _RecentPages:
         """Recent pages fetched under this render mode (a rendered page is not a static one)."""
@@ -308,8 +312,12 @@ class Fetcher:
         no_cache: bool = False,
         page_type: str = "auto",
         render: RenderMode | None = None,
+        keep_source: bool = False,
     ) -> Page:
-        """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page."""
+        """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page.
+
+        `keep_source` also puts the decoded body as served (a page's HTML, before any
+        extraction; the DOM when it was rendered) on `Page.source`."""
         if max_bytes is not None and max_bytes < 1:
             raise InvalidInput("max_bytes must be 1 or more")
         if timeout is not None and timeout <= 0:
@@ -317,6 +325,8 @@ class Fetcher:
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
         key: _RecentKey = (url, format, page_type, robots, max_bytes)
         recent = self._recent_for(render)
+        if keep_source:  # pages kept with their source, apart (a plain one has none)
+            recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
         fetched = None if no_cache else recent.get(key)
         cached = fetched is not None
         if fetched is None:
@@ -327,6 +337,7 @@ class Fetcher:
                 max_bytes=max_bytes,
                 timeout=timeout,
                 page_type=page_type,
+                keep_source=keep_source,
             )
             fetched = await self._render(fetched, render, robots, timeout, format, page_type)
             recent.put(key, fetched)
@@ -345,6 +356,7 @@ class Fetcher:
             max_length=max_length,
             cached=cached,
             render=fetched.render,
+            source=fetched.source,
         )
 
     async def _render(
@@ -379,9 +391,13 @@ class Fetcher:
                 format=format,
                 page_type=page_type,
             )
+        source = fetched.source
+        if source is not None and outcome.html is not None:
+            source = outcome.html.decode("utf-8", "replace")  # the DOM, serialized as UTF-8
         return replace(
             fetched,
             content=content,
+            source=source,
             body=None,
             render=outcome,
             elapsed_ms=fetched.elapsed_ms + (time.perf_counter() - started) * 1000,
@@ -396,6 +412,7 @@ class Fetcher:
         max_bytes: int | None,
         timeout: float | None,
         page_type: str,
+        keep_source: bool = False,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -445,6 +462,7 @@ class Fetcher:
             redirects=_redirects(response),
             body=response.content,
             raw_content_type=content_type,
+            source=_source(response.content, content_type, final_url) if keep_source else None,
         )
 
     async def _extract(
@@ -459,6 +477,15 @@ class Fetcher:
         return await self._compute.run(
             _extract_content, body, content_type, url, format, page_type, what=f"the page at {url}"
         )
+
+
+def _source(body: bytes, content_type: str, url: str) -> str | None:
+    """The body as text, for a kind that is text (HTML, feeds, JSON, Markdown); None for a
+    PDF or binary."""
+    kind = detect_kind(parse_content_type(content_type)[0], body, url)
+    if kind not in ("html", "feed", "json", "text", "markdown"):
+        return None
+    return decode_body(body, content_type).text
 
 
 def _inline(body: bytes, content_type: str, url: str) -> bool:

@@ -63,6 +63,11 @@ class RobotsRules:
             return bool(self.parser.can_fetch(url, user_agent))
         return self.allow_all
 
+    @property
+    def sitemaps(self) -> tuple[str, ...]:
+        """The `Sitemap:` lines of the robots.txt, as written (a map reads them)."""
+        return tuple(self.parser.sitemaps) if self.parser is not None else ()
+
 
 def build_rules(status: int, body: bytes) -> RobotsRules:
     """RFC 9309 semantics for one robots.txt response (pure)."""
@@ -105,6 +110,11 @@ class RobotsCache:
         self._clock = clock
         self._entries: OrderedDict[str, tuple[float, RobotsRules]] = OrderedDict()
         self._pending: dict[str, anyio.Event] = {}
+
+    @property
+    def user_agent(self) -> str:
+        """The product token the rules are read for."""
+        return self._user_agent
 
     async def check(self, url: str) -> None:
         """Raise BlockedByRobots when the origin's robots.txt disallows `url`."""

@@ -43,6 +43,7 @@ from .metrics import Metrics
 from .middleware import RequestContext, TrustedProxies
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
+from .routers import map as map_router
 from .routers import usage as usage_router
 from .usage import attach
 
@@ -54,6 +55,7 @@ log = logging.getLogger(__name__)
 ROUTERS = (
     search.router,
     fetch.router,
+    map_router.router,
     info.router,
     research.router,
     chat.router,

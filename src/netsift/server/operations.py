@@ -16,12 +16,19 @@ from pydantic import BaseModel
 
 from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
-from ..models import Metadata, Page, SearchResponse
+from ..models import MapResult, Metadata, Page, SearchResponse
 from ..net.audit import request_id_var
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
-from .responses import BatchRequest, BatchResponse, FetchRequest, MetaRequest, SearchRequest
+from .responses import (
+    BatchRequest,
+    BatchResponse,
+    FetchRequest,
+    MapRequest,
+    MetaRequest,
+    SearchRequest,
+)
 
 __all__ = ["Operations"]
 
@@ -88,18 +95,32 @@ class Operations:
         return BatchResponse(results=items, request_id=request_id_var.get())
 
     async def fetch(
-        self, params: FetchRequest, *, timeout: float | None = None, no_cache: bool = False
+        self,
+        params: FetchRequest,
+        *,
+        timeout: float | None = None,
+        no_cache: bool = False,
+        keep_source: bool = False,
     ) -> Page:
-        """`timeout` (never past the host's) and `no_cache` come from the compatible APIs,
-        whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`)."""
+        """`timeout` (never past the host's), `no_cache` and `keep_source` come from the
+        compatible APIs, whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`,
+        `rawHtml`)."""
         self.require("fetch")
         if timeout is not None:
             timeout = min(timeout, self.client.settings.timeout)
         request = params.model_dump(exclude={"request_id"})
-        call = self.client.fetch(**request, timeout=timeout, no_cache=no_cache)
+        call = self.client.fetch(
+            **request, timeout=timeout, no_cache=no_cache, keep_source=keep_source
+        )
         page = await self._counted(call)
         self.state.metrics.observe_fetch(self.caller.label, page)
         return page
+
+    async def map(self, params: MapRequest, *, timeout: float | None = None) -> MapResult:
+        """`Client.map`; `timeout` comes from the compatible APIs, whose requests carry one."""
+        self.require("fetch")
+        request = params.model_dump(exclude={"request_id"})
+        return await self._counted(self.client.map(**request, timeout=timeout))
 
     async def meta(self, params: MetaRequest) -> Metadata:
         """The library's `Client.meta`, exactly (its card carries the page type)."""

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import HTTPError, NetsiftError
-from ..params import BatchSearchParams, FetchParams, MetaParams, SearchParams
+from ..params import BatchSearchParams, FetchParams, MapParams, MetaParams, SearchParams
 from ..search.batch import BatchItem
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "ErrorBody",
     "ErrorObject",
     "FetchRequest",
+    "MapRequest",
     "MetaRequest",
     "SearchRequest",
     "describe_validation",
@@ -78,6 +79,10 @@ class FetchRequest(FetchParams, _RequestId):
 
 class MetaRequest(MetaParams, _RequestId):
     """Read a page's link-preview card."""
+
+
+class MapRequest(MapParams, _RequestId):
+    """List a site's URLs: its sitemaps, feeds and the start page's links."""
 
 
 class BatchResponse(BaseModel):

@@ -26,6 +26,7 @@ from .schemas import (
     SleepArgs,
     ToolFormat,
     WebFetchArgs,
+    WebMapArgs,
     WebSearchArgs,
     definitions,
     enabled_tools,
@@ -94,6 +95,9 @@ class Toolbox:
         if name == "web_fetch":
             fetch = WebFetchArgs.model_validate(arguments).to_params()
             return lean_page(await client.fetch(**fetch.model_dump()))
+        if name == "web_map":
+            site = WebMapArgs.model_validate(arguments).to_params()
+            return _dump(await client.map(**site.model_dump()))
         if name == "page_meta":
             meta = PageMetaArgs.model_validate(arguments).to_params()
             return _dump(await client.meta(**meta.model_dump()))

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import Page
 
-__all__ = ["NO_MORE_CONTENT", "ReferenceFetchArgs", "lean_page", "reference_text"]
+__all__ = ["NO_MORE_CONTENT", "ReferenceFetchArgs", "lean_page", "raw_part", "reference_text"]
 
 
 class ReferenceFetchArgs(BaseModel):
@@ -34,8 +34,7 @@ class ReferenceFetchArgs(BaseModel):
     )
     raw: bool = Field(
         default=False,
-        description="The page's main content as HTML instead of Markdown (netsift never hands "
-        "over a page's unprocessed source).",
+        description="Get the actual HTML content of the requested page, without simplification.",
     )
 
 
@@ -50,6 +49,25 @@ NO_MORE_CONTENT = "<error>No more content available.</error>"
 # JSON-LD, redirects, hashes) is for programs, which ask `/v1/fetch` or `Client.fetch`.
 _FIRST_PART_FIELDS = ("title", "final_url", "page_type", "content_type", "total_length")
 _META_FIELDS = ("site_name", "author", "published", "description", "lang")
+
+
+def raw_part(page: Page, *, start_index: int, max_length: int) -> Page:
+    """`page` with its source (Page.source, the body as served) as the content, sliced like
+    any content; a page without a text source (a PDF) keeps its extracted text."""
+    from ..fetch.fetcher import paginate
+
+    source = page.source if page.source is not None else page.content
+    part, next_start = paginate(source, start_index=start_index, max_length=max_length)
+    return page.model_copy(
+        update={
+            "content": part,
+            "format": "html",
+            "start_index": start_index,
+            "next_start_index": next_start,
+            "truncated": next_start is not None,
+            "total_length": len(source),
+        }
+    )
 
 
 def reference_text(url: str, page: Page | None, *, raw: bool = False) -> str:

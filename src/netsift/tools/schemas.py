@@ -16,10 +16,12 @@ from ..errors import InvalidInput
 from ..models import ContentFormat, RenderMode, TimeRange
 from ..params import (
     MAX_BATCH_QUERIES,
+    MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
     BatchSearchParams,
     Depth,
     FetchParams,
+    MapParams,
     MetaParams,
     PageTypeChoice,
     ResearchParams,
@@ -38,6 +40,7 @@ __all__ = [
     "ToolFormat",
     "ToolSpec",
     "WebFetchArgs",
+    "WebMapArgs",
     "WebSearchArgs",
     "definitions",
     "enabled_tools",
@@ -97,6 +100,37 @@ class WebFetchArgs(_Args):
 
     def to_params(self) -> FetchParams:
         return FetchParams.model_validate(self.model_dump())
+
+
+class WebMapArgs(_Args):
+    """List a website's URLs without reading its pages (from its sitemaps, feeds and home page
+    links), each with where it was found and its last-modified date when known. Use it to
+    find the pages worth reading on one site; `query` ranks them by relevance."""
+
+    url: str = Field(min_length=1, max_length=8192, description="The site's start URL.")
+    limit: int = Field(
+        default=100, ge=1, le=MAX_MAP_LIMIT, description="List at most this many URLs."
+    )
+    query: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Rank the URLs by relevance to this (e.g. 'pricing').",
+    )
+    subdomains: bool = Field(default=False, description="Also list the site's subdomains.")
+    include: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Regular expressions; only URLs whose path matches one are listed.",
+    )
+    exclude: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Regular expressions; URLs whose path matches one are left out.",
+    )
+
+    def to_params(self) -> MapParams:
+        return MapParams.model_validate(self.model_dump())
 
 
 class PageMetaArgs(_Args):
@@ -187,6 +221,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("web_search", WebSearchArgs, "search"),
     ToolSpec("web_fetch", WebFetchArgs, "fetch"),
     ToolSpec("page_meta", PageMetaArgs, "fetch"),
+    ToolSpec("web_map", WebMapArgs, "fetch"),
     ToolSpec("batch_search", BatchSearchArgs, "search"),
     ToolSpec("deep_research", ResearchArgs, "research"),
     ToolSpec("research_status", ResearchStatusArgs, "research"),
@@ -197,7 +232,7 @@ TOOLS: tuple[ToolSpec, ...] = (
 
 # Other names a tool answers to (never listed, so a model sees one tool per job): the
 # library's and the HTTP API's word for the operation, and the names used before they met.
-TOOL_ALIASES = {"research": "deep_research", "meta": "page_meta"}
+TOOL_ALIASES = {"research": "deep_research", "meta": "page_meta", "map": "web_map"}
 
 
 def tool_name(name: str) -> str:

@@ -1,4 +1,4 @@
-"""Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape and search.
+"""Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape, search, map.
 
 firecrawl-py v2 builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
 URL, so Firecrawl's routes answer at the host root (`/v1/scrape`, `/v2/scrape`, `/v2/search`,
@@ -13,27 +13,27 @@ verifies certificates.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import InvalidInput, NetsiftError
-from ...models import ContentFormat, Page, SearchResult
-from ...params import MAX_QUERY_CHARS
+from ...models import ContentFormat, MapLink, Page, SearchResult
+from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import SearchRequest, status_of
-from .shared import build, error_reply, parse_body, rank_score, read_pages, time_range_of
+from ..responses import FetchRequest, MapRequest, SearchRequest, status_of
+from .shared import build, error_reply, parse_body, rank_score, time_range_of
 
 __all__ = ["PREFIX", "render_error", "router"]
 
 PREFIX = "/firecrawl"
 MAX_SEARCH_LIMIT = 50  # netsift's per-search ceiling (params.py); Firecrawl's own is 100
-# Formats netsift serves; the others (rawHtml, links, screenshot, json, summary…) are refused
-# by name rather than silently left out or answered with something else.
-SERVED_FORMATS = {"markdown", "html"}
+# Formats netsift serves; the others (screenshot, json, summary…) are refused by name rather
+# than silently left out or answered with something else.
+SERVED_FORMATS = {"markdown", "html", "rawHtml", "links"}
 # Firecrawl's error codes that firecrawl-py turns into their own exception classes.
 _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_ERROR"}
 # Firecrawl's statuses where netsift's differ: a timeout is 408 there, a failed upstream 500
@@ -67,6 +67,24 @@ class Search(_Lenient):
     country: str | None = None
     timeout: int | None = Field(default=None, gt=0)
     scrape_options: ScrapeOptions | None = Field(default=None, alias="scrapeOptions")
+
+
+class Map(_Lenient):
+    url: str = Field(min_length=1)
+    search: str | None = None
+    include_subdomains: bool = Field(default=False, alias="includeSubdomains")
+    limit: int = Field(default=MAX_MAP_LIMIT, ge=1)
+    sitemap: Literal["include", "only", "skip"] | None = None  # v2
+    ignore_sitemap: bool | None = Field(default=None, alias="ignoreSitemap")  # v1
+    sitemap_only: bool | None = Field(default=None, alias="sitemapOnly")  # v1
+    timeout: int | None = Field(default=None, gt=0)  # milliseconds
+
+    def sitemaps(self) -> Literal["include", "only", "skip"]:
+        if self.sitemap is not None:
+            return self.sitemap
+        if self.sitemap_only:
+            return "only"
+        return "skip" if self.ignore_sitemap else "include"
 
 
 def render_error(error: NetsiftError) -> JSONResponse:
@@ -125,18 +143,23 @@ async def _document(ops: Operations, url: str, options: ScrapeOptions) -> dict[s
     formats = _formats(options)
     wanted: list[ContentFormat] = [fmt for fmt in ("markdown", "html") if fmt in formats]
     timeout, no_cache = _seconds(options.timeout), _no_cache(options)
+    keep_source = "rawHtml" in formats  # the page as served, beside its extracted content
     pages: dict[str, Page] = {}
     for fmt in wanted or ["markdown"]:
-        [page] = await read_pages(ops, [url], format=fmt, timeout=timeout, no_cache=no_cache)
-        if isinstance(page, NetsiftError):
-            raise page
-        pages[fmt] = page
+        request = build(FetchRequest, url=url, format=fmt)
+        pages[fmt] = await ops.fetch(
+            request, timeout=timeout, no_cache=no_cache, keep_source=keep_source
+        )
     first = next(iter(pages.values()))
     document: dict[str, Any] = {"metadata": _metadata(first)}
     if "markdown" in formats:
         document["markdown"] = pages["markdown"].content
     if "html" in formats:
         document["html"] = pages["html"].content
+    if "rawHtml" in formats:
+        document["rawHtml"] = first.source or ""
+    if "links" in formats:
+        document["links"] = [link.url for link in first.links]
     return document
 
 
@@ -195,3 +218,36 @@ async def search_v2(request: Request, state: StateDep, caller: CallerDep) -> dic
 async def search_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
     _, items = await _search(request, state, caller)
     return {"success": True, "data": items}
+
+
+async def _map(request: Request, state: StateDep, caller: CallerDep) -> list[MapLink]:
+    params: Map = parse_body(Map, await request.body())
+    result = await Operations(state, caller).map(
+        build(
+            MapRequest,
+            url=params.url,
+            limit=min(params.limit, MAX_MAP_LIMIT),
+            query=params.search or None,
+            subdomains=params.include_subdomains,
+            sitemaps=params.sitemaps(),
+        ),
+        timeout=_seconds(params.timeout),
+    )
+    return result.links
+
+
+@router.post("/v2/map", summary="Firecrawl v2 map: links with titles")
+async def map_v2(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    links = await _map(request, state, caller)
+    items = []
+    for link in links:
+        item: dict[str, Any] = {"url": link.url}
+        if link.title:
+            item["title"] = link.title
+        items.append(item)
+    return {"success": True, "links": items}
+
+
+@router.post("/v1/map", summary="Firecrawl v1 map: links")
+async def map_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return {"success": True, "links": [link.url for link in await _map(request, state, caller)]}

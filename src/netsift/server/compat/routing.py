@@ -2,9 +2,9 @@
 
 firecrawl-py drops any path from its base URL (`/v2/scrape`, `/v1/search` at the root), and
 SearXNG's callers query `/search` or the base URL itself (`/?q=…&format=json`). Only
-`POST /v1/search` is also netsift's own: a body is Firecrawl's when it has a field netsift's
-search forbids and at least one of Firecrawl's search fields, so no valid netsift request is
-ever diverted.
+`POST /v1/search` and `POST /v1/map` are also netsift's own: a body is Firecrawl's when it has a
+field netsift's forbids and at least one of Firecrawl's fields for that call, so no valid
+netsift request is ever diverted.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ...params import SearchParams
-from ..responses import SearchRequest
+from ..responses import MapRequest, SearchRequest
 from . import firecrawl, searxng
 
 __all__ = ["CompatRouting", "is_firecrawl_search"]
@@ -39,10 +39,36 @@ FIRECRAWL_SEARCH_FIELDS = frozenset(
     }
 )
 NETSIFT_SEARCH_FIELDS = frozenset(SearchRequest.model_fields) | frozenset(SearchParams.model_fields)
+# Firecrawl v1 map fields (firecrawl-py 4.x `map_url`); netsift's own map has none of them.
+FIRECRAWL_MAP_FIELDS = frozenset(
+    {
+        "search",
+        "ignoreSitemap",
+        "sitemapOnly",
+        "includeSubdomains",
+        "timeout",
+        "useIndex",
+        "location",
+        "origin",
+        "integration",
+        "sitemap",
+        "ignoreQueryParameters",
+    }
+)
+NETSIFT_MAP_FIELDS = frozenset(MapRequest.model_fields)
 
 
 def is_firecrawl_search(body: bytes) -> bool:
     """Whether a `POST /v1/search` body is Firecrawl's rather than netsift's (see above)."""
+    return _is_firecrawl(body, NETSIFT_SEARCH_FIELDS, FIRECRAWL_SEARCH_FIELDS)
+
+
+def is_firecrawl_map(body: bytes) -> bool:
+    """Whether a `POST /v1/map` body is Firecrawl's rather than netsift's (as for search)."""
+    return _is_firecrawl(body, NETSIFT_MAP_FIELDS, FIRECRAWL_MAP_FIELDS)
+
+
+def _is_firecrawl(body: bytes, netsift: frozenset[str], firecrawl: frozenset[str]) -> bool:
     try:
         data = json.loads(body)
     except ValueError:
@@ -50,7 +76,7 @@ def is_firecrawl_search(body: bytes) -> bool:
     if not isinstance(data, dict):
         return False
     fields = set(data)
-    return bool(fields - NETSIFT_SEARCH_FIELDS) and bool(fields & FIRECRAWL_SEARCH_FIELDS)
+    return bool(fields - netsift) and bool(fields & firecrawl)
 
 
 def _target(scope: Scope) -> str | None:
@@ -68,6 +94,10 @@ def _target(scope: Scope) -> str | None:
     return None
 
 
+# netsift's own routes whose path Firecrawl's v1 client also posts to, told apart by body.
+_SHARED = {"/v1/search": is_firecrawl_search, "/v1/map": is_firecrawl_map}
+
+
 class CompatRouting:
     """Rewrites a compatible client's path to its API's prefix; everything else passes."""
 
@@ -80,10 +110,11 @@ class CompatRouting:
             await self.app(scope, receive, send)
             return
         target = _target(scope)
-        if target is None and scope["path"] == "/v1/search" and scope["method"] == "POST":
+        path = scope["path"]
+        if target is None and path in _SHARED and scope["method"] == "POST":
             body, receive = await _buffer(receive, self.max_body)
-            if body is not None and is_firecrawl_search(body):
-                target = firecrawl.PREFIX + "/v1/search"
+            if body is not None and _SHARED[path](body):
+                target = firecrawl.PREFIX + path
         if target is not None:
             scope = {**scope, "path": target, "raw_path": target.encode()}
         await self.app(scope, receive, send)

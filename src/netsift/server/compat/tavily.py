@@ -1,6 +1,7 @@
-"""Tavily's API (`tavily-python`, LangChain's Tavily tools) over netsift: `/tavily/search` and
-`/tavily/extract`. A client switches with `api_base_url="http://HOST:8080/tavily"`; its API key
-is a netsift key (`Authorization: Bearer`, Tavily's own scheme).
+"""Tavily's API (`tavily-python`, LangChain's Tavily tools) over netsift: `/tavily/search`,
+`/tavily/extract` and `/tavily/map`. A client switches with
+`api_base_url="http://HOST:8080/tavily"`; its API key is a netsift key (`Authorization:
+Bearer`, Tavily's own scheme).
 
 Tavily's clients send every documented field and pass arbitrary extras through, so unknown
 fields are ignored, not refused. Errors take Tavily's shape, `{"detail": {"error": "…"}}`,
@@ -12,17 +13,20 @@ from __future__ import annotations
 import time
 import uuid
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
+import regex
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...crawl.scope import PATTERN_TIMEOUT, check_patterns
 from ...errors import InvalidInput, NetsiftError
 from ...models import ContentFormat, Page, SearchResponse
-from ...params import MAX_QUERY_CHARS
+from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import SearchRequest, status_of
+from ..responses import MapRequest, SearchRequest, status_of
 from .shared import (
     build,
     error_reply,
@@ -75,6 +79,18 @@ class TavilyExtract(_Lenient):
     include_favicon: bool = False
     include_usage: bool = False
     timeout: float | None = Field(default=None, gt=0, le=300)
+
+
+class TavilyMap(_Lenient):
+    url: str = Field(min_length=1)
+    limit: int = Field(default=50, ge=1)
+    instructions: str | None = None
+    select_paths: list[str] = Field(default_factory=list)
+    exclude_paths: list[str] = Field(default_factory=list)
+    select_domains: list[str] = Field(default_factory=list)
+    exclude_domains: list[str] = Field(default_factory=list)
+    timeout: float | None = Field(default=None, gt=0)
+    include_usage: bool = False
 
 
 def render_error(error: NetsiftError) -> JSONResponse:
@@ -187,3 +203,55 @@ async def extract(request: Request, state: StateDep, caller: CallerDep) -> dict[
     if params.include_usage:
         body["usage"] = {"pages": len(results)}
     return body
+
+
+@router.post("/map", summary="Tavily-compatible map: a site's URLs")
+async def map_site(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    """One netsift map: `instructions` rank the URLs, `select_paths`/`exclude_paths` are its
+    path patterns, `select_domains`/`exclude_domains` (regular expressions on the host, as
+    Tavily's) open the subdomains and filter them. netsift maps from sitemaps, feeds and the
+    start page, so `max_depth`/`max_breadth` have nothing to steer and are ignored."""
+    started = time.monotonic()
+    params = parse_body(TavilyMap, await request.body())
+    check_patterns(params.select_domains, "select_domains")
+    check_patterns(params.exclude_domains, "exclude_domains")
+    result = await Operations(state, caller).map(
+        build(
+            MapRequest,
+            url=params.url,
+            limit=min(params.limit, MAX_MAP_LIMIT),
+            query=params.instructions or None,
+            include=params.select_paths,
+            exclude=params.exclude_paths,
+            subdomains=bool(params.select_domains),
+        ),
+        timeout=params.timeout,
+    )
+    urls = [
+        link.url
+        for link in result.links
+        if _host_passes(link.url, params.select_domains, params.exclude_domains)
+    ]
+    body: dict[str, Any] = {
+        "base_url": params.url,
+        "results": urls,
+        "response_time": round(time.monotonic() - started, 3),
+        "request_id": uuid.uuid4().hex,
+    }
+    if params.include_usage:
+        body["usage"] = {"pages": sum(r.status in ("read", "failed") for r in result.sitemaps)}
+    return body
+
+
+def _host_passes(url: str, select: list[str], exclude: list[str]) -> bool:
+    host = urlsplit(url).hostname or ""
+    if any(_matches(pattern, host) for pattern in exclude):
+        return False
+    return not select or any(_matches(pattern, host) for pattern in select)
+
+
+def _matches(pattern: str, host: str) -> bool:
+    try:  # callers' patterns: the time limit the crawl scope uses, on a short host name
+        return regex.search(pattern, host, timeout=PATTERN_TIMEOUT) is not None
+    except TimeoutError:
+        return False

@@ -1,6 +1,6 @@
 """`/v1/ws`: one WebSocket, many requests in flight, each answered with events by request_id.
 
-A client sends `{"type": "search" | "batch" | "fetch" | "meta", "request_id": "...", ...}`
+A client sends `{"type": "search" | "batch" | "fetch" | "meta" | "map", "request_id": "...", ...}`
 (the rest are the same fields as the REST body) and receives `started`, the provider attempts,
 `result` and `done`, or `error`, each carrying its `request_id`. Requests run concurrently and
 their events interleave. A bad message gets an `error` for its request_id and the socket stays
@@ -31,6 +31,7 @@ from ..responses import (
     REQUEST_ID_PATTERN,
     BatchRequest,
     FetchRequest,
+    MapRequest,
     MetaRequest,
     SearchRequest,
     describe_validation,
@@ -51,6 +52,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "batch": BatchRequest,
     "fetch": FetchRequest,
     "meta": MetaRequest,
+    "map": MapRequest,
 }
 
 
@@ -115,6 +117,9 @@ def _call(ops: Operations, kind: str, params: BaseModel) -> Callable[[], Awaitab
     if kind == "fetch":
         assert isinstance(params, FetchRequest)
         return lambda: ops.fetch(params)
+    if kind == "map":
+        assert isinstance(params, MapRequest)
+        return lambda: ops.map(params)
     assert isinstance(params, MetaRequest)
     return lambda: ops.meta(params)
 

@@ -1,0 +1,308 @@
+"""Mapper: a site's URLs, fast, without reading every page.
+
+Four sources, read through the same guard, caps and robots.txt as a fetch: the sitemaps
+robots.txt names (or `/sitemap.xml` when it names none), their indexes, the RSS/Atom feeds the
+start page announces, and the start page's links. Every URL is listed once (by
+`canonical_url`), with where it was found, its `lastmod` and title when a source said them;
+URLs outside the scope, disallowed by robots.txt or past the limit are left out and counted.
+With a query, the URLs are ranked by BM25 over the words of their path and title (the
+ranker search uses), so "the pricing pages" come first.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+import anyio
+import httpx
+
+from ..config import Settings
+from ..errors import (
+    BlockedAddress,
+    ConnectError,
+    DNSError,
+    InvalidInput,
+    NetsiftError,
+    TLSError,
+    error_from_dict,
+)
+from ..fetch.fetcher import Fetcher
+from ..fetch.links import absolute_url
+from ..models import MapLink, MapResult, MapSource, Page
+from ..net.guard import check_url, safe_url
+from ..net.http import HttpClient
+from ..net.robots import RobotsCache, RobotsRules
+from ..params import MapOptions
+from ..search.rank import bm25_scores
+from .feeds import feed_links
+from .scope import Scope, canonical_url
+from .sitemaps import SitemapReader, Via
+
+__all__ = ["MAP_TIMEOUT", "MAX_CANDIDATES", "MAX_ROBOTS_ORIGINS", "Mapper"]
+
+# The whole map's time when the caller gives none: enough for robots.txt, a start page, a
+# feed and a few dozen sitemaps on a slow site; what was found by then is answered.
+MAP_TIMEOUT = 60.0
+# URLs gathered before filtering and ranking: 2 sitemaps of the protocol's 50,000. A site with
+# more is bounded here, and the result says so.
+MAX_CANDIDATES = 100_000
+# Origins whose robots.txt is read to filter the URLs (subdomains each have their own);
+# URLs of further origins are left out rather than listed unchecked.
+MAX_ROBOTS_ORIGINS = 20
+# Start-page errors that mean the site cannot be mapped at all (the guard refused it, or it
+# cannot be reached); any other failure of the start page leaves the sitemaps to answer.
+FATAL = (BlockedAddress, InvalidInput, DNSError, ConnectError, TLSError)
+_PATH_WORDS = re.compile(r"[/\-_.?=&+%~:;,]+")
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    url: str
+    source: MapSource
+    found_in: str
+    lastmod: str | None = None
+    title: str | None = None
+
+
+class Mapper:
+    """Maps sites for one Client: its HttpClient, robots cache and Fetcher."""
+
+    def __init__(
+        self, settings: Settings, http: HttpClient, robots: RobotsCache, fetcher: Fetcher
+    ) -> None:
+        self._settings = settings
+        self._http = http
+        self._robots = robots
+        self._fetcher = fetcher
+
+    async def map(self, params: MapOptions) -> MapResult:
+        started = time.perf_counter()
+        start = str(check_url(params.url))
+        scope = Scope.of(
+            start, subdomains=params.subdomains, include=params.include, exclude=params.exclude
+        )
+        run = _Run(self, params, start, Scope.of(start, subdomains=params.subdomains))
+        deadline = params.timeout or MAP_TIMEOUT
+        with anyio.move_on_after(deadline) as timer:
+            try:
+                async with anyio.create_task_group() as group:
+                    if params.sitemaps != "only":
+                        group.start_soon(run.read_start_page)
+                    if params.sitemaps != "skip":
+                        group.start_soon(run.read_sitemaps)
+            except BaseExceptionGroup as failed:  # the site cannot be mapped: say why, once
+                raise _first(failed) from None
+        if timer.cancelled_caught:
+            run.stopped.append(f"the map's time limit of {deadline:g}s")
+        result = await self._assemble(run, scope)
+        result.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
+        return result
+
+    async def _assemble(self, run: _Run, scope: Scope) -> MapResult:
+        params = run.params
+        left_out = {"robots": 0, "scope": 0, "duplicate": 0, "limit": 0}
+        kept: dict[str, MapLink] = {}
+        checker = _RobotsChecker(self._robots, enabled=run.respect_robots)
+        for candidate in run.candidates():
+            try:
+                key = canonical_url(candidate.url)
+            except InvalidInput:
+                left_out["scope"] += 1
+                continue
+            if (known := kept.get(key)) is not None:
+                left_out["duplicate"] += 1
+                known.lastmod = known.lastmod or candidate.lastmod
+                known.title = known.title or candidate.title
+                continue
+            if scope.refusal(candidate.url) is not None:
+                left_out["scope"] += 1
+                continue
+            if not await checker.allows(candidate.url):
+                left_out["robots"] += 1
+                continue
+            kept[key] = MapLink(
+                url=candidate.url,
+                source=candidate.source,
+                found_in=candidate.found_in,
+                lastmod=candidate.lastmod,
+                title=candidate.title,
+            )
+        links = list(kept.values())
+        if params.query:
+            links = rank_links(params.query, links)
+        left_out["limit"] = max(0, len(links) - params.limit)
+        if checker.skipped_origins:
+            run.warnings.append(
+                f"robots.txt was read for {MAX_ROBOTS_ORIGINS} origins only; URLs of "
+                f"{checker.skipped_origins} more were left out (counted under robots)"
+            )
+        return MapResult(
+            url=params.url,
+            links=links[: params.limit],
+            found=len(links),
+            sitemaps=run.reader.reports if run.reader else [],
+            feeds=run.feeds,
+            left_out=left_out,
+            stopped_because=[*(run.reader.stopped if run.reader else []), *run.stopped],
+            warnings=run.warnings,
+        )
+
+
+class _Run:
+    """One map's discovery: what each source found, in a fixed order (so two runs agree)."""
+
+    def __init__(self, mapper: Mapper, params: MapOptions, start: str, site: Scope) -> None:
+        self.mapper = mapper
+        self.params = params
+        self.start = start
+        self.site = site
+        settings = mapper._settings
+        self.respect_robots = (
+            settings.respect_robots if params.respect_robots is None else params.respect_robots
+        )
+        self.page: Page | None = None
+        self.page_found: list[_Candidate] = []
+        self.feed_found: list[_Candidate] = []
+        self.feeds: list[str] = []
+        self.reader: SitemapReader | None = None
+        self.stopped: list[str] = []
+        self.warnings: list[str] = []
+
+    def candidates(self) -> Iterable[_Candidate]:
+        """The start page first, then sitemaps, feeds and the page's links."""
+        yield from self.page_found[:1]
+        if self.reader is not None:
+            for listed in self.reader.listed:
+                source: MapSource = "robots" if listed.from_robots else "sitemap"
+                yield _Candidate(listed.url, source, listed.sitemap, listed.lastmod)
+        yield from self.feed_found
+        yield from self.page_found[1:]
+
+    async def read_start_page(self) -> None:
+        fetcher = self.mapper._fetcher
+        try:
+            page = await fetcher.fetch(
+                self.start,
+                max_length=1,
+                respect_robots=self.respect_robots,
+                keep_source=True,
+            )
+        except FATAL:
+            raise
+        except NetsiftError as exc:
+            self.warnings.append(f"the start page was not read: {exc.message} ({exc.code})")
+            return
+        self.page = page
+        self.page_found.append(_Candidate(page.final_url, "page", self.start, title=page.title))
+        self.page_found.extend(
+            _Candidate(link.url, "page", page.final_url, title=link.text or None)
+            for link in page.links
+        )
+        if page.page_type == "feed" or not page.source:
+            return
+        for feed in feed_links(page.source, page.final_url):
+            await self._read_feed(feed)
+
+    async def _read_feed(self, url: str) -> None:
+        shown = safe_url(url)
+        if reason := self.site.refusal(url):
+            self.warnings.append(f"the feed {shown} was not read: {reason}")
+            return
+        try:
+            feed = await self.mapper._fetcher.fetch(
+                url, max_length=1, respect_robots=self.respect_robots
+            )
+        except NetsiftError as exc:
+            self.warnings.append(f"the feed {shown} was not read: {exc.message} ({exc.code})")
+            return
+        self.feeds.append(shown)
+        self.feed_found.extend(
+            _Candidate(entry.url, "feed", shown, lastmod=entry.published, title=entry.title)
+            for entry in feed.entries
+            if entry.url
+        )
+
+    async def read_sitemaps(self) -> None:
+        mapper = self.mapper
+        origin = _origin(self.start)
+        rules = await mapper._robots.rules_for(check_url(origin + "/robots.txt"))
+        if rules.unreachable is not None:  # the site is down: a fresh copy of its error
+            raise error_from_dict(rules.unreachable.to_dict())
+        roots: list[tuple[str, Via]] = []
+        for line in rules.sitemaps:
+            if (url := absolute_url(line, origin + "/")) is not None:
+                roots.append((url, "robots"))
+        if not roots:
+            roots.append((origin + "/sitemap.xml", "guess"))
+
+        async def on_hop(hop: httpx.URL) -> None:
+            if self.respect_robots:
+                await mapper._robots.check(str(hop))
+
+        self.reader = SitemapReader(
+            mapper._http,
+            self.site,
+            on_hop=on_hop,
+            timeout=mapper._settings.timeout,
+            max_urls=MAX_CANDIDATES,
+        )
+        await self.reader.read(roots)
+
+
+class _RobotsChecker:
+    """robots.txt verdicts for the URLs of a map, one robots.txt per origin."""
+
+    def __init__(self, robots: RobotsCache, *, enabled: bool) -> None:
+        self._robots = robots
+        self._enabled = enabled
+        self._rules: dict[str, RobotsRules | None] = {}
+        self.skipped_origins = 0
+
+    async def allows(self, url: str) -> bool:
+        if not self._enabled:
+            return True
+        origin = _origin(url)
+        if origin not in self._rules:
+            if len(self._rules) >= MAX_ROBOTS_ORIGINS:
+                self.skipped_origins += 1
+                self._rules[origin] = None
+            else:
+                try:
+                    self._rules[origin] = await self._robots.rules_for(check_url(url))
+                except NetsiftError:
+                    self._rules[origin] = None
+        rules = self._rules[origin]
+        return rules is not None and rules.allows(url, self._robots.user_agent)
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first error a task group collected (both tasks may fail on one unreachable site)."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+def _words(link: MapLink) -> str:
+    parts = urlsplit(link.url)
+    path = unquote(f"{parts.path} {parts.query}")
+    return f"{link.title or ''} {_PATH_WORDS.sub(' ', path)}"
+
+
+def rank_links(query: str, links: list[MapLink]) -> list[MapLink]:
+    """`links` by relevance to `query` (BM25 over path words and titles), each scored; ties
+    keep their discovery order."""
+    scores = bm25_scores(query, [_words(link) for link in links])
+    for link, score in zip(links, scores, strict=True):
+        link.score = round(score, 4)
+    order = sorted(range(len(links)), key=lambda i: -scores[i])
+    return [links[i] for i in order]
