@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # the settings (pydantic-settings, httpx) load with the first
 __all__ = [
     "CONFIG_EXIT",
     "EXTRAS",
+    "PROVIDERS_HINT",
+    "attempt_line",
     "build_settings",
     "check_port_free",
     "error_object",
@@ -32,6 +34,7 @@ __all__ = [
     "run",
     "settings_error",
     "unusable_paths",
+    "verbose_details",
 ]
 
 T = TypeVar("T")
@@ -42,13 +45,49 @@ def error_object(error: NetsiftError) -> dict[str, Any]:
     return {"error": error.to_dict()}
 
 
-def fail(error: NetsiftError, *, as_json: bool) -> NoReturn:
-    """Print the error where it belongs and exit with its code; never a traceback."""
+def fail(error: NetsiftError, *, as_json: bool, verbose: bool = False) -> NoReturn:
+    """Print the error where it belongs and exit with its code; never a traceback. One line
+    by default; `verbose` adds what `--json` carries in `details`: each provider attempt's
+    code and message, then where to look next."""
     if as_json:
         sys.stdout.write(json.dumps(error_object(error), ensure_ascii=False) + "\n")
     else:
         sys.stderr.write(f"error: {error.message} ({error.code}){_wait_hint(error)}\n")
+        if verbose:
+            sys.stderr.write(verbose_details(error))
     raise typer.Exit(error.exit_code)
+
+
+PROVIDERS_HINT = "hint: `netsift providers` shows each provider's configuration and state"
+
+
+def attempt_line(attempt: dict[str, Any]) -> str:
+    """`  brave: rate_limited, retryable, retry after 30s: the message` for one attempt."""
+    if attempt.get("ok"):
+        found = f"ok, {attempt.get('result_count', 0)} results"
+        return f"  {attempt.get('provider')}: {found} in {attempt.get('latency_ms', 0):.0f} ms\n"
+    notes = [str(attempt.get("error_code") or "failed")]
+    if attempt.get("retryable") is not None:
+        notes.append("retryable" if attempt["retryable"] else "not retryable")
+    wait = attempt.get("retry_after")
+    if isinstance(wait, int | float) and not isinstance(wait, bool):
+        notes.append(f"retry after {wait:g}s")
+    message = attempt.get("message")
+    return (
+        f"  {attempt.get('provider')}: {', '.join(notes)}"
+        + (f": {message}" if message else "")
+        + "\n"
+    )
+
+
+def verbose_details(error: NetsiftError) -> str:
+    """The provider attempts an error carries, a line each, and the hint; empty for an
+    error that has none (then the one line already said everything)."""
+    attempts = error.details.get("attempts")
+    if not isinstance(attempts, list) or not attempts:
+        return ""
+    lines = [attempt_line(a) for a in attempts if isinstance(a, dict)]
+    return "attempts:\n" + "".join(lines) + PROVIDERS_HINT + "\n"
 
 
 def _wait_hint(error: NetsiftError) -> str:
@@ -171,22 +210,22 @@ def missing_extra(exc: ImportError) -> ConfigError | None:
     )
 
 
-def run(work: Callable[[], Awaitable[T]], *, as_json: bool) -> T:
+def run(work: Callable[[], Awaitable[T]], *, as_json: bool, verbose: bool = False) -> T:
     """Run one async command body, rendering any failure in the one place it is rendered."""
-    with guarded(as_json=as_json):
+    with guarded(as_json=as_json, verbose=verbose):
         return anyio.run(work)
     raise AssertionError("unreachable: guarded() exits on every failure")  # pragma: no cover
 
 
 @contextlib.contextmanager
-def guarded(*, as_json: bool) -> Iterator[None]:
-    """The CLI's error boundary for a block: a NetsiftError is printed with its exit code, a
-    missing extra says what to install, Ctrl-C exits 130 quietly, anything else is
-    `internal` without a traceback (NETSIFT_DEBUG=1 shows it)."""
+def guarded(*, as_json: bool, verbose: bool = False) -> Iterator[None]:
+    """The CLI's error boundary for a block: a NetsiftError is printed with its exit code
+    (and its details with `verbose`), a missing extra says what to install, Ctrl-C exits 130
+    quietly, anything else is `internal` without a traceback (NETSIFT_DEBUG=1 shows it)."""
     try:
         yield
     except NetsiftError as exc:
-        fail(exc, as_json=as_json)
+        fail(exc, as_json=as_json, verbose=verbose)
     except ValidationError as exc:
         fail(InvalidInput.from_validation(exc), as_json=as_json)
     except KeyboardInterrupt:

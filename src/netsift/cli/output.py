@@ -63,8 +63,10 @@ def print_meta(meta: Metadata) -> None:
             sys.stdout.write(f"{name}: {value}\n")
 
 
-def print_search(response: SearchResponse) -> None:
-    failed = [a for a in response.attempts if not a.ok]
+def print_search(response: SearchResponse, *, verbose: bool = False) -> None:
+    """The results on stdout; on stderr a note per failed provider, or with `verbose` every
+    attempt (the answering one too, with its latency)."""
+    failed = [] if verbose else [a for a in response.attempts if not a.ok]
     if human():
         from rich.console import Console
         from rich.table import Table
@@ -87,5 +89,12 @@ def print_search(response: SearchResponse) -> None:
         sys.stderr.write(
             f"note: {attempt.provider} failed ({attempt.error_code}): {attempt.message or ''}\n"
         )
+    if verbose and response.attempts:
+        from .boundary import attempt_line
+
+        cached = " (from the cache)" if response.cached else ""
+        sys.stderr.write(f"attempts{cached}:\n")
+        for attempt in response.attempts:
+            sys.stderr.write(attempt_line(attempt.model_dump()))
     if not response.results:
         sys.stderr.write("no results\n")

@@ -39,6 +39,12 @@ def search(
     stdin: Annotated[
         bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
     ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Show every provider attempt (code, message) on stderr."
+        ),
+    ] = False,
 ) -> None:
     """Search the web across providers with failover; failures are reported, never hidden."""
     from ..client import Client
@@ -81,11 +87,11 @@ def search(
             with status(f"Searching {query!r}"):
                 return await client.search(**params.model_dump())
 
-    response = run(one, as_json=as_json)
+    response = run(one, as_json=as_json, verbose=verbose)
     if as_json:
         emit_json(response)
     else:
-        print_search(response)
+        print_search(response, verbose=verbose)
 
 
 def providers(

@@ -12,12 +12,20 @@ from lxml import etree
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
 from .dom import drop, own_copy, render_node, resolve_links, run_trafilatura
+from .pagetype import card_run
 from .region import find_main_region, text_length
 
 __all__ = ["BLOCK_PAGES", "drop_repeats", "open_accordions", "prune_controls", "read_blocks"]
 
 BLOCK_PAGES = frozenset({"listing", "collection", "service"})
 _REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
+# trafilatura's pick holds under this share of the words of the region's run of cards: it read
+# the text around the grid (a filter bar, a result count) and left the items out
+_CARDS_KEPT = 0.5
+# ...when the cards hold at least this share of the region's text: a story's region with a
+# row of related teasers under it is read well by trafilatura's pick, which leaves them out
+_CARDS_SHARE = 0.5
+_WORD = re.compile(r"\w+")
 _CONTROL_WORDS = re.compile(
     r"(?:^|[-_\s])(?:filters?|facets?|faceted|refinements?|sort|sorting|sortby|sort-by)"
     r"(?:$|[-_\s])",
@@ -182,9 +190,10 @@ def open_accordions(root: etree._Element) -> None:
             _show(panel)
 
 
-def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[str, float]:
-    """The pruned main region, and how much of the region before the controls went it keeps
-    (the choice against trafilatura weighs the region as found: its controls hold text)."""
+def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[str, float, str]:
+    """The pruned main region, how much of the region before the controls went it keeps
+    (the choice against trafilatura weighs the region as found: its controls hold text), and
+    the words of its run of repeated cards."""
     work = own_copy(tree, None)
     open_accordions(work)
     prune_boilerplate(work)
@@ -196,15 +205,34 @@ def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[
     prune_controls(region)
     drop_repeats(region)
     kept = text_length(region) / before if before else 1.0
-    return render_node(region, fmt), kept
+    run = card_run(region)
+    after = text_length(region)
+    cards = " ".join(" ".join(card.itertext()) for card in run)
+    if sum(map(text_length, run)) < _CARDS_SHARE * after:
+        cards = ""  # not a page of cards: the choice is by length alone
+    return render_node(region, fmt), kept, cards
+
+
+def _keeps_cards(picked: str, cards: str) -> bool:
+    """Whether trafilatura's pick holds most of the cards' words (each counted once)."""
+    wanted = set(_WORD.findall(cards.lower()))
+    if not wanted:
+        return True
+    return len(wanted & set(_WORD.findall(picked.lower()))) >= _CARDS_KEPT * len(wanted)
 
 
 def read_blocks(
     tree: etree._Element, url: str | None, fmt: ContentFormat, options: dict[str, Any]
 ) -> str | None:
-    """The whole main region, unless trafilatura's densest-text pick holds about as much: then
-    the region's extra is the page's chrome, not more blocks."""
-    region, kept = _region(tree, url, fmt)
+    """The whole main region, unless trafilatura's densest-text pick holds about as much and
+    keeps the region's cards: then the region's extra is the page's chrome, not more blocks.
+    A pick as long as the region that left out the run of repeated cards (a listing's items)
+    read the page's other text instead: the cards are the content."""
+    region, kept, cards = _region(tree, url, fmt)
     picked = run_trafilatura(tree, url, fmt, options)
     found = len(region) / kept if kept else 0.0
-    return (region if len(picked) < _REGION_SHARE * found else picked) or None
+    # a pick longer than the whole region read text the region lacks, cards or not
+    lost = len(picked) < _REGION_SHARE * found or (
+        len(picked) <= found and not _keeps_cards(picked, cards)
+    )
+    return (region if lost else picked) or None

@@ -14,7 +14,13 @@ from lxml import etree
 
 from .dom import drop
 
-__all__ = ["PRUNED_TAGS", "is_hidden", "looks_like_boilerplate", "prune_boilerplate"]
+__all__ = [
+    "PRUNED_TAGS",
+    "is_hidden",
+    "is_large_share",
+    "looks_like_boilerplate",
+    "prune_boilerplate",
+]
 
 _ALWAYS = frozenset(
     {
@@ -75,6 +81,10 @@ _RESPONSIVE_HIDDEN = re.compile(
     r"hidden[-_](?:xs|sm|md|lg|xl|xxl|lt|gt|below|above|up|down|mobile|tablet|phone|desktop)",
     re.IGNORECASE,
 )
+# "hidden" said of one part of the element, not of the element: Drupal marks every field whose
+# label it does not print `field--label-hidden` (a listing's card titles and summaries among
+# them), and a label or icon that only screen readers get is `label-visually-hidden`
+_PART_HIDDEN = re.compile(r"(?:label|title|caption|legend|icon)[-_]+(?:visually[-_])?hidden")
 
 
 def _class_words(classes: str) -> str:
@@ -89,6 +99,8 @@ def _class_words(classes: str) -> str:
     kept = []
     for word in words:
         if ":" in word or word.startswith("overflow") or (responsive and "hidden" in word):
+            continue
+        if "hidden" in word and _PART_HIDDEN.search(word.lower()):
             continue
         module = _CSS_MODULE.match(word)
         kept.append(module.group(1) if module else word)
@@ -118,7 +130,7 @@ def prune_boilerplate(root: etree._Element, *, keep_header_in_main: bool = True)
                 continue
             if root_length < 0:
                 root_length = len("".join(root.itertext()))
-            if _is_large_share(node, root_length):
+            if is_large_share(node, root_length):
                 continue  # named like chrome, but holds most of the page
         doomed.append(node)
         if node is not root:
@@ -140,7 +152,7 @@ def _has_much_text(node: etree._Element) -> bool:
     return len("".join(node.itertext()).split()) > 80
 
 
-def _is_large_share(node: etree._Element, root_length: int) -> bool:
+def is_large_share(node: etree._Element, root_length: int) -> bool:
     """A wrapper whose class happens to say 'header' but holds most of the page stays."""
     inner = len("".join(node.itertext()))
     return inner > 2000 and inner > 0.5 * root_length

@@ -20,13 +20,14 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from .boilerplate import looks_like_boilerplate
+from .boilerplate import is_large_share, looks_like_boilerplate
 from .dom import string_length
 
 __all__ = [
     "HTML_PAGE_TYPES",
     "Classification",
     "HtmlPageType",
+    "card_run",
     "classify_page",
     "count_priced_blocks",
     "json_ld_objects",
@@ -313,7 +314,7 @@ def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
     if shape.price_markup:
         ev.add("product", 1.5, "microdata:price")
     cards, priced = _repeated_cards(body)
-    if cards >= 6:
+    if cards >= _CARD_RUN:
         if priced >= 3:
             ev.add("collection", min(3.5, 1.0 + cards / 8), f"dom:priced-cards={cards}")
         else:
@@ -405,33 +406,50 @@ def _scan(body: etree._Element) -> _Shape:
     return shape
 
 
-def _repeated_cards(body: etree._Element) -> tuple[int, int]:
-    """The largest run of same-shaped siblings holding a link; how many of them show a price."""
-    best_texts: list[str] = []
+_CARD_RUN = 6  # same-shaped linked siblings: fewer are a menu's or a footer's columns
+_CARD_WORDS = (4, 80)  # mean words a card: fewer are bare menu links, more are posts
+
+
+def card_run(body: etree._Element) -> list[etree._Element]:
+    """The largest run of same-shaped siblings that each hold a link and a few words: a
+    listing's items, a collection's products. Runs inside chrome do not count, unless the
+    chrome-named wrapper holds most of the page (a grid in a `related-products` section that
+    is the whole page)."""
+    best: list[etree._Element] = []
     chrome: dict[etree._Element, bool] = {}  # candidates share ancestors: judge each once
+    body_length = -1
     for parent in body.iter("ul", "ol", "div", "section", "main"):
-        if len(parent) < 6:
+        if len(parent) < _CARD_RUN:
             continue
         children = list(parent.iterchildren(etree.Element))
-        if len(children) < 6:
+        if len(children) < _CARD_RUN:
             continue
         keys = [f"{c.tag}.{(c.get('class') or '').split()[:1]}" for c in children]
         shape, count = Counter(keys).most_common(1)[0]
-        if count < 6 or count <= len(best_texts) or _in_chrome(parent, chrome):
+        if count < _CARD_RUN or count <= len(best):
+            continue
+        if body_length < 0:
+            body_length = int(string_length(body))
+        if _in_chrome(parent, chrome, body_length):
             continue
         same = [c for c, key in zip(children, keys, strict=True) if key == shape]
         linked = [c for c in same if c.tag == "a" or next(c.iterdescendants("a"), None) is not None]
         if len(linked) < 0.8 * len(same):
             continue
-        texts = [" ".join(c.itertext()) for c in linked]
-        mean_words = sum(len(text.split()) for text in texts) / len(linked)
-        if mean_words > 80 or mean_words < 4:  # posts, or bare menu links, not cards
+        mean_words = sum(len(" ".join(c.itertext()).split()) for c in linked) / len(linked)
+        if not _CARD_WORDS[0] <= mean_words <= _CARD_WORDS[1]:
             continue
-        best_texts = texts
-    return len(best_texts), sum(1 for text in best_texts if _PRICE.search(text))
+        best = linked
+    return best
 
 
-def _in_chrome(node: etree._Element, seen: dict[etree._Element, bool]) -> bool:
+def _repeated_cards(body: etree._Element) -> tuple[int, int]:
+    """The largest run of cards, and how many of them show a price."""
+    cards = card_run(body)
+    return len(cards), sum(1 for c in cards if _PRICE.search(" ".join(c.itertext())))
+
+
+def _in_chrome(node: etree._Element, seen: dict[etree._Element, bool], body_length: int) -> bool:
     """Whether the node or an ancestor is navigation or boilerplate; answers memoised in seen."""
     path: list[etree._Element] = []
     verdict = False
@@ -440,7 +458,9 @@ def _in_chrome(node: etree._Element, seen: dict[etree._Element, bool]) -> bool:
             verdict = seen[el]
             break
         path.append(el)
-        if el.tag in ("nav", "header", "footer", "aside") or looks_like_boilerplate(el):
+        if el.tag in ("nav", "header", "footer", "aside") or (
+            looks_like_boilerplate(el) and not is_large_share(el, body_length)
+        ):
             verdict = True
             break
     for el in path:

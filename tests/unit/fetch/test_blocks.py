@@ -130,9 +130,9 @@ def test_block_region_links_made_absolute_and_compared_resolved() -> None:
     tree = _node(
         f"<html><body><nav><a href='/'>Home</a></nav><main><ul>{cards}</ul></main></body></html>"
     )
-    markdown, _ = _region(tree, "https://shop.example/pricing", "markdown")
+    markdown, *_ = _region(tree, "https://shop.example/pricing", "markdown")
     assert "(https://shop.example/plans/3)" in markdown
-    text, _ = _region(tree, "https://shop.example/pricing", "text")
+    text, *_ = _region(tree, "https://shop.example/pricing", "text")
     assert text.count("Compare") == 4  # one place however written: what the cards are about
     assert "Home" not in text
 
@@ -195,7 +195,7 @@ def test_accordion_toggles_survive_the_pruning_before_the_block_reader() -> None
     )
     assert tree is not None
     _drop_unread(tree, _UNREAD_CHROME)
-    text, _ = _region(tree, None, "text")
+    text, *_ = _region(tree, None, "text")
     assert "Is plan 2 billed monthly?" in text and "Plan 2 is billed each month" in text
     assert "Home" not in text
 

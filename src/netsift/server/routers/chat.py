@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ...errors import Disabled, LLMError, NetsiftError, NotFound
 from ...research.chat import ChatRequest, chat, chat_stream
@@ -49,7 +49,10 @@ def upstream_error(error: NetsiftError) -> Response:
 
 class ChatBody(ChatRequest):
     """A chat completions body: OpenAI's fields pass on; netsift's own are checked strictly,
-    so `"web_search": 0` or `"stream": "yes"` is refused (422) rather than guessed at."""
+    so `"web_search": 0` or `"stream": "yes"` is refused (422) rather than guessed at; OpenAI's
+    fields are strict too (`"model": 5` is no model name), their contents pass on."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
 
     stream: bool = Field(default=False, strict=True)
     web_search: bool = Field(default=False, strict=True)

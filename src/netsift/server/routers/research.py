@@ -224,9 +224,10 @@ async def cancel_research(job_id: str, state: StateDep, _: CallerDep) -> dict[st
 
 
 class ResumeMessage(BaseModel):
-    """WebSocket: follow a job already started, from the event after `since`."""
+    """WebSocket: follow a job already started, from the event after `since`. Strict like
+    every body (`"since": "5"` or `true` is refused, not coerced)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     request_id: str
     job_id: str = Field(min_length=1, max_length=64)
