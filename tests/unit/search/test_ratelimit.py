@@ -122,7 +122,7 @@ async def test_redis_windows_are_shared_between_replicas(redis_url: str) -> None
 def test_from_settings_shares_through_redis(redis_url: str) -> None:
     shared = RateLimiter.from_settings(Settings(cache_url=redis_url))
     local = RateLimiter.from_settings(Settings(cache_url="memory://"))
-    assert shared._pool is None and local._pool is None  # storage opens at the first check
+    assert shared._store is None and local._store is None  # storage opens at the first check
     shared._strategy(), local._strategy()
     assert shared._pool is not None
     assert local._pool is None
