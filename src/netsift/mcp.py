@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from anyio.abc import TaskGroup
@@ -21,7 +21,6 @@ from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from ._version import __version__
-from .client import Client
 from .config import Settings
 from .errors import InvalidInput, NetsiftError
 from .models import Event
@@ -33,6 +32,9 @@ from .tools.fetch_text import (
     reference_text,
 )
 from .tools.schemas import ResearchArgs, definitions, enabled_tools, tool_name
+
+if TYPE_CHECKING:  # built at the first tool call (_DeferredToolbox)
+    from .client import Client
 
 __all__ = ["create_server", "serve_http", "serve_stdio"]
 
@@ -222,6 +224,8 @@ class _DeferredToolbox(Toolbox):
             raise NetsiftError(f"the server could not start ({type(self._failure).__name__})")
 
     async def _hold(self) -> None:
+        from .client import Client
+
         assert self._ready is not None
         try:
             async with Client(self.settings) as client:
