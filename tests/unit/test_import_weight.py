@@ -163,7 +163,7 @@ def test_the_compute_workers_preload_no_network_side() -> None:
     fetch`): the function the workers run lives there, without httpx, the settings or the
     render step, which a worker never uses."""
     from netsift.compute import PRELOAD
-    from netsift.fetch.fetcher import _extract_content
+    from netsift.fetch.content import _extract_content
 
     assert _extract_content.__module__ in PRELOAD
     modules = loaded_after("".join(f"import {name}\n" for name in PRELOAD))
