@@ -12,8 +12,9 @@ executor on a crash, also failing its neighbours; a hand-rolled pool would re-im
 per-task timeout, kill-and-replace and result channel. pebble does exactly that, in pure Python.
 
 Workers are forked from a forkserver (never from the multi-threaded server process) that has
-imported the extraction modules once, so starting or replacing a worker costs a fork, not an
-import of lxml and trafilatura.
+imported the readers' dispatcher and the models once (`PRELOAD`), so starting or replacing a
+worker costs a fork; a worker imports a reader (lxml and trafilatura for HTML, pypdf, feedparser)
+with the first page of its kind, so a process that reads one JSON page never loads the HTML stack.
 """
 
 from __future__ import annotations
