@@ -12,9 +12,8 @@ executor on a crash, also failing its neighbours; a hand-rolled pool would re-im
 per-task timeout, kill-and-replace and result channel. pebble does exactly that, in pure Python.
 
 Workers are forked from a forkserver (never from the multi-threaded server process) that has
-imported the readers' dispatcher and the models once (`PRELOAD`), so starting or replacing a
-worker costs a fork; a worker imports a reader (lxml and trafilatura for HTML, pypdf, feedparser)
-with the first page of its kind, so a process that reads one JSON page never loads the HTML stack.
+imported the extraction modules once, so starting or replacing a worker costs a fork, not an
+import of lxml and trafilatura.
 """
 
 from __future__ import annotations
@@ -55,10 +54,8 @@ WALL_GRACE_SECONDS = 5.0
 # after a large page) cannot accumulate for the life of the server.
 TASKS_PER_WORKER = 500
 
-# The modules a worker needs, imported once by the forkserver so each fork starts warm: the
-# readers' dispatcher (fetch/content.py), not fetcher.py, whose network side (httpx, settings,
-# robots, the render step) a worker never uses (~180 ms of CPU in a fresh interpreter).
-PRELOAD = ["netsift.fetch.content"]
+# The modules a worker needs, imported once by the forkserver so each fork starts warm.
+PRELOAD = ["netsift.fetch.fetcher"]
 
 
 def default_workers() -> int:

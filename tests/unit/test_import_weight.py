@@ -156,16 +156,3 @@ def test_mcp_lists_its_tools_before_it_builds_a_client() -> None:
     """An MCP host starts a server per session and lists its tools at once."""
     modules = loaded_after(MCP_LISTING)  # the script asserts what loaded when
     assert "netsift.mcp" in modules
-
-
-def test_the_compute_workers_preload_no_network_side() -> None:
-    """The forkserver imports PRELOAD in a fresh interpreter for every pool (every `netsift
-    fetch`): the function the workers run lives there, without httpx, the settings or the
-    render step, which a worker never uses."""
-    from netsift.compute import PRELOAD
-    from netsift.fetch.content import _extract_content
-
-    assert _extract_content.__module__ in PRELOAD
-    modules = loaded_after("".join(f"import {name}\n" for name in PRELOAD))
-    network_side = ("httpx", "pydantic_settings", "netsift.config", "netsift.net", "pebble")
-    assert heavy(modules, HEAVY + network_side + ("netsift.render",)) == []

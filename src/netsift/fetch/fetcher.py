@@ -17,17 +17,17 @@ import httpx
 
 from ..compute import INLINE_MAX_BYTES, Compute
 from ..config import Settings
-from ..errors import HTTPError, InvalidInput
-from ..models import ContentFormat, Page, Redirect, RenderMode
+from ..errors import HTTPError, InvalidInput, UnsupportedContentType
+from ..models import ContentFormat, FeedEntry, Metadata, Page, PageType, Redirect, RenderMode
 from ..net.guard import check_url
 from ..net.http import HttpClient
 from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from ..render.step import RenderOutcome, RenderStep
 from ..usage import charge_page
-from .content import Content, _extract_content, extract_content
-from .decode import parse_content_type
-from .sniff import detect_kind
+from .decode import decode_body, parse_content_type
+from .json import extract_json
+from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
 __all__ = ["Content", "Fetcher", "build_page", "extract_content", "paginate"]
 
@@ -35,6 +35,18 @@ ACCEPT = (
     "text/html,application/xhtml+xml,application/pdf,application/json,"
     "application/rss+xml,application/atom+xml,text/markdown,text/plain;q=0.9,*/*;q=0.5"
 )
+
+
+@dataclass(frozen=True)
+class Content:
+    """What one content type's extractor produced, before pagination."""
+
+    title: str | None
+    content: str
+    metadata: Metadata
+    page_type: PageType | None = None
+    page_count: int | None = None
+    entries: tuple[FeedEntry, ...] = ()
 
 
 def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
@@ -51,6 +63,72 @@ def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple
         )
     end = total if max_length is None else min(total, start_index + max_length)
     return content[start_index:end], (end if end < total else None)
+
+
+def extract_content(
+    body: bytes,
+    *,
+    content_type: str,
+    url: str,
+    format: ContentFormat,
+    page_type: str = "auto",
+) -> Content:
+    """Dispatch on the real kind of the body (declared type, sniffed when generic); pure.
+
+    `page_type` ("auto" or a PageType) steers HTML extraction only; other kinds know their type.
+    """
+    mime, _ = parse_content_type(content_type)
+    page_url = url or None
+    kind = detect_kind(mime, body, url)
+    # Each reader is imported when its kind first arrives: the HTML stack (trafilatura and
+    # selectolax), the PDF reader (pypdf, PIL) and feedparser cost a command that never reads
+    # one nothing (`netsift search` builds a Fetcher too).
+    if kind == "html":
+        from .html import extract_html
+        from .metadata import extract_metadata
+
+        text = decode_body(body, content_type).text
+        extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
+        metadata = extract_metadata(text, page_url)
+        return Content(
+            extraction.title or metadata.title,
+            extraction.content,
+            metadata,
+            page_type=extraction.page_type,
+        )
+    if kind in ("text", "markdown"):
+        text = decode_body(body, content_type).text
+        title = _markdown_title(text) if kind == "markdown" else None
+        return Content(title, text, Metadata(title=title, url=page_url), page_type="text")
+    if kind == "json":
+        text = decode_body(body, content_type).text
+        return Content(None, extract_json(text), Metadata(url=page_url), page_type="json")
+    if kind == "pdf":
+        from .pdf import extract_pdf
+
+        pdf = extract_pdf(body)
+        meta = Metadata(title=pdf.title, author=pdf.author, url=page_url, type="pdf")
+        return Content(pdf.title, pdf.text, meta, page_type="pdf", page_count=pdf.page_count)
+    if kind == "feed":
+        from .feed import extract_feed
+
+        feed = extract_feed(body, url)
+        meta = Metadata(title=feed.title, description=feed.description, url=page_url, type="feed")
+        return Content(feed.title, feed.markdown, meta, "feed", entries=tuple(feed.entries))
+    actual = (sniff_mime(body) or mime) if mime in GENERIC_TYPES else mime
+    raise UnsupportedContentType(
+        f"{url or 'the document'} is {describe_binary(actual)}; "
+        "netsift reads HTML, text, Markdown, JSON, PDF and feeds",
+        details={"content_type": actual},
+    )
+
+
+def _markdown_title(text: str) -> str | None:
+    """The first level-one ATX heading in the opening lines of a Markdown document."""
+    for line in text.lstrip("\ufeff").splitlines()[:50]:
+        if line.startswith("# "):
+            return " ".join(line[2:].strip(" #").split())[:500] or None
+    return None
 
 
 def build_page(
@@ -355,3 +433,12 @@ def _inline(body: bytes, content_type: str, url: str) -> bool:
     if len(body) > INLINE_MAX_BYTES:
         return False
     return detect_kind(parse_content_type(content_type)[0], body, url) not in ("html", "pdf")
+
+
+def _extract_content(
+    body: bytes, content_type: str, url: str, format: ContentFormat, page_type: str
+) -> Content:
+    """`extract_content` with positional arguments, as the pool passes them."""
+    return extract_content(
+        body, content_type=content_type, url=url, format=format, page_type=page_type
+    )
