@@ -3,10 +3,13 @@
     .venv/bin/python bench/startup.py [--repeat 7] [--only help,search,fetch,mcp]
 
 Agent harnesses start a process per tool call, so what a command costs before it does any work
-is paid on every call. Each contender runs as a subprocess; its cost is the process CPU (user +
-system, from `getrusage(RUSAGE_CHILDREN)` deltas), which a busy machine disturbs far less than
-wall time. Contenders of one figure run interleaved, round after round, and the median is
-reported with the ratio netsift / peer:
+is paid on every call. Each contender runs as a subprocess; its cost is the CPU of its whole
+process tree (user + system, from `getrusage(RUSAGE_CHILDREN)` deltas), which a busy machine
+disturbs far less than wall time. The tree includes processes that outlive the command: this
+script is a child subreaper (Linux `PR_SET_CHILD_SUBREAPER`), so netsift's forkserver and
+extraction workers, orphaned when the command exits, are reparented here and reaped into the
+figure (without it a fetch looked about 2x cheaper than it is). Contenders of one figure run
+interleaved, round after round, and the median is reported with the ratio netsift / peer:
 
 - `netsift --help` beside `trafilatura --help` (and `ddgs --help` for reference);
 - a cached `netsift search --json` (the provider simulators from tests/offline_web, the SQLite
@@ -23,6 +26,7 @@ netsift runs with a scratch data directory: nothing touches the user's own.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import http.server
 import json
 import os
@@ -60,10 +64,36 @@ class Contender:
     run: Callable[[], float | None]  # runs once; returns a wall time worth reporting, or None
 
 
+PR_SET_CHILD_SUBREAPER = 36  # prctl(2)
+ORPHAN_WAIT = 15.0  # seconds a command's leftover processes get to exit before the bench fails
+
+
+def become_subreaper() -> None:
+    """Descendants orphaned by a contender become our children, so their CPU can be reaped."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit(f"prctl(PR_SET_CHILD_SUBREAPER) failed: errno {ctypes.get_errno()}")
+
+
+def reap_orphans() -> None:
+    """Wait for every leftover descendant (a contender's forkserver and workers) to exit."""
+    deadline = time.monotonic() + ORPHAN_WAIT
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return  # no children left
+        if pid == 0:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"a contender left processes running after {ORPHAN_WAIT:.0f} s")
+            time.sleep(0.01)
+
+
 def cpu_of(run: Callable[[], float | None]) -> tuple[float, float | None]:
-    """Process CPU (user + system) of the children `run` waited for, and its own figure."""
+    """CPU (user + system) of the process tree `run` started, and its own figure."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = run()
+    reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return used, wall
@@ -166,6 +196,7 @@ def measure(title: str, contenders: list[Contender], repeat: int) -> list[str]:
     walls: dict[str, list[float]] = {c.name: [] for c in contenders}
     for contender in contenders:  # one untimed round: page caches, .pyc files, the first search
         contender.run()
+        reap_orphans()
     for _ in range(repeat):
         for contender in contenders:
             used, wall = cpu_of(contender.run)
@@ -203,6 +234,7 @@ def main() -> None:
     if missing:
         raise SystemExit(f"missing {', '.join(missing)}: run scripts/install (the bench group)")
 
+    become_subreaper()
     state = new_state()
     with (
         TemporaryDirectory() as data,

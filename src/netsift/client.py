@@ -11,10 +11,8 @@ import asyncio
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from .compute import Compute, ComputeLimits, default_workers
 from .config import Settings
 from .errors import Disabled
-from .fetch.fetcher import Fetcher
 from .jobs.executor import Executor
 from .jobs.kinds import Kind
 from .jobs.worker import Worker, worker_id
@@ -32,7 +30,6 @@ from .models import (
 from .net.audit import AuditLog
 from .net.http import HttpClient
 from .net.resolver import Resolver
-from .net.robots import RobotsCache
 from .params import (
     BatchSearchParams,
     Depth,
@@ -51,7 +48,10 @@ from .store.jobs import Job, JobStore, open_job_store
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
+    from .compute import Compute
     from .crawl.map import Mapper
+    from .fetch.fetcher import Fetcher
+    from .net.robots import RobotsCache
     from .params import SitemapMode
     from .research.agent import ResearchAgent
     from .research.llm import LLM
@@ -77,19 +77,11 @@ class Client:
         self.settings = settings if settings is not None else Settings()
         audit = AuditLog(self.settings.audit_log) if self.settings.audit_log else None
         self.http = HttpClient(self.settings, resolver=resolver, transport=transport, audit=audit)
-        self.robots = RobotsCache(
-            self.http,
-            user_agent=self.settings.user_agent,
-            timeout=self.settings.robots_timeout,
-        )
-        self.compute = Compute(
-            workers=self.settings.workers or default_workers(),
-            limits=ComputeLimits(
-                cpu_seconds=self.settings.task_cpu_seconds,
-                memory_mb=self.settings.task_memory_mb,
-            ),
-        )
-        self.fetcher = Fetcher(self.settings, self.http, self.robots, compute=self.compute)
+        # robots, compute and the fetcher are built at first use (properties below): a search
+        # never loads the fetch stack (the page readers, the render step, the process pool).
+        self._robots: RobotsCache | None = None
+        self._compute: Compute | None = None
+        self._fetcher: Fetcher | None = None
         jobs_url = self.settings.effective_jobs_url()  # Redis: one list for every replica
         self.discoveries = DiscoveryLog(
             self.settings.effective_discoveries_path(),
@@ -105,6 +97,40 @@ class Client:
         self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
         self._mapper: Mapper | None = None
+
+    @property
+    def robots(self) -> RobotsCache:
+        if self._robots is None:
+            from .net.robots import RobotsCache
+
+            self._robots = RobotsCache(
+                self.http,
+                user_agent=self.settings.user_agent,
+                timeout=self.settings.robots_timeout,
+            )
+        return self._robots
+
+    @property
+    def compute(self) -> Compute:
+        if self._compute is None:
+            from .compute import Compute, ComputeLimits, default_workers
+
+            self._compute = Compute(
+                workers=self.settings.workers or default_workers(),
+                limits=ComputeLimits(
+                    cpu_seconds=self.settings.task_cpu_seconds,
+                    memory_mb=self.settings.task_memory_mb,
+                ),
+            )
+        return self._compute
+
+    @property
+    def fetcher(self) -> Fetcher:
+        if self._fetcher is None:
+            from .fetch.fetcher import Fetcher
+
+            self._fetcher = Fetcher(self.settings, self.http, self.robots, compute=self.compute)
+        return self._fetcher
 
     @property
     def search_service(self) -> SearchService:
@@ -235,9 +261,11 @@ class Client:
             await self._ledger.aclose()
         if self._search is not None:
             await self._search.aclose()
-        await self.fetcher.aclose()
+        if self._fetcher is not None:
+            await self._fetcher.aclose()
         await self.http.aclose()
-        await asyncio.to_thread(self.compute.close)
+        if self._compute is not None:
+            await asyncio.to_thread(self._compute.close)
 
     def _require(self, capability: str) -> None:
         if not self.settings.enabled(capability):

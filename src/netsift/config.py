@@ -108,6 +108,12 @@ def _check_limit(value: str) -> None:
         ) from None
 
 
+def _default_of(model: type[BaseModel], info: ValidationInfo) -> Any:
+    """The declared default of the field being validated (None when it has no field name)."""
+    field = model.model_fields.get(info.field_name or "")
+    return None if field is None else field.default
+
+
 def env_name(field: str) -> str:
     """The environment variable a user sets for `field` (its first alias, or NETSIFT_FIELD)."""
     info = Settings.model_fields.get(field)
@@ -434,8 +440,10 @@ class Settings(BaseSettings):
 
     @field_validator("search_rate_limit", "server_rate_limit", "server_search_quota")
     @classmethod
-    def _limits_notation(cls, value: str | None) -> str | None:
-        if value:
+    def _limits_notation(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # A default is netsift's own string (a test parses each): checking it would import
+        # the `limits` library (~15 ms) into every process that only reads its settings.
+        if value and value != _default_of(cls, info):
             _check_limit(value)
         return value
 

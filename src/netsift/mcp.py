@@ -11,16 +11,16 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
+from anyio.abc import TaskGroup
 from mcp import MCPError, types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from ._version import __version__
-from .client import Client
 from .config import Settings
 from .errors import InvalidInput, NetsiftError
 from .models import Event
@@ -32,7 +32,10 @@ from .tools.fetch_text import (
     raw_part,
     reference_text,
 )
-from .tools.schemas import ResearchArgs, tool_name
+from .tools.schemas import ResearchArgs, definitions, enabled_tools, tool_name
+
+if TYPE_CHECKING:  # built at the first tool call (_DeferredToolbox)
+    from .client import Client
 
 __all__ = ["create_server", "serve_http", "serve_stdio"]
 
@@ -74,8 +77,12 @@ def create_server(
         if client is not None:
             yield Toolbox(client)
             return
-        async with Client(settings) as own:
-            yield Toolbox(own)
+        async with anyio.create_task_group() as group:
+            toolbox = _DeferredToolbox(settings if settings is not None else Settings(), group)
+            try:
+                yield toolbox
+            finally:
+                await toolbox.stop()
 
     async def list_tools(
         ctx: ServerRequestContext[Toolbox], params: types.PaginatedRequestParams | None
@@ -146,6 +153,11 @@ def create_server(
     async def call_tool(
         ctx: ServerRequestContext[Toolbox], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        if isinstance(ctx.lifespan_context, _DeferredToolbox):
+            try:
+                await ctx.lifespan_context.start()
+            except NetsiftError as exc:
+                return _error_result(exc)
         name = tool_name(params.name)
         if name == REFERENCE_FETCH and "web_fetch" in ctx.lifespan_context.names():
             return await reference_fetch(ctx, params.arguments or {})
@@ -183,6 +195,58 @@ def create_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+class _DeferredToolbox(Toolbox):
+    """The server's Toolbox, whose Client is built at the first tool call, not at start.
+
+    A host starts an MCP server per session and lists its tools at once; the Client (HTTP
+    layer, stores, the research runner) is only needed to run one. `initialize` and
+    `tools/list` answer from the settings alone. The Client lives in a task of the
+    lifespan's task group, so it is entered and closed in one task as it requires.
+    """
+
+    def __init__(self, settings: Settings, group: TaskGroup) -> None:
+        # Toolbox.__init__ is not called: `client` is set when the Client is entered.
+        self.settings = settings
+        self._group = group
+        self._ready: anyio.Event | None = None
+        self._failure: BaseException | None = None
+        self._done = anyio.Event()
+
+    def definitions(self, format: Any = "openai") -> list[dict[str, Any]]:
+        return definitions(format, settings=self.settings)
+
+    def names(self) -> list[str]:
+        return [tool.name for tool in enabled_tools(self.settings)]
+
+    async def start(self) -> None:
+        """Build and enter the Client once (the first caller starts it, the rest wait)."""
+        if self._ready is None:
+            self._ready = anyio.Event()
+            self._group.start_soon(self._hold)
+        await self._ready.wait()
+        if self._failure is not None:
+            if isinstance(self._failure, NetsiftError):
+                raise self._failure
+            raise NetsiftError(f"the server could not start ({type(self._failure).__name__})")
+
+    async def _hold(self) -> None:
+        from .client import Client
+
+        assert self._ready is not None
+        try:
+            async with Client(self.settings) as client:
+                self.client = client
+                self._ready.set()
+                await self._done.wait()
+        except Exception as exc:
+            self._failure = exc
+        finally:
+            self._ready.set()
+
+    async def stop(self) -> None:
+        self._done.set()
 
 
 def _describe(event: Event) -> str:

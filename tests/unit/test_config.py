@@ -65,3 +65,15 @@ def test_netsift_toml_is_read_below_environment(tmp_path, monkeypatch):
     assert Settings().providers == ["wikipedia"]
     monkeypatch.setenv("NETSIFT_TIMEOUT", "3")
     assert Settings().timeout == 3
+
+
+def test_the_default_rate_limits_are_valid_limits_notation():
+    """Settings skips parsing its own default limits (that would import `limits` into every
+    process): this keeps those defaults honest, and a user's value is still parsed."""
+    from limits import parse_many
+
+    for field in ("search_rate_limit", "server_rate_limit", "server_search_quota"):
+        default = Settings.model_fields[field].default
+        assert default is None or parse_many(default)
+    with pytest.raises(ValidationError, match="limits` notation"):
+        Settings(server_rate_limit="600 a minute")

@@ -83,3 +83,76 @@ def test_a_client_needs_none_of_the_optional_extras() -> None:
         + "netsift.extract('<html><body><p>hello there</p></body></html>')\n"
     )
     loaded_after(code)  # raises (the subprocess fails) on an ImportError
+
+
+# What a cached search does not need: the fetch stack (the page readers' dispatcher, the render
+# step, the process pool), the `limits` library (no limit is checked on a cache hit), the
+# research agent (the Client enters the research runner, which is light), and any provider
+# module (a name is checked without importing it; the one asked loads when it is called).
+SEARCH_SKIPS = (
+    "netsift.fetch.fetcher",
+    "netsift.compute",
+    "netsift.render",
+    "netsift.net.robots",
+    "pebble",
+    "limits",
+    "netsift.research.agent",
+    "netsift.research.llm",
+    "netsift.search.providers",
+)
+
+CACHED_SEARCH = """
+import asyncio, sys
+sys.modules.setdefault("httpx._main", None)
+from netsift.client import Client
+from netsift.config import Settings
+from netsift.models import SearchResponse
+from netsift.search.service import SearchService
+from netsift.store.cache import cache_key
+
+async def main():
+    settings = Settings(cache_url="memory://", providers=["brave"], brave_api_key="k")
+    async with Client(settings) as client:
+        service = client.search_service
+        key = cache_key("rust", providers=["brave"], count=10, merge=False, time_range=None,
+                        region=None, safesearch="moderate")
+        answer = SearchResponse(query="rust", results=[], provider="brave")
+        await service.cache.set(key, answer.model_dump_json())
+        found = await client.search("rust", providers=["brave"])
+        assert found.cached, found
+
+asyncio.run(main())
+"""
+
+
+def test_a_cached_search_loads_no_fetch_stack_limits_or_other_providers() -> None:
+    modules = loaded_after(CACHED_SEARCH)
+    assert "netsift.search.service" in modules
+    readers = tuple(name for name in HEAVY if name != "netsift.research")
+    assert heavy(modules, readers + SEARCH_SKIPS) == []
+
+
+MCP_LISTING = """
+import asyncio, sys
+from mcp import Client as MCPClient
+from netsift.config import Settings
+from netsift.mcp import create_server
+
+async def main():
+    settings = Settings(cache_url="memory://", capabilities=["search", "fetch"])
+    async with MCPClient(create_server(settings)) as mcp:
+        tools = (await mcp.list_tools()).tools
+        assert {"web_search", "web_fetch"} <= {tool.name for tool in tools}
+        assert "netsift.client" not in sys.modules, "the Client was built before a tool call"
+        found = await mcp.call_tool("web_search", {"query": "rust", "providers": ["nothere"]})
+        assert found.is_error and "unknown provider" in found.content[0].text
+        assert "netsift.client" in sys.modules  # built by the first call, which it answered
+
+asyncio.run(main())
+"""
+
+
+def test_mcp_lists_its_tools_before_it_builds_a_client() -> None:
+    """An MCP host starts a server per session and lists its tools at once."""
+    modules = loaded_after(MCP_LISTING)  # the script asserts what loaded when
+    assert "netsift.mcp" in modules

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 from anyio.abc import TaskGroup
@@ -22,7 +22,9 @@ from ..models import Event, EventType, ResearchReport
 from ..params import ResearchParams
 from ..store.jobs import Job, JobStore
 from ..usage import caller_key
-from .agent import ResearchAgent
+
+if TYPE_CHECKING:  # the agent (planner, synthesis, citations) loads with the first job
+    from .agent import ResearchAgent
 
 __all__ = ["ResearchRunner", "build_partial", "research_kind"]
 

@@ -11,6 +11,11 @@ Storage is in-process memory, or Redis when netsift is scaled out so replicas sh
 window per provider (`limits`' Lua scripts keep the moving window atomic there). When Redis
 cannot be reached, the limiter falls back to in-process windows for the rest of its life: a
 search must not fail because the shared limit store is down (the cache degrades the same way).
+
+The `limits` library (with `deprecated` and `wrapt`, ~15 ms of CPU) is imported, and its
+storage opened, when the first limit is checked: a cached search never checks one. Limit
+strings handed in directly are parsed at once, so bad notation still fails at construction;
+those from Settings were parsed by its validators already and wait for their first use.
 """
 
 from __future__ import annotations
@@ -18,16 +23,17 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from limits import RateLimitItem, parse_many
-from limits.aio.storage import Storage
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
 
 from ..config import Settings
 from ..errors import InvalidInput, RateLimited
+
+if TYPE_CHECKING:
+    from limits import RateLimitItem
+    from limits.aio.storage import Storage
+    from limits.aio.strategies import MovingWindowRateLimiter
 
 __all__ = ["DEFAULT_MAX_WAIT", "RateLimiter"]
 
@@ -35,6 +41,7 @@ DEFAULT_MAX_WAIT = 1.5  # longer than this and failing over to the next provider
 log = logging.getLogger(__name__)
 _NAMESPACE = "netsift"
 _GLOBAL = "*global*"
+_STORAGE_SCHEMES = ("memory://", "redis://", "rediss://")
 
 
 class RateLimiter:
@@ -52,17 +59,20 @@ class RateLimiter:
         overrides: Mapping[str, str] | None = None,
         max_wait: float = DEFAULT_MAX_WAIT,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+        notation_checked: bool = False,
     ) -> None:
+        if not storage_url.startswith(_STORAGE_SCHEMES):
+            raise InvalidInput(
+                f"rate limit storage must be memory:// or redis://, not {storage_url!r}"
+            )
         self._pool: Any = None
-        self._storage = self._open(storage_url)
-        self._strategy = MovingWindowRateLimiter(self._storage)
-        self._global = _parse(global_limit, "NETSIFT_SEARCH_RATE_LIMIT") if global_limit else []
+        self._storage_url = storage_url
+        self._store: tuple[Storage, MovingWindowRateLimiter] | None = None  # at the first check
         self._global_text = global_limit or ""
         self._override_text = dict(overrides or {})
-        self._overrides = {
-            name: _parse(value, f"the rate limit of {name}")
-            for name, value in self._override_text.items()
-        }
+        self._limits: tuple[list[RateLimitItem], dict[str, list[RateLimitItem]]] | None = None
+        if not notation_checked:
+            self._parsed_limits()  # bad notation fails here, not at the first search
         self._parsed: dict[str, list[RateLimitItem]] = {}
         self.max_wait = max_wait
         self._sleep = sleep
@@ -78,9 +88,35 @@ class RateLimiter:
             shared or "memory://",
             global_limit=settings.search_rate_limit or None,
             overrides=dict(_pairs(settings.provider_rate_limits)),
+            notation_checked=True,  # Settings' validators parsed every limit string
         )
 
+    def _parsed_limits(self) -> tuple[list[RateLimitItem], dict[str, list[RateLimitItem]]]:
+        """The global limit and the overrides, parsed once."""
+        if self._limits is None:
+            glob = self._global_text
+            self._limits = (
+                _parse(glob, "NETSIFT_SEARCH_RATE_LIMIT") if glob else [],
+                {
+                    name: _parse(value, f"the rate limit of {name}")
+                    for name, value in self._override_text.items()
+                },
+            )
+        return self._limits
+
+    def _strategy(self) -> MovingWindowRateLimiter:
+        """The moving-window strategy over the storage, opened at the first limit checked."""
+        if self._store is None:
+            from limits.aio.strategies import MovingWindowRateLimiter
+
+            storage = self._open(self._storage_url)
+            self._store = (storage, MovingWindowRateLimiter(storage))
+        return self._store[1]
+
     def _open(self, url: str) -> Storage:
+        from limits.aio.storage import Storage
+        from limits.storage import storage_from_string
+
         if url.startswith(("redis://", "rediss://")):
             import redis.asyncio
 
@@ -101,9 +137,12 @@ class RateLimiter:
         return self._override_text.get(name, published)
 
     def _items(self, name: str, published: str) -> list[RateLimitItem]:
-        if name in self._overrides:
-            return self._overrides[name]
+        overrides = self._parsed_limits()[1]
+        if name in overrides:
+            return overrides[name]
         if published not in self._parsed:
+            from limits import parse_many
+
             self._parsed[published] = parse_many(published)
         return self._parsed[published]
 
@@ -114,6 +153,7 @@ class RateLimiter:
         provider's own 429) when the next slot is further away than the wait allowed.
         """
         bound = self.max_wait if max_wait is None else min(max_wait, self.max_wait)
+        self._strategy()  # opening the storage fails as it did at construction, not degraded
         try:
             return await self._acquire(name, published, bound)
         except RateLimited:
@@ -124,14 +164,16 @@ class RateLimiter:
             log.warning(
                 "rate limit storage failed; using in-process limits from now on", exc_info=True
             )
-            self._storage = self._open("memory://")
-            self._strategy = MovingWindowRateLimiter(self._storage)
+            from limits.aio.strategies import MovingWindowRateLimiter
+
+            storage = self._open("memory://")
+            self._store = (storage, MovingWindowRateLimiter(storage))
             self.degraded = True
             return await self._acquire(name, published, bound)
 
     async def _acquire(self, name: str, published: str, bound: float) -> float:
         checks = [(item, name) for item in self._items(name, published)]
-        checks += [(item, _GLOBAL) for item in self._global]
+        checks += [(item, _GLOBAL) for item in self._parsed_limits()[0]]
         started = time.monotonic()
         while True:
             wait, full = await self._wait_needed(checks)
@@ -157,21 +199,23 @@ class RateLimiter:
         wait = 0.0
         full: set[str] = set()
         for item, key in checks:
-            if not await self._strategy.test(item, _NAMESPACE, key):
-                stats = await self._strategy.get_window_stats(item, _NAMESPACE, key)
+            if not await self._strategy().test(item, _NAMESPACE, key):
+                stats = await self._strategy().get_window_stats(item, _NAMESPACE, key)
                 wait = max(wait, stats.reset_time - time.time(), 0.01)
                 full.add(key)
         return wait, full
 
     async def _hit_all(self, checks: list[tuple[RateLimitItem, str]]) -> bool:
         for item, key in checks:
-            if not await self._strategy.hit(item, _NAMESPACE, key):
+            if not await self._strategy().hit(item, _NAMESPACE, key):
                 return False
         return True
 
     async def reset(self) -> None:
         """Forget every window (tests, and an operator's "try again now")."""
-        await self._storage.reset()
+        self._strategy()
+        assert self._store is not None
+        await self._store[0].reset()
 
     async def aclose(self) -> None:
         if self._pool is not None:
@@ -180,6 +224,8 @@ class RateLimiter:
 
 
 def _parse(limit: str, what: str) -> list[RateLimitItem]:
+    from limits import parse_many
+
     try:
         return parse_many(limit)
     except ValueError as exc:

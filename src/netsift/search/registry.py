@@ -14,6 +14,10 @@ Once installed, `NETSIFT_PROVIDERS=myengine,duckduckgo` uses it like any built-i
 Loading never fails because of a plugin: one that cannot be imported, is not a Provider, or
 names itself differently from its entry point is logged and skipped. A plugin may not take a
 built-in's name: the built-in is kept and a warning says which package tried.
+
+A SearchService holds its providers as `Providers`, a mapping that imports and builds a
+built-in only when it is looked up, and scans the plugins only when a name that is not
+built-in is asked for or the whole list is: a search on one provider loads one module.
 """
 
 from __future__ import annotations
@@ -22,14 +26,19 @@ import importlib
 import inspect
 import logging
 import re
-from importlib.metadata import EntryPoint, entry_points
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from ..config import Settings
 from .provider import About, Provider
 
+if TYPE_CHECKING:  # importlib.metadata loads with the first plugin scan (~10 ms)
+    from importlib.metadata import EntryPoint
+
 __all__ = [
     "BUILTIN_PROVIDERS",
     "ENTRY_POINT_GROUP",
+    "Providers",
     "create_providers",
     "load_provider_classes",
 ]
@@ -54,14 +63,29 @@ BUILTIN_PROVIDERS = (
 _NAME = re.compile(r"^[a-z][a-z0-9]*$")
 
 
+# A built-in's name is its module's (a test keeps `cls.name` equal to it), so a name can be
+# checked and listed without importing the module.
+_BUILTIN_SPECS = {spec.partition(":")[0].rsplit(".", 1)[-1]: spec for spec in BUILTIN_PROVIDERS}
+
+
+def _builtin_class(spec: str) -> type[Provider]:
+    module_name, _, class_name = spec.partition(":")
+    cls: type[Provider] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
 def load_provider_classes() -> dict[str, type[Provider]]:
     """Every provider class by name: built-ins first, in the order above, then plugins."""
+    classes = {name: _builtin_class(spec) for name, spec in _BUILTIN_SPECS.items()}
+    return {**classes, **_plugin_classes()}
+
+
+def _plugin_classes() -> dict[str, type[Provider]]:
+    """The usable plugins by name (none may take a built-in's name); the rest logged."""
+    from importlib.metadata import entry_points
+
+    builtins = set(_BUILTIN_SPECS)
     classes: dict[str, type[Provider]] = {}
-    for spec in BUILTIN_PROVIDERS:
-        module_name, _, class_name = spec.partition(":")
-        cls = getattr(importlib.import_module(module_name), class_name)
-        classes[cls.name] = cls
-    builtins = set(classes)
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         cls = _load_plugin(entry)
         if cls is None:
@@ -103,6 +127,46 @@ def create_providers(
         except Exception:
             log.warning("provider plugin %r could not be created; skipped", name, exc_info=True)
     return providers
+
+
+class Providers(Mapping[str, Provider]):
+    """What `create_providers(settings)` returns, built as it is used (see the docstring).
+
+    The same names in the same order, the same instances once built, the same plugin
+    warnings: a built-in is imported and created at its first lookup; the plugins are
+    loaded, checked and created together, the first time a name that is not built-in is
+    looked up or the providers are listed.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._built: dict[str, Provider] = {}
+        self._plugins: dict[str, Provider] | None = None
+
+    def _plugin_providers(self) -> dict[str, Provider]:
+        if self._plugins is None:
+            self._plugins = create_providers(self._settings, _plugin_classes())
+        return self._plugins
+
+    def __getitem__(self, name: str) -> Provider:
+        spec = _BUILTIN_SPECS.get(name)
+        if spec is None:
+            return self._plugin_providers()[name]
+        provider = self._built.get(name)
+        if provider is None:
+            cls = _builtin_class(spec)
+            provider = self._built[name] = cls(self._settings.provider_settings(name))
+        return provider
+
+    def __contains__(self, name: object) -> bool:
+        return name in _BUILTIN_SPECS or name in self._plugin_providers()
+
+    def __iter__(self) -> Iterator[str]:
+        yield from _BUILTIN_SPECS
+        yield from self._plugin_providers()
+
+    def __len__(self) -> int:
+        return len(_BUILTIN_SPECS) + len(self._plugin_providers())
 
 
 def _load_plugin(entry: EntryPoint) -> type[Provider] | None:

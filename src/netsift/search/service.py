@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
@@ -54,7 +54,7 @@ class SearchService:
         settings: Settings,
         http: HttpClient,
         *,
-        providers: dict[str, Provider] | None = None,
+        providers: Mapping[str, Provider] | None = None,
         cache: Cache | None = None,
         breaker: Breaker | None = None,
         limiter: RateLimiter | None = None,
@@ -63,10 +63,10 @@ class SearchService:
     ) -> None:
         self.settings = settings
         if providers is None:
-            from .registry import create_providers
+            from .registry import Providers
 
-            providers = create_providers(settings)
-        self.providers = providers
+            providers = Providers(settings)  # each built at its first use
+        self.providers: Mapping[str, Provider] = providers
         self.cache = cache or open_cache(
             settings.effective_cache_url(),
             ttl=settings.cache_ttl,

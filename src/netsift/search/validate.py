@@ -6,7 +6,7 @@ with `params.py` first, so the service checks again and says what is allowed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Sequence
 
 from ..errors import InvalidInput
 from ..models import Query
@@ -57,21 +57,24 @@ def build_query(
     )
 
 
-def check_providers(names: Sequence[str] | None, known: Iterable[str]) -> list[str] | None:
+def check_providers(names: Sequence[str] | None, known: Collection[str]) -> list[str] | None:
     """Lower-cased, de-duplicated provider names in the order given; None means the default."""
     if names is None:
         return None
     if isinstance(names, str):
         names = [part for part in names.split(",")]
     wanted = list(dict.fromkeys(name.strip().lower() for name in names if name.strip()))
-    known_names = sorted(known)
     if not wanted:
+        known_names = sorted(known)
         raise InvalidInput(
             f"providers is empty; give one or more of the known: {', '.join(known_names)}",
             details={"known": known_names},
         )
-    unknown = [name for name in wanted if name not in known_names]
+    # Listing every known name would load every provider (and scan for plugins): only an
+    # error needs the list.
+    unknown = [name for name in wanted if name not in known]
     if unknown:
+        known_names = sorted(known)
         raise InvalidInput(
             f"unknown provider{'s' if len(unknown) > 1 else ''} {', '.join(unknown)};"
             f" known: {', '.join(known_names)}",

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..client import Client
 from ..config import Settings
 from ..errors import Disabled, InvalidInput, NetsiftError
 from .fetch_text import lean_page
@@ -32,6 +31,9 @@ from .schemas import (
     enabled_tools,
     tool_name,
 )
+
+if TYPE_CHECKING:  # the HTTP layer loads with the first Client (`netsift mcp` lists tools first)
+    from ..client import Client
 
 __all__ = ["TOOL_NAMES", "Toolbox", "dispatch"]
 
@@ -149,6 +151,8 @@ async def dispatch(
     """Run one tool call; opens (and closes) a Client when none is given. Never raises."""
     if client is not None:
         return await Toolbox(client).dispatch(name, arguments)
+    from ..client import Client
+
     try:
         own = Client(settings)
     except Exception as exc:

@@ -102,3 +102,37 @@ async def test_tls_target_on_a_refused_address_is_blocked_before_the_handshake(
             httpx.Request("GET", f"https://tls.test:{server.port}/echo")
         )
     await guarded.aclose()
+
+
+async def test_the_default_context_is_built_at_the_first_https_connection_and_shared(
+    tls_site: tuple[LiveServer, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """verify=True: no CA bundle is loaded until an https origin is connected to; then the
+    process's one context verifies (certifi's CAs do not include this self-signed server)."""
+    from netsift.net import transport as module
+
+    server, _ = tls_site
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    monkeypatch.setattr(module, "_contexts", {})
+    resolver = StaticResolver({"tls.test": ["127.0.0.1"]})
+    first = GuardedTransport(resolver, AddressPolicy(["127.0.0.0/8"]))
+    second = GuardedTransport(resolver, AddressPolicy(["127.0.0.0/8"]))
+    with pytest.raises(httpx.HTTPError):  # the server speaks TLS only: no answer, but...
+        await first.handle_async_request(
+            httpx.Request("GET", f"http://tls.test:{server.port}/echo")
+        )
+    assert module._contexts == {}  # ...a plain-http origin built no context
+    with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+        await first.handle_async_request(
+            httpx.Request("GET", f"https://tls.test:{server.port}/echo")
+        )
+    with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+        await second.handle_async_request(
+            httpx.Request("GET", f"https://tls.test:{server.port}/echo")
+        )
+    assert len(module._contexts) == 1
+    context = module.default_ssl_context()
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    await first.aclose()
+    await second.aclose()

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -116,8 +120,34 @@ async def test_redis_windows_are_shared_between_replicas(redis_url: str) -> None
 
 @pytest.mark.redis
 def test_from_settings_shares_through_redis(redis_url: str) -> None:
-    assert RateLimiter.from_settings(Settings(cache_url=redis_url))._pool is not None
-    assert RateLimiter.from_settings(Settings(cache_url="memory://"))._pool is None
+    shared = RateLimiter.from_settings(Settings(cache_url=redis_url))
+    local = RateLimiter.from_settings(Settings(cache_url="memory://"))
+    assert shared._store is None and local._store is None  # storage opens at the first check
+    shared._strategy(), local._strategy()
+    assert shared._pool is not None
+    assert local._pool is None
+
+
+def test_a_limiter_opens_no_storage_until_a_limit_is_checked(tmp_path: Path) -> None:
+    """A cached search builds the limiter but checks no limit: `limits` stays unloaded (the
+    default settings' limits are netsift's own strings; one a user sets is parsed at once)."""
+    code = (
+        "import sys\nfrom netsift.config import Settings\n"
+        "from netsift.search.ratelimit import RateLimiter\n"
+        "RateLimiter.from_settings(Settings())\n"
+        "assert 'limits' not in sys.modules, 'limits was imported'\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NETSIFT_")}
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60, cwd=tmp_path, env=env)
+
+
+async def test_settings_limits_apply_when_first_checked() -> None:
+    settings = Settings(search_rate_limit="1/minute", provider_rate_limits=["brave=100/second"])
+    limiter = RateLimiter.from_settings(settings)
+    assert await limiter.acquire("brave", "1/hour") < 0.1
+    with pytest.raises(RateLimited, match="all providers together"):
+        await limiter.acquire("brave", "1/hour", max_wait=0)
+    await limiter.aclose()
 
 
 def _closed_port() -> int:
