@@ -69,7 +69,7 @@ class Budget:
 
 @dataclass
 class Interceptor:
-    """Routes one render's requests; `inflight` lets the waiting logic see network idle."""
+    """Routes one render's requests; `idle_since` lets the waiting logic see network idle."""
 
     http: HttpClient
     robots: RobotsCache | None
@@ -78,13 +78,19 @@ class Interceptor:
     budget: Budget
     media: bool = False
     inflight: int = 0
+    last_done: float = field(default_factory=time.monotonic)
     sent: int = 0
     refused: list[str] = field(default_factory=list)
+    # every origin the page asked for: the storage the renderer wipes after the render
+    origins: set[str] = field(default_factory=set)
     _served_main: bool = False
 
     async def route(self, route: Route) -> None:
         request = route.request
-        url = str(httpx.URL(request.url).copy_with(fragment=None))
+        parsed = httpx.URL(request.url)
+        url = str(parsed.copy_with(fragment=None))
+        if parsed.scheme in ("http", "https"):
+            self.origins.add(f"{parsed.scheme}://{parsed.netloc.decode('ascii')}")
         if not self._served_main and request.is_navigation_request() and url == self.main.url:
             self._served_main = True
             await route.fulfill(
@@ -99,6 +105,11 @@ class Interceptor:
             await self._send(route, url)
         finally:
             self.inflight -= 1
+            self.last_done = time.monotonic()
+
+    def idle_since(self) -> float | None:
+        """When the network went idle (monotonic), None while a request is in flight."""
+        return None if self.inflight else self.last_done
 
     async def _send(self, route: Route, url: str) -> None:
         request = route.request

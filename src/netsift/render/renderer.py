@@ -1,8 +1,14 @@
-"""Renderer: one headless Chromium per process, a fresh context per page, guarded throughout.
+"""Renderer: one headless Chromium per process, contexts reused and wiped, guarded throughout.
 
-The browser is launched on first use and reused; each render gets its own context (no
-cookies, storage or cache shared between pages) with service workers blocked, downloads
-refused and every request routed through `Interceptor` (netsift's HttpClient). The browser's
+The browser is launched on first use and reused. Each render gets a context and a page of its
+own while it runs (service workers blocked, downloads refused, every request routed through
+`Interceptor`, i.e. netsift's HttpClient). A page that served a render is wiped and kept, with
+its context, for the next one: sessionStorage and `window.name` cleared, the page sent to
+about:blank (its scripts and sockets end; the back-forward cache is off, `chromium.py`), the
+storage of every origin the render loaded cleared (local storage, IndexedDB, Cache Storage...)
+and every cookie. After `CONTEXT_RENDERS` renders, or when the page opened a popup or the wipe
+failed, the context is closed instead. Why: a new page starts a renderer process, which costs
+a few hundred ms of CPU, most of a small page's render (bench/README.md). The browser's
 proxy is the deny-all sink and its name resolution is off (`chromium.py`), so nothing leaves
 it any other way. At most `render_concurrency` pages render at once; when the browser's
 processes hold more than `render_memory_mb` between renders it is closed and relaunched on
@@ -19,7 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Route,
+    WebSocketRoute,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from ..config import Settings
@@ -40,6 +54,33 @@ VIEWPORT = {"width": 1280, "height": 1600}
 HANG_GRACE = 5.0
 LAUNCH_TIMEOUT_MS = 30_000
 MiB = 1024 * 1024
+# Renders one context serves before it is closed and replaced: a bound on whatever state the
+# wipe between renders might miss (Chromium's in-memory caches, partitioned storage).
+CONTEXT_RENDERS = 32
+# Wiping or closing a context takes milliseconds; a browser that takes longer is hung.
+RELEASE_SECONDS = 5.0
+
+
+@dataclass
+class _Slot:
+    """A context and the interceptor of the render using it (None between renders: refused)."""
+
+    context: BrowserContext
+    page: Page | None = None
+    interceptor: Interceptor | None = None
+    renders: int = 0
+
+    async def route(self, route: Route) -> None:
+        if self.interceptor is None:
+            await route.abort("blockedbyclient")  # a straggler of a finished render
+            return
+        await self.interceptor.route(route)
+
+    async def websocket(self, ws: WebSocketRoute) -> None:
+        if self.interceptor is None:
+            await ws.close(code=1008, reason="the render is over")
+            return
+        await self.interceptor.websocket(ws)
 
 
 @dataclass(frozen=True)
@@ -66,6 +107,7 @@ class Renderer:
         self._slots: anyio.Semaphore | None = None
         self._launching: anyio.Lock | None = None
         self._active = 0
+        self._idle: list[_Slot] = []
         self._marker = f"--netsift-render={uuid.uuid4().hex}"
         self.launches = 0
         self.restarts = 0
@@ -125,22 +167,17 @@ class Renderer:
             ),
             media=self.settings.render_media,
         )
-        context = await browser.new_context(
-            service_workers="block",
-            accept_downloads=False,
-            viewport=VIEWPORT,  # type: ignore[arg-type]
-        )
+        slot = await self._take_slot(browser)
+        slot.interceptor = interceptor
+        page = slot.page
         try:
-            await context.route("**/*", interceptor.route)
-            await context.route_web_socket("**/*", interceptor.websocket)
-            page = await context.new_page()
+            if page is None:
+                page = slot.page = await slot.context.new_page()
             await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
 
-            def busy() -> bool:
-                return interceptor.inflight > 0
-
-            await settle(page, busy, deadline)
-            scrolls = await scroll_screens(page, busy, deadline, self.settings.render_scrolls)
+            idle = interceptor.idle_since
+            await settle(page, idle, deadline)
+            scrolls = await scroll_screens(page, idle, deadline, self.settings.render_scrolls)
             html = await page.content()
             return Rendered(
                 html=html,
@@ -150,10 +187,54 @@ class Renderer:
                 scrolls=scrolls,
             )
         finally:
+            slot.interceptor = None
+            # shielded: a cancelled fetch must not leave its page open, bounded: nor hang on a
+            # browser that stopped answering
+            with anyio.move_on_after(RELEASE_SECONDS, shield=True):
+                await self._release(browser, slot, page, interceptor.origins)
+
+    async def _take_slot(self, browser: Browser) -> _Slot:
+        """An idle wiped context of this browser, else a new one with the routes installed."""
+        while self._idle:
+            slot = self._idle.pop()
+            if slot.context.browser is browser and browser.is_connected():
+                slot.renders += 1
+                return slot
+        context = await browser.new_context(
+            service_workers="block",
+            accept_downloads=False,
+            viewport=VIEWPORT,  # type: ignore[arg-type]
+        )
+        slot = _Slot(context, renders=1)
+        try:
+            await context.route("**/*", slot.route)
+            await context.route_web_socket("**/*", slot.websocket)
+        except BaseException:
+            await _close_context(context)
+            raise
+        return slot
+
+    async def _release(
+        self, browser: Browser, slot: _Slot, page: Page | None, origins: set[str]
+    ) -> None:
+        """Wipe the context and keep it for the next render, or close it (module docstring)."""
+        keep = (
+            page is not None
+            and slot.renders < CONTEXT_RENDERS
+            and browser is self._browser
+            and browser.is_connected()
+            and not page.is_closed()
+            and slot.context.pages == [page]  # a popup would outlive the wipe: no reuse
+        )
+        if keep and page is not None:
             try:
-                await context.close()
+                await wipe(slot.context, page, origins)
             except PlaywrightError:
-                pass  # the browser is gone; the caller reports that
+                keep = False
+        if keep and len(self._idle) < self.settings.render_concurrency:
+            self._idle.append(slot)
+        else:
+            await _close_context(slot.context)
 
     async def _ensure_browser(self) -> Browser:
         if self._launching is None:
@@ -224,6 +305,7 @@ class Renderer:
             await self._drop()  # forgets the browser before awaiting: the next render relaunches
 
     async def _drop(self) -> None:
+        self._idle.clear()  # contexts close with their browser
         browser, self._browser = self._browser, None
         if browser is not None:
             try:
@@ -242,6 +324,32 @@ class Renderer:
         if self._sink is not None:
             await self._sink.aclose()
             self._sink = None
+
+
+_FORGET_FRAME = "() => { try { sessionStorage.clear(); } catch (e) {} window.name = ''; }"
+
+
+async def wipe(context: BrowserContext, page: Page, origins: set[str]) -> None:
+    """Forget what a render left in `context` (module docstring). Raises PlaywrightError."""
+    for frame in page.frames:
+        await frame.evaluate(_FORGET_FRAME)
+    await page.goto("about:blank")
+    session = await context.new_cdp_session(page)
+    try:
+        for origin in sorted(origins):
+            await session.send(
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+            )
+    finally:
+        await session.detach()
+    await context.clear_cookies()
+
+
+async def _close_context(context: BrowserContext) -> None:
+    try:
+        await context.close()
+    except PlaywrightError:
+        pass  # the browser is gone; the caller reports that
 
 
 def descendants_of_self() -> list[int]:
