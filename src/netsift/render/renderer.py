@@ -95,7 +95,8 @@ class Rendered:
 
 
 class Renderer:
-    """See the module docstring. `launches` and `restarts` count browsers started/recycled."""
+    """See the module docstring. `launches` and `restarts` count browsers started/recycled,
+    `pages` the pages opened (a reused page is counted once)."""
 
     def __init__(self, settings: Settings, http: HttpClient, robots: RobotsCache | None) -> None:
         self.settings = settings
@@ -111,6 +112,7 @@ class Renderer:
         self._marker = f"--netsift-render={uuid.uuid4().hex}"
         self.launches = 0
         self.restarts = 0
+        self.pages = 0
 
     @property
     def sink(self) -> DenyAllProxy | None:
@@ -169,29 +171,47 @@ class Renderer:
         )
         slot = await self._take_slot(browser)
         slot.interceptor = interceptor
-        page = slot.page
+        loaded: list[Rendered] = []
+        failed: list[Exception] = []
         try:
-            if page is None:
-                page = slot.page = await slot.context.new_page()
-            await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
-
-            idle = interceptor.idle_since
-            await settle(page, idle, deadline)
-            scrolls = await scroll_screens(page, idle, deadline, self.settings.render_scrolls)
-            html = await page.content()
-            return Rendered(
-                html=html,
-                final_url=page.url,
-                requests=interceptor.sent,
-                refused=len(interceptor.refused),
-                scrolls=scrolls,
-            )
+            async with anyio.create_task_group() as sockets:
+                interceptor.sockets = sockets
+                try:
+                    loaded.append(await self._load(slot, interceptor, target, deadline, timeout))
+                except Exception as exc:  # raised below as itself, not in an ExceptionGroup
+                    failed.append(exc)
+                finally:
+                    sockets.cancel_scope.cancel()  # the relayed WebSockets end with the render
         finally:
+            interceptor.sockets = None
             slot.interceptor = None
             # shielded: a cancelled fetch must not leave its page open, bounded: nor hang on a
             # browser that stopped answering
             with anyio.move_on_after(RELEASE_SECONDS, shield=True):
-                await self._release(browser, slot, page, interceptor.origins)
+                await self._release(browser, slot, slot.page, interceptor.origins)
+        if failed:
+            raise failed[0]
+        return loaded[0]
+
+    async def _load(
+        self, slot: _Slot, interceptor: Interceptor, target: str, deadline: float, timeout: float
+    ) -> Rendered:
+        """Open `target` in the slot's page and read it once it has settled."""
+        page = slot.page
+        if page is None:
+            page = slot.page = await slot.context.new_page()
+            self.pages += 1
+        await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
+        idle = interceptor.idle_since
+        await settle(page, idle, deadline)
+        scrolls = await scroll_screens(page, idle, deadline, self.settings.render_scrolls)
+        return Rendered(
+            html=await page.content(),
+            final_url=page.url,
+            requests=interceptor.sent,
+            refused=len(interceptor.refused),
+            scrolls=scrolls,
+        )
 
     async def _take_slot(self, browser: Browser) -> _Slot:
         """An idle wiped context of this browser, else a new one with the routes installed."""
