@@ -34,7 +34,7 @@ from websockets.typing import Subprotocol
 from ..errors import InvalidURL
 from ..net.guard import AddressPolicy, check_url
 from ..net.resolver import Resolver
-from ..net.transport import GuardedBackend
+from ..net.transport import GuardedBackend, ResolveError
 
 __all__ = ["WS_MAX_BYTES", "WS_MAX_SECONDS", "Refused", "Relayed", "http_twin", "open_guarded"]
 
@@ -92,7 +92,9 @@ async def open_guarded(
             sock = await _connect_first(addresses, port)
     except TimeoutError:
         raise Refused("timeout", f"connecting to {target.host} timed out") from None
-    except Exception as exc:  # BlockedAddress (its code), or the name did not resolve
+    except ResolveError as exc:
+        raise Refused("dns_error", str(exc)) from None
+    except Exception as exc:  # BlockedAddress (its code), or nothing answered
         code = getattr(exc, "code", None)
         raise Refused(code if isinstance(code, str) else "connect_error", str(exc)) from None
     ws_url = str(target.copy_with(scheme="wss" if secure else "ws"))

@@ -124,34 +124,41 @@ class Renderer:
         """Render `target` (whose HTML is `main`) within `timeout` seconds."""
         if self._slots is None:
             self._slots = anyio.Semaphore(self.settings.render_concurrency)
-        async with self._slots:
-            self._active += 1  # before the browser is taken: a restart now waits for us
-            try:
-                browser = await self._ensure_browser()
-            except BaseException:
-                self._active -= 1
-                raise
-            try:
-                with anyio.fail_after(timeout + HANG_GRACE):
-                    return await self._render(browser, main, target, respect_robots, timeout)
-            except TimeoutError:
+        try:
+            async with self._slots:
+                return await self._render_in_slot(main, target, respect_robots, timeout)
+        finally:
+            await self._enforce_memory()  # after the slot is free: the next render need not wait
+
+    async def _render_in_slot(
+        self, main: MainDocument, target: str, respect_robots: bool, timeout: float
+    ) -> Rendered:
+        self._active += 1  # before the browser is taken: a restart now waits for us
+        try:
+            browser = await self._ensure_browser()
+        except BaseException:
+            self._active -= 1
+            raise
+        try:
+            with anyio.fail_after(timeout + HANG_GRACE):
+                return await self._render(browser, main, target, respect_robots, timeout)
+        except TimeoutError:
+            await self._drop()
+            raise RenderFailed(
+                f"the browser did not finish {main.url} within {timeout + HANG_GRACE:g}s",
+                details={"url": main.url, "stage": "hang"},
+            ) from None
+        except PlaywrightError as exc:
+            crashed = not browser.is_connected()
+            if crashed:
                 await self._drop()
-                raise RenderFailed(
-                    f"the browser did not finish {main.url} within {timeout + HANG_GRACE:g}s",
-                    details={"url": main.url, "stage": "hang"},
-                ) from None
-            except PlaywrightError as exc:
-                crashed = not browser.is_connected()
-                if crashed:
-                    await self._drop()
-                raise RenderFailed(
-                    f"the browser {'crashed' if crashed else 'failed'} rendering {main.url}: "
-                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
-                    details={"url": main.url, "stage": "crash" if crashed else "render"},
-                ) from None
-            finally:
-                self._active -= 1
-                await self._enforce_memory()
+            raise RenderFailed(
+                f"the browser {'crashed' if crashed else 'failed'} rendering {main.url}: "
+                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                details={"url": main.url, "stage": "crash" if crashed else "render"},
+            ) from None
+        finally:
+            self._active -= 1
 
     async def _render(
         self, browser: Browser, main: MainDocument, target: str, robots: bool, timeout: float
