@@ -18,6 +18,7 @@ itself, so the address check could not be made to hold.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 from collections.abc import Callable
@@ -156,8 +157,23 @@ async def relay(
     `done` counts as it goes (a relay cancelled with its render still has its size)."""
     send, receive = anyio.create_memory_object_stream[str | bytes](max_buffer_size=float("inf"))
 
+    def count(message: str | bytes) -> bool:
+        size = len(message.encode() if isinstance(message, str) else message)
+        done.size += size
+        spent(size)
+        if done.size > max_bytes:
+            done.outcome = "websocket_byte_cap"
+            return False
+        return True
+
     def from_page(message: str | bytes) -> None:
-        send.send_nowait(message)  # counted when it is sent on; the cap bounds the queue
+        if done.outcome != "ok":
+            return
+        if not count(message):  # counted as it arrives: the cap bounds the queue too
+            send.close()
+            return
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            send.send_nowait(message)
 
     def page_closed(code: int | None, reason: str | None) -> None:
         send.close()
@@ -165,19 +181,9 @@ async def relay(
     page.on_message(from_page)
     page.on_close(page_closed)
 
-    def count(message: str | bytes) -> bool:
-        done.size += len(message.encode() if isinstance(message, str) else message)
-        spent(len(message))
-        if done.size > max_bytes:
-            done.outcome = "websocket_byte_cap"
-            return False
-        return True
-
     async def to_server(messages: MemoryObjectReceiveStream[str | bytes]) -> None:
         async with messages:
             async for message in messages:
-                if not count(message):
-                    return
                 await server.send(message)
 
     async def to_page() -> None:

@@ -57,8 +57,10 @@ MiB = 1024 * 1024
 # Renders one context serves before it is closed and replaced: a bound on whatever state the
 # wipe between renders might miss (Chromium's in-memory caches, partitioned storage).
 CONTEXT_RENDERS = 32
-# Wiping or closing a context takes milliseconds; a browser that takes longer is hung.
-RELEASE_SECONDS = 5.0
+# Wiping a page takes milliseconds: one that takes longer is not reused but closed...
+WIPE_SECONDS = 2.0
+# ...and closing takes milliseconds too: a browser that takes longer is hung.
+RELEASE_SECONDS = WIPE_SECONDS + 3.0
 
 
 @dataclass
@@ -254,10 +256,14 @@ class Renderer:
             and slot.context.pages == [page]  # a popup would outlive the wipe: no reuse
         )
         if keep and page is not None:
-            try:
-                await wipe(slot.context, page, origins)
-            except PlaywrightError:
-                keep = False
+            keep = False
+            # a page can hang the wipe (a `window.name` setter that loops): then it is closed
+            with anyio.move_on_after(WIPE_SECONDS):
+                try:
+                    await wipe(slot.context, page, origins)
+                    keep = True
+                except PlaywrightError:
+                    pass
         if keep and len(self._idle) < self.settings.render_concurrency:
             self._idle.append(slot)
         else:
@@ -307,6 +313,11 @@ class Renderer:
                 ) from None
             self.launches += 1
             return self._browser
+
+    def open_contexts(self) -> int:
+        """Contexts the browser holds (each render's, idle ones kept for reuse)."""
+        browser = self._browser
+        return len(browser.contexts) if browser is not None and browser.is_connected() else 0
 
     def browser_pids(self) -> list[int]:
         """The browser's processes (its main process, found by our marker, and all below)."""

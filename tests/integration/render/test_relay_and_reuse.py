@@ -50,6 +50,17 @@ document.cookie = 'k=cookie; path=/'; window.name = 'named';
 </script></body></html>"""
 
 
+_STUBBORN_PAGE = """<!doctype html><html><head><title>Stubborn</title></head><body>
+<div id="root"></div><script>
+document.getElementById('root').textContent = 'A page that will not be wiped.';
+Object.defineProperty(window, 'sessionStorage', { get() { for (;;) {} } });
+</script></body></html>"""
+
+
+async def _stubborn(request: Request) -> Response:
+    return HTMLResponse(_STUBBORN_PAGE)
+
+
 async def _page(request: Request) -> Response:
     return HTMLResponse(_SOCKET_PAGE)
 
@@ -84,6 +95,7 @@ def live() -> Iterator[LiveServer]:
         routes=[
             Route("/live", _page),
             Route("/remember", _remember),
+            Route("/stubborn", _stubborn),
             WebSocketRoute("/echo", _echo),
             WebSocketRoute("/flood", _flood),
         ]
@@ -150,3 +162,17 @@ async def test_a_reused_page_remembers_nothing(live: LiveServer, tmp_path: Path)
     assert pages == 1 and launches == 1  # the second render reused the first one's page
     nothing = "Remembered: [null,null,null,null]"
     assert nothing in first.content and nothing in second.content
+
+
+async def test_a_page_that_hangs_the_wipe_is_closed_not_reused(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    async with Client(_settings(tmp_path)) as client:
+        stubborn = await client.fetch(live.url("/stubborn"), render="always", format="text")
+        after = await client.fetch(live.url("/remember"), render="always", format="text")
+        renderer = client.fetcher.render_step.renderer
+        pages, launches, contexts = renderer.pages, renderer.launches, renderer.open_contexts()
+    assert "will not be wiped" in stubborn.content
+    assert contexts == 1  # the hung one was closed, not left behind
+    assert "Remembered: [null,null,null,null]" in after.content
+    assert pages == 2 and launches == 1  # a new page in a new context, the same browser
