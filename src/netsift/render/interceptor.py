@@ -180,11 +180,15 @@ class Interceptor:
 
         return hop
 
+    def relaying(self) -> bool:
+        """Whether the render is on and can hold relayed sockets."""
+        return self.sockets is not None
+
     async def websocket(self, ws: WebSocketRoute) -> None:
         """Open the server's side through the guard, then relay (see relay.py); else refuse."""
         settings = self.http.settings
         remaining = self.budget.remaining_time()
-        if self.sockets is None or remaining <= 0:
+        if not self.relaying() or remaining <= 0:
             self._refuse("GET", ws.url, "timeout")
             await ws.close(code=1008, reason="the render is over")
             return
@@ -214,6 +218,12 @@ class Interceptor:
             self.inflight -= 1
             self.last_done = time.monotonic()
         self.sent += 1
+        sockets = self.sockets
+        if sockets is None:  # the render ended during the handshake
+            with anyio.move_on_after(1, shield=True):
+                await server.close()
+            self._record("GET", ws.url, address, 101, 0, started, "ok")
+            return
 
         def spend(size: int) -> None:
             self.budget.bytes -= size
@@ -242,7 +252,7 @@ class Interceptor:
                 return
             self._record("GET", ws.url, address, 101, done.size, started, done.outcome)
 
-        self.sockets.start_soon(run)
+        sockets.start_soon(run)
 
     def _refuse(self, method: str, url: str, outcome: str) -> None:
         self.refused.append(url)
