@@ -32,12 +32,20 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.typing import Subprotocol
 
-from ..errors import InvalidURL
+from ..errors import InvalidURL, NetsiftError
 from ..net.guard import AddressPolicy, check_url
 from ..net.resolver import Resolver
 from ..net.transport import GuardedBackend, ResolveError
 
-__all__ = ["WS_MAX_BYTES", "WS_MAX_SECONDS", "Refused", "Relayed", "http_twin", "open_guarded"]
+__all__ = [
+    "WS_MAX_BYTES",
+    "WS_MAX_SECONDS",
+    "Refused",
+    "Relayed",
+    "http_twin",
+    "open_guarded",
+    "relay",
+]
 
 # Bytes one socket may carry, both directions together: a page's live text (chat, a feed's
 # updates) is a few KB a message; more is a stream a reader has no use for.
@@ -80,10 +88,8 @@ async def open_guarded(
         raise Refused("websocket_refused", "WebSockets are not relayed through a proxy")
     try:
         target = http_twin(url)
-    except InvalidURL as exc:
+    except NetsiftError as exc:  # the guard's refusals (schemes, names, credentials)
         raise Refused(exc.code, exc.message) from None
-    except Exception as exc:  # the guard's own refusals (schemes, names) carry their code
-        raise Refused(getattr(exc, "code", "invalid_url"), str(exc)) from None
     secure = target.scheme == "https"
     port = target.port or (443 if secure else 80)
     backend = GuardedBackend(resolver, policy)
@@ -132,6 +138,9 @@ async def _connect_first(addresses: list[str], port: int) -> socket.socket:
         except OSError as exc:
             sock.close()
             failure = exc
+        except BaseException:  # cancelled (the open's time cap): the socket must not leak
+            sock.close()
+            raise
     assert failure is not None
     raise failure
 
