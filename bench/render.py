@@ -1,6 +1,7 @@
 """Render throughput and cost: pages/s, CPU and peak memory per rendered page.
 
     .venv/bin/python bench/render.py [--rounds 5] [--concurrency 2] [--crawl4ai PYTHON]
+        [--workers N]
 
 Serves the offline web's JavaScript pages (`tests/offline_web/spa.py`: a client-rendered
 article, a hash-routed docs page, an infinite-scroll listing and a Discourse-like thread)
@@ -8,7 +9,9 @@ in-process on 127.0.0.1 and renders them `--rounds` times with the real Client
 (`render="always"`, guard on, every request through HttpClient). It reports pages/s, CPU
 seconds per page (this process plus the browser's processes, from /proc) and the peak
 proportional memory (PSS) of this process plus the browser's (sampled every 50 ms), and checks that
-each render found its page's text.
+each render found its page's text. `--workers` sets netsift's compute pool (`NETSIFT_WORKERS`:
+the processes pages are extracted in, one per core by default), which is most of the memory
+netsift holds beside the browser.
 
 `--crawl4ai PYTHON` runs the same pages, interleaved, with Crawl4AI's Playwright crawler in
 that interpreter (a venv where `crawl4ai` is installed; it is not a netsift dependency),
@@ -159,6 +162,7 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--crawl4ai", metavar="PYTHON", default=None)
+    parser.add_argument("--workers", type=int, default=0, help="compute workers (0: per core)")
     args = parser.parse_args()
     state = SiteState()
     with serve(build_app(state)) as server:
@@ -169,6 +173,7 @@ async def main() -> None:
             allow_networks=["127.0.0.1/32"],
             cache_url="memory://",
             render_concurrency=args.concurrency,
+            workers=args.workers,
         )
         rows = [report("netsift (guarded)", await netsift_round(urls, settings, args.concurrency))]
         if args.crawl4ai:

@@ -27,6 +27,7 @@ __all__ = [
 SYSTEM_CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 _DISABLED_FEATURES = (
+    "BackForwardCache",  # a reused page must not keep the last site's page alive (renderer.py)
     "DnsOverHttps",
     "AutofillServerCommunication",
     "CertificateTransparencyComponentUpdater",

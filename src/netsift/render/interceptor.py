@@ -7,9 +7,11 @@ robots.txt per hop, the byte cap and the render's deadline — and fulfils the b
 request with the answer, or aborts it. Refusals are in the audit log: HttpClient writes its
 own, this module writes the ones it decides (robots, budget, WebSockets).
 
-WebSockets are refused: relaying them would need a guarded WebSocket client, and a page's
-readable content arrives over HTTP. Images, fonts and media are not fetched unless
-`render_media` is on (they cost bytes and carry no text).
+WebSockets are relayed through the guard by `relay.py` (address check on the pinned address,
+byte and time caps, one audit line per socket). Images, fonts, media, subtitle tracks and web
+app manifests are answered locally, with a refusal, unless `render_media` is on: they cost
+bytes and carry no text. Stylesheets are fetched: layout decides what scrolls and what a lazy
+list loads, and `innerText` (what the wait measures) depends on it.
 """
 
 from __future__ import annotations
@@ -19,16 +21,18 @@ from dataclasses import dataclass, field
 
 import anyio
 import httpx
+from anyio.abc import TaskGroup
 from playwright.async_api import Route, WebSocketRoute
 
 from ..errors import Blocked, NetsiftError
 from ..net.audit import AuditLog
 from ..net.http import HttpClient, OnHop
 from ..net.robots import RobotsCache
+from .relay import WS_MAX_BYTES, WS_MAX_SECONDS, Refused, Relayed, open_guarded, relay
 
 __all__ = ["Budget", "Interceptor", "MainDocument", "forwarded_headers"]
 
-MEDIA_TYPES = frozenset({"image", "font", "media"})
+MEDIA_TYPES = frozenset({"image", "font", "media", "texttrack", "manifest"})
 # Headers the browser sets that netsift decides itself (or that describe the browser's own
 # connection): dropped before the request is sent through HttpClient.
 _DROPPED_REQUEST = frozenset(
@@ -69,7 +73,7 @@ class Budget:
 
 @dataclass
 class Interceptor:
-    """Routes one render's requests; `inflight` lets the waiting logic see network idle."""
+    """Routes one render's requests; `idle_since` lets the waiting logic see network idle."""
 
     http: HttpClient
     robots: RobotsCache | None
@@ -78,13 +82,21 @@ class Interceptor:
     budget: Budget
     media: bool = False
     inflight: int = 0
+    last_done: float = field(default_factory=time.monotonic)
     sent: int = 0
     refused: list[str] = field(default_factory=list)
+    # where relayed WebSockets run: the renderer's, cancelled when the render ends
+    sockets: TaskGroup | None = None
+    # every origin the page asked for: the storage the renderer wipes after the render
+    origins: set[str] = field(default_factory=set)
     _served_main: bool = False
 
     async def route(self, route: Route) -> None:
         request = route.request
-        url = str(httpx.URL(request.url).copy_with(fragment=None))
+        parsed = httpx.URL(request.url)
+        url = str(parsed.copy_with(fragment=None))
+        if parsed.scheme in ("http", "https"):
+            self.origins.add(f"{parsed.scheme}://{parsed.netloc.decode('ascii')}")
         if not self._served_main and request.is_navigation_request() and url == self.main.url:
             self._served_main = True
             await route.fulfill(
@@ -99,6 +111,11 @@ class Interceptor:
             await self._send(route, url)
         finally:
             self.inflight -= 1
+            self.last_done = time.monotonic()
+
+    def idle_since(self) -> float | None:
+        """When the network went idle (monotonic), None while a request is in flight."""
+        return None if self.inflight else self.last_done
 
     async def _send(self, route: Route, url: str) -> None:
         request = route.request
@@ -163,22 +180,103 @@ class Interceptor:
 
         return hop
 
+    def relaying(self) -> bool:
+        """Whether the render is on and can hold relayed sockets."""
+        return self.sockets is not None
+
     async def websocket(self, ws: WebSocketRoute) -> None:
-        """Refuse: the browser never opens a WebSocket of its own (see module docstring)."""
-        self._refuse("GET", ws.url, "websocket_refused")
-        await ws.close(code=1008, reason="netsift does not relay WebSockets")
+        """Open the server's side through the guard, then relay (see relay.py); else refuse."""
+        settings = self.http.settings
+        remaining = self.budget.remaining_time()
+        if not self.relaying() or remaining <= 0:
+            self._refuse("GET", ws.url, "timeout")
+            await ws.close(code=1008, reason="the render is over")
+            return
+        if self.budget.requests <= 0 or self.budget.bytes <= 0:
+            self._refuse("GET", ws.url, "render_budget")
+            await ws.close(code=1008, reason="render_budget")
+            return
+        self.budget.requests -= 1
+        started = time.monotonic()
+        self.inflight += 1  # the page is waiting for its socket: not settled yet
+        try:
+            server, address = await open_guarded(
+                ws.url,
+                resolver=self.http.resolver,
+                policy=self.http.policy,
+                origin=_origin(self.main.url),
+                user_agent=settings.user_agent,
+                subprotocols=ws.protocols,
+                timeout=min(settings.connect_timeout, remaining),
+                proxied=bool(settings.http_proxy or settings.https_proxy),
+            )
+        except Refused as exc:
+            self._refuse("GET", ws.url, exc.outcome)
+            await ws.close(code=1008, reason=exc.outcome)
+            return
+        finally:
+            self.inflight -= 1
+            self.last_done = time.monotonic()
+        self.sent += 1
+        sockets = self.sockets
+        if sockets is None:  # the render ended during the handshake
+            with anyio.move_on_after(1, shield=True):
+                await server.close()
+            self._record("GET", ws.url, address, 101, 0, started, "ok")
+            return
+
+        def spend(size: int) -> None:
+            self.budget.bytes -= size
+            self.last_done = time.monotonic()  # a message may change the text: wait on
+
+        done = Relayed()
+
+        async def run() -> None:
+            try:
+                await relay(
+                    ws,
+                    server,
+                    max_bytes=min(WS_MAX_BYTES, max(self.budget.bytes, 0)),
+                    max_seconds=min(WS_MAX_SECONDS, max(self.budget.remaining_time(), 0)),
+                    spent=spend,
+                    done=done,
+                )
+            except anyio.get_cancelled_exc_class():  # the render ended first
+                self._record("GET", ws.url, address, 101, done.size, started, "ok")
+                with anyio.CancelScope(shield=True), anyio.move_on_after(1):
+                    await server.close()
+                raise
+            except Exception:  # a relay must never take the render down with it
+                await server.close()
+                self._record("GET", ws.url, address, 101, done.size, started, "internal")
+                return
+            self._record("GET", ws.url, address, 101, done.size, started, done.outcome)
+
+        sockets.start_soon(run)
 
     def _refuse(self, method: str, url: str, outcome: str) -> None:
         self.refused.append(url)
+        self._record(method, url, None, None, 0, None, outcome)
+
+    def _record(
+        self,
+        method: str,
+        url: str,
+        address: str | None,
+        status: int | None,
+        size: int,
+        started: float | None,
+        outcome: str,
+    ) -> None:
         if self.audit is not None:
             self.audit.record(
                 kind="render",
                 method=method,
                 url=url,
-                resolved_ip=None,
-                status=None,
-                size=0,
-                elapsed_ms=0.0,
+                resolved_ip=address,
+                status=status,
+                size=size,
+                elapsed_ms=0.0 if started is None else (time.monotonic() - started) * 1000,
                 outcome=outcome,
             )
 
@@ -190,6 +288,12 @@ async def _deny(route: Route, error: str) -> None:
         await route.fulfill(status=204, body=b"")
     else:
         await route.abort(error)
+
+
+def _origin(url: str) -> str:
+    """The page's origin, sent as the socket's Origin header, as the browser would (pure)."""
+    parsed = httpx.URL(url)
+    return f"{parsed.scheme}://{parsed.netloc.decode('ascii')}"
 
 
 def _merge(headers: list[tuple[str, str]]) -> dict[str, str]:

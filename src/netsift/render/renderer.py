@@ -1,8 +1,14 @@
-"""Renderer: one headless Chromium per process, a fresh context per page, guarded throughout.
+"""Renderer: one headless Chromium per process, contexts reused and wiped, guarded throughout.
 
-The browser is launched on first use and reused; each render gets its own context (no
-cookies, storage or cache shared between pages) with service workers blocked, downloads
-refused and every request routed through `Interceptor` (netsift's HttpClient). The browser's
+The browser is launched on first use and reused. Each render gets a context and a page of its
+own while it runs (service workers blocked, downloads refused, every request routed through
+`Interceptor`, i.e. netsift's HttpClient). A page that served a render is wiped and kept, with
+its context, for the next one: sessionStorage and `window.name` cleared, the page sent to
+about:blank (its scripts and sockets end; the back-forward cache is off, `chromium.py`), the
+storage of every origin the render loaded cleared (local storage, IndexedDB, Cache Storage...)
+and every cookie. After `CONTEXT_RENDERS` renders, or when the page opened a popup or the wipe
+failed, the context is closed instead. Why: a new page starts a renderer process, which costs
+a few hundred ms of CPU, most of a small page's render (bench/README.md). The browser's
 proxy is the deny-all sink and its name resolution is off (`chromium.py`), so nothing leaves
 it any other way. At most `render_concurrency` pages render at once; when the browser's
 processes hold more than `render_memory_mb` between renders it is closed and relaunched on
@@ -19,7 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Route,
+    WebSocketRoute,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from ..config import Settings
@@ -40,6 +54,35 @@ VIEWPORT = {"width": 1280, "height": 1600}
 HANG_GRACE = 5.0
 LAUNCH_TIMEOUT_MS = 30_000
 MiB = 1024 * 1024
+# Renders one context serves before it is closed and replaced: a bound on whatever state the
+# wipe between renders might miss (Chromium's in-memory caches, partitioned storage).
+CONTEXT_RENDERS = 32
+# Wiping a page takes milliseconds: one that takes longer is not reused but closed...
+WIPE_SECONDS = 2.0
+# ...and closing takes milliseconds too: a browser that takes longer is hung.
+RELEASE_SECONDS = WIPE_SECONDS + 3.0
+
+
+@dataclass
+class _Slot:
+    """A context and the interceptor of the render using it (None between renders: refused)."""
+
+    context: BrowserContext
+    page: Page | None = None
+    interceptor: Interceptor | None = None
+    renders: int = 0
+
+    async def route(self, route: Route) -> None:
+        if self.interceptor is None:
+            await route.abort("blockedbyclient")  # a straggler of a finished render
+            return
+        await self.interceptor.route(route)
+
+    async def websocket(self, ws: WebSocketRoute) -> None:
+        if self.interceptor is None:
+            await ws.close(code=1008, reason="the render is over")
+            return
+        await self.interceptor.websocket(ws)
 
 
 @dataclass(frozen=True)
@@ -54,7 +97,8 @@ class Rendered:
 
 
 class Renderer:
-    """See the module docstring. `launches` and `restarts` count browsers started/recycled."""
+    """See the module docstring. `launches` and `restarts` count browsers started/recycled,
+    `pages` the pages opened (a reused page is counted once)."""
 
     def __init__(self, settings: Settings, http: HttpClient, robots: RobotsCache | None) -> None:
         self.settings = settings
@@ -66,9 +110,11 @@ class Renderer:
         self._slots: anyio.Semaphore | None = None
         self._launching: anyio.Lock | None = None
         self._active = 0
+        self._idle: list[_Slot] = []
         self._marker = f"--netsift-render={uuid.uuid4().hex}"
         self.launches = 0
         self.restarts = 0
+        self.pages = 0
 
     @property
     def sink(self) -> DenyAllProxy | None:
@@ -80,34 +126,41 @@ class Renderer:
         """Render `target` (whose HTML is `main`) within `timeout` seconds."""
         if self._slots is None:
             self._slots = anyio.Semaphore(self.settings.render_concurrency)
-        async with self._slots:
-            self._active += 1  # before the browser is taken: a restart now waits for us
-            try:
-                browser = await self._ensure_browser()
-            except BaseException:
-                self._active -= 1
-                raise
-            try:
-                with anyio.fail_after(timeout + HANG_GRACE):
-                    return await self._render(browser, main, target, respect_robots, timeout)
-            except TimeoutError:
+        try:
+            async with self._slots:
+                return await self._render_in_slot(main, target, respect_robots, timeout)
+        finally:
+            await self._enforce_memory()  # after the slot is free: the next render need not wait
+
+    async def _render_in_slot(
+        self, main: MainDocument, target: str, respect_robots: bool, timeout: float
+    ) -> Rendered:
+        self._active += 1  # before the browser is taken: a restart now waits for us
+        try:
+            browser = await self._ensure_browser()
+        except BaseException:
+            self._active -= 1
+            raise
+        try:
+            with anyio.fail_after(timeout + HANG_GRACE):
+                return await self._render(browser, main, target, respect_robots, timeout)
+        except TimeoutError:
+            await self._drop()
+            raise RenderFailed(
+                f"the browser did not finish {main.url} within {timeout + HANG_GRACE:g}s",
+                details={"url": main.url, "stage": "hang"},
+            ) from None
+        except PlaywrightError as exc:
+            crashed = not browser.is_connected()
+            if crashed:
                 await self._drop()
-                raise RenderFailed(
-                    f"the browser did not finish {main.url} within {timeout + HANG_GRACE:g}s",
-                    details={"url": main.url, "stage": "hang"},
-                ) from None
-            except PlaywrightError as exc:
-                crashed = not browser.is_connected()
-                if crashed:
-                    await self._drop()
-                raise RenderFailed(
-                    f"the browser {'crashed' if crashed else 'failed'} rendering {main.url}: "
-                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
-                    details={"url": main.url, "stage": "crash" if crashed else "render"},
-                ) from None
-            finally:
-                self._active -= 1
-                await self._enforce_memory()
+            raise RenderFailed(
+                f"the browser {'crashed' if crashed else 'failed'} rendering {main.url}: "
+                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                details={"url": main.url, "stage": "crash" if crashed else "render"},
+            ) from None
+        finally:
+            self._active -= 1
 
     async def _render(
         self, browser: Browser, main: MainDocument, target: str, robots: bool, timeout: float
@@ -125,35 +178,96 @@ class Renderer:
             ),
             media=self.settings.render_media,
         )
+        slot = await self._take_slot(browser)
+        slot.interceptor = interceptor
+        loaded: list[Rendered] = []
+        failed: list[Exception] = []
+        try:
+            async with anyio.create_task_group() as sockets:
+                interceptor.sockets = sockets
+                try:
+                    loaded.append(await self._load(slot, interceptor, target, deadline, timeout))
+                except Exception as exc:  # raised below as itself, not in an ExceptionGroup
+                    failed.append(exc)
+                finally:
+                    sockets.cancel_scope.cancel()  # the relayed WebSockets end with the render
+        finally:
+            interceptor.sockets = None
+            slot.interceptor = None
+            # shielded: a cancelled fetch must not leave its page open, bounded: nor hang on a
+            # browser that stopped answering
+            with anyio.move_on_after(RELEASE_SECONDS, shield=True):
+                await self._release(browser, slot, slot.page, interceptor.origins)
+        if failed:
+            raise failed[0]
+        return loaded[0]
+
+    async def _load(
+        self, slot: _Slot, interceptor: Interceptor, target: str, deadline: float, timeout: float
+    ) -> Rendered:
+        """Open `target` in the slot's page and read it once it has settled."""
+        page = slot.page
+        if page is None:
+            page = slot.page = await slot.context.new_page()
+            self.pages += 1
+        await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
+        idle = interceptor.idle_since
+        await settle(page, idle, deadline)
+        scrolls = await scroll_screens(page, idle, deadline, self.settings.render_scrolls)
+        return Rendered(
+            html=await page.content(),
+            final_url=page.url,
+            requests=interceptor.sent,
+            refused=len(interceptor.refused),
+            scrolls=scrolls,
+        )
+
+    async def _take_slot(self, browser: Browser) -> _Slot:
+        """An idle wiped context of this browser, else a new one with the routes installed."""
+        while self._idle:
+            slot = self._idle.pop()
+            if slot.context.browser is browser and browser.is_connected():
+                slot.renders += 1
+                return slot
         context = await browser.new_context(
             service_workers="block",
             accept_downloads=False,
             viewport=VIEWPORT,  # type: ignore[arg-type]
         )
+        slot = _Slot(context, renders=1)
         try:
-            await context.route("**/*", interceptor.route)
-            await context.route_web_socket("**/*", interceptor.websocket)
-            page = await context.new_page()
-            await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
+            await context.route("**/*", slot.route)
+            await context.route_web_socket("**/*", slot.websocket)
+        except BaseException:
+            await _close_context(context)
+            raise
+        return slot
 
-            def busy() -> bool:
-                return interceptor.inflight > 0
-
-            await settle(page, busy, deadline)
-            scrolls = await scroll_screens(page, busy, deadline, self.settings.render_scrolls)
-            html = await page.content()
-            return Rendered(
-                html=html,
-                final_url=page.url,
-                requests=interceptor.sent,
-                refused=len(interceptor.refused),
-                scrolls=scrolls,
-            )
-        finally:
-            try:
-                await context.close()
-            except PlaywrightError:
-                pass  # the browser is gone; the caller reports that
+    async def _release(
+        self, browser: Browser, slot: _Slot, page: Page | None, origins: set[str]
+    ) -> None:
+        """Wipe the context and keep it for the next render, or close it (module docstring)."""
+        keep = (
+            page is not None
+            and slot.renders < CONTEXT_RENDERS
+            and browser is self._browser
+            and browser.is_connected()
+            and not page.is_closed()
+            and slot.context.pages == [page]  # a popup would outlive the wipe: no reuse
+        )
+        if keep and page is not None:
+            keep = False
+            # a page can hang the wipe (a `window.name` setter that loops): then it is closed
+            with anyio.move_on_after(WIPE_SECONDS):
+                try:
+                    await wipe(slot.context, page, origins)
+                    keep = True
+                except PlaywrightError:
+                    pass
+        if keep and len(self._idle) < self.settings.render_concurrency:
+            self._idle.append(slot)
+        else:
+            await _close_context(slot.context)
 
     async def _ensure_browser(self) -> Browser:
         if self._launching is None:
@@ -200,6 +314,11 @@ class Renderer:
             self.launches += 1
             return self._browser
 
+    def open_contexts(self) -> int:
+        """Contexts the browser holds (each render's, idle ones kept for reuse)."""
+        browser = self._browser
+        return len(browser.contexts) if browser is not None and browser.is_connected() else 0
+
     def browser_pids(self) -> list[int]:
         """The browser's processes (its main process, found by our marker, and all below)."""
         for pid in descendants_of_self():
@@ -224,6 +343,7 @@ class Renderer:
             await self._drop()  # forgets the browser before awaiting: the next render relaunches
 
     async def _drop(self) -> None:
+        self._idle.clear()  # contexts close with their browser
         browser, self._browser = self._browser, None
         if browser is not None:
             try:
@@ -242,6 +362,32 @@ class Renderer:
         if self._sink is not None:
             await self._sink.aclose()
             self._sink = None
+
+
+_FORGET_FRAME = "() => { try { sessionStorage.clear(); } catch (e) {} window.name = ''; }"
+
+
+async def wipe(context: BrowserContext, page: Page, origins: set[str]) -> None:
+    """Forget what a render left in `context` (module docstring). Raises PlaywrightError."""
+    for frame in page.frames:
+        await frame.evaluate(_FORGET_FRAME)
+    await page.goto("about:blank")
+    session = await context.new_cdp_session(page)
+    try:
+        for origin in sorted(origins):
+            await session.send(
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+            )
+    finally:
+        await session.detach()
+    await context.clear_cookies()
+
+
+async def _close_context(context: BrowserContext) -> None:
+    try:
+        await context.close()
+    except PlaywrightError:
+        pass  # the browser is gone; the caller reports that
 
 
 def descendants_of_self() -> list[int]:

@@ -1,10 +1,10 @@
 """When a rendered page is ready: its network is idle and its text has stopped growing.
 
-`settle` polls the page's text length and the interceptor's in-flight count; a few quiet
-polls in a row mean the scripts have done their work. `scroll_screens` then scrolls to the
-bottom a bounded number of times, settling after each, for lists that load as you scroll;
-it stops as soon as a scroll brings nothing new, and does not start on a page that fits the
-viewport. Both stop at the render's deadline.
+`settle` polls the page's text length and asks the interceptor since when the network has been
+idle; once neither has changed for QUIET_SECONDS the scripts have done their work.
+`scroll_screens` then scrolls to the bottom a bounded number of times, settling after each,
+for lists that load as you scroll; it stops as soon as a scroll brings nothing new, and does
+not start on a page that fits the viewport. Both stop at the render's deadline.
 """
 
 from __future__ import annotations
@@ -18,10 +18,13 @@ from playwright.async_api import Page
 
 __all__ = ["measure", "scroll_screens", "settle"]
 
-# Poll often enough that a fast page is read ~0.3 s after it settles...
+# How long the text and the network must both stay still: a script that answers an XHR with the
+# next request does so within milliseconds (in-flight requests count as busy), and a
+# timer-driven loader that waits longer is caught by the scroll's settle or not at all
+# (Crawl4AI's network idle is 0.5 s; three 0.1 s polls after a first one took ~0.5 s here).
+QUIET_SECONDS = 0.25
+# How often the text is measured while waiting (each measure is one evaluate in the page).
 POLL_SECONDS = 0.1
-# ...and require this many identical, idle polls: XHR chains answer within one poll here.
-STABLE_POLLS = 3
 _MEASURE = """() => [
   document.body ? document.body.innerText.length : 0,
   document.documentElement ? document.documentElement.scrollHeight : 0,
@@ -42,25 +45,31 @@ async def measure(page: Page) -> tuple[int, int]:
     return int(text), int(height)
 
 
-async def settle(page: Page, busy: Callable[[], bool], deadline: float) -> tuple[int, int]:
-    """Wait until nothing is in flight and the text is unchanged for STABLE_POLLS polls."""
-    last = (-2, -2)
-    quiet = 0
-    while time.monotonic() < deadline:
-        await anyio.sleep(POLL_SECONDS)
-        now = await measure(page)
-        if now == last and now[0] >= 0 and not busy():
-            quiet += 1
-            if quiet >= STABLE_POLLS:
-                return now
-        else:
-            quiet = 0
-        last = now
+async def settle(
+    page: Page, idle_since: Callable[[], float | None], deadline: float
+) -> tuple[int, int]:
+    """Wait until the text is unchanged and nothing was in flight for QUIET_SECONDS.
+
+    `idle_since()` is when the last request finished (monotonic), None while one is in flight.
+    """
+    last = await measure(page)
+    changed = time.monotonic()
+    while (now := time.monotonic()) < deadline:
+        idle = idle_since()
+        still = changed if idle is None else max(changed, idle)
+        if idle is not None and last[0] >= 0 and now - still >= QUIET_SECONDS:
+            return last
+        wait = POLL_SECONDS if idle is None else QUIET_SECONDS - (now - still)
+        await anyio.sleep(min(max(wait, 0.01), POLL_SECONDS, deadline - now))
+        current = await measure(page)
+        if current != last or current[0] < 0:
+            changed = time.monotonic()
+        last = current
     return last
 
 
 async def scroll_screens(
-    page: Page, busy: Callable[[], bool], deadline: float, screens: int
+    page: Page, idle_since: Callable[[], float | None], deadline: float, screens: int
 ) -> int:
     """Scroll to the bottom up to `screens` times while each scroll adds content; returns how
     many scrolls brought something."""
@@ -78,7 +87,7 @@ async def scroll_screens(
             await page.evaluate(_SCROLL)
         except PlaywrightError:
             break
-        after = await settle(page, busy, deadline)
+        after = await settle(page, idle_since, deadline)
         if after == before or after[0] < 0:
             break
         grew += 1

@@ -70,3 +70,15 @@ async def test_sink_refuses_and_audits_everything(tmp_path: Path) -> None:
         ("CONNECT", "https://metadata.example/", "blocked_direct"),
         ("GET", "http://127.0.0.2/", "blocked_direct"),
     ]
+
+
+def test_websocket_urls_are_checked_like_their_http_twins() -> None:
+    from netsift.errors import InvalidURL, UnsupportedScheme
+    from netsift.render.relay import http_twin
+
+    assert str(http_twin("ws://example.org/live")) == "http://example.org/live"
+    assert str(http_twin("WSS://example.org:8443/s")) == "https://example.org:8443/s"
+    assert http_twin("ws://0x7f.1/").host == "127.0.0.1"  # odd spellings, as for HTTP
+    for bad in ("ftp://example.org/", "example.org", "ws://user:pw@example.org/"):
+        with pytest.raises((InvalidURL, UnsupportedScheme)):
+            http_twin(bad)
