@@ -162,9 +162,13 @@ async def list_research(
     _: CallerDep,
     status: Annotated[JobStatus | None, Query(description="Only jobs in this status.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[
+        str | None,
+        Query(max_length=64, description="Continue after this job id (the last one listed)."),
+    ] = None,
 ) -> dict[str, Any]:
     client = state.require_client()
-    jobs = await client.jobs.list_jobs(limit=limit, status=status)
+    jobs = await client.jobs.list_jobs(limit=limit, status=status, before=before)
     return {"jobs": [j.model_dump(mode="json", exclude={"result", *_BOOKKEEPING}) for j in jobs]}
 
 
