@@ -306,7 +306,7 @@ class RedisJobStore:
         offset = 0
         while len(jobs) < limit:
             want = limit - len(jobs) + LIST_SLACK
-            rows: list[tuple[str, float]] = await self._redis.zrevrangebyscore(
+            rows: Any = await self._redis.zrevrangebyscore(
                 key, top, "-inf", start=offset, num=want, withscores=True
             )
             offset += len(rows)
@@ -433,8 +433,8 @@ class RedisJobStore:
             raise LeaseLost(job_id)
 
     async def texts(self, job_id: str) -> dict[str, str]:
-        found: dict[str, str] = await self._redis.hgetall(PREFIX + job_id + ":texts")
-        return found
+        found: Any = await self._redis.hgetall(PREFIX + job_id + ":texts")
+        return {str(sha): str(text) for sha, text in found.items()}
 
     async def finish(
         self,
