@@ -86,6 +86,7 @@ class Executor:
         # counting), its client's quota and the host's per-request cap, and the ledger.
         usage = self.billing.meter(job.client, spent=job.usage)
         saved = await self.store.checkpoint(job.id)
+        texts = await self.store.texts(job.id) if saved is not None else {}
 
         async def emit(type: EventType, data: dict[str, Any]) -> None:
             await self.store.append_event(job.id, type, data, worker=self.worker)
@@ -93,7 +94,18 @@ class Executor:
         async def save(checkpoint: dict[str, Any]) -> None:
             await self.store.save_checkpoint(job.id, self.worker, checkpoint, usage.to_dict())
 
-        context = JobContext(job=job, saved=saved, emit=emit, save=save, usage=usage.to_dict())
+        async def keep(new: dict[str, str]) -> None:
+            await self.store.save_texts(job.id, self.worker, new)
+
+        context = JobContext(
+            job=job,
+            saved=saved,
+            emit=emit,
+            save=save,
+            usage=usage.to_dict(),
+            texts=texts,
+            keep=keep,
+        )
         scope = anyio.CancelScope()
         self._scopes[job.id] = scope
         outcome: Outcome | None = None

@@ -23,6 +23,7 @@ from ..params import ResearchParams
 from ..store.jobs import Job, JobStore
 from ..usage import caller_key
 from .agent import ResearchAgent
+from .state import join_texts, split_texts
 
 __all__ = ["ResearchRunner", "build_partial", "research_kind"]
 
@@ -50,6 +51,22 @@ def research_kind(agent: Callable[[], ResearchAgent]) -> Kind:
     async def run(context: JobContext) -> Outcome:
         params = ResearchParams.model_validate(context.job.params)
         final: dict[str, Any] = {}
+        resume = context.saved
+        if resume is not None and "state" in resume:
+            resume = {**resume, "state": join_texts(resume["state"], context.texts)}
+        kept = set(context.texts)
+
+        async def save(checkpoint: dict[str, Any]) -> None:
+            """Each page's text is written once; the checkpoint refers to it by hash."""
+            if context.keep is None:
+                await context.save(checkpoint)
+                return
+            slim, texts = split_texts(checkpoint["state"])
+            new = {sha: text for sha, text in texts.items() if sha not in kept}
+            if new:
+                await context.keep(new)
+                kept.update(new)
+            await context.save({**checkpoint, "state": slim})
 
         async def emit(type: EventType, data: dict[str, Any]) -> None:
             if type == "done":  # written by the executor with the status, atomically, once
@@ -58,7 +75,7 @@ def research_kind(agent: Callable[[], ResearchAgent]) -> Kind:
                 await context.emit(type, data)
 
         report = await agent().run(
-            params, emit=emit, job_id=context.job.id, resume=context.saved, save=context.save
+            params, emit=emit, job_id=context.job.id, resume=resume, save=save
         )
         return Outcome(result=report.model_dump(mode="json"), event=final)
 
