@@ -365,12 +365,17 @@ class SQLiteJobStore:
         await self._free_dead_owners()
         now = time.time()
         only = "AND id = :id" if job_id else ""
+        # Two index lookups, a dead worker's job first (as on Redis), then the oldest queued
+        # one: one query with OR sorted every queued job on each claim (O(queue), 100k deep).
         rows = await self._run(
             f"UPDATE jobs SET status = 'running', owner = :worker, lease_until = :until, "
             f"heartbeat_at = :now, attempts = attempts + (owner IS NOT :worker), "
             f"updated_at = :stamp "
-            f"WHERE id = (SELECT id FROM jobs WHERE {_CLAIMABLE} {only} "
-            f"ORDER BY created_at LIMIT 1) AND {_CLAIMABLE} RETURNING {_COLUMNS}",
+            f"WHERE id = COALESCE("
+            f"(SELECT id FROM jobs WHERE status = 'running' AND lease_until < :now {only} "
+            f"ORDER BY lease_until LIMIT 1), "
+            f"(SELECT id FROM jobs WHERE status = 'queued' {only} ORDER BY created_at LIMIT 1)"
+            f") AND {_CLAIMABLE} RETURNING {_COLUMNS}",
             {
                 "worker": worker,
                 "until": now + lease,

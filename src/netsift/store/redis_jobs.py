@@ -174,6 +174,7 @@ class RedisJobStore:
     def __init__(self, url: str) -> None:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
         self._group_ready = False
+        self._sweep_from = "0-0"  # where the next sweep of stale pending entries starts
         self._append = self._redis.register_script(_APPEND)
         self._take = self._redis.register_script(_TAKE)
         self._beat = self._redis.register_script(_BEAT)
@@ -356,10 +357,18 @@ class RedisJobStore:
         await self._ensure_group()
         if job_id is not None:
             return await self._claim_one(worker, job_id, lease)
-        # A dead worker's entries first: idle longer than a lease.
+        # A dead worker's entries first: idle longer than a lease. XAUTOCLAIM looks at a
+        # few pending entries per call (10 x count): each call goes on from where the last
+        # stopped, so the sweep covers the whole pending list, not only its live head.
         claimed: Any = await self._redis.xautoclaim(
-            STREAM, GROUP, worker, min_idle_time=int(lease * 1000), start_id="0-0", count=1
+            STREAM,
+            GROUP,
+            worker,
+            min_idle_time=int(lease * 1000),
+            start_id=self._sweep_from,
+            count=1,
         )
+        self._sweep_from = str(claimed[0])
         for entry, fields in claimed[1]:
             if fields and (job := await self._take_entry(worker, entry, fields["job"], lease)):
                 return job

@@ -295,3 +295,24 @@ async def test_a_redis_store_from_before_the_status_index_is_indexed_once(redis_
     assert [j.id for j in await store.list_jobs(status="queued")] == [queued.id]
     assert [j.id for j in await store.list_jobs(status="running")] == [running.id]
     await store.aclose()
+
+
+@pytest.mark.redis
+async def test_a_dead_workers_job_behind_many_live_ones_is_taken_over(redis_url):
+    """XAUTOCLAIM looks at ten pending entries per call: the sweep must go on past a head of
+    live, heartbeating jobs, or the dead one behind them is never resumed."""
+    store = open_job_store(redis_url)
+    live = [await store.create("research", {"n": n}) for n in range(12)]
+    dead = await store.create("research", {})
+    for job in live:
+        assert (await store.claim(A, lease=LEASE)).id == job.id  # type: ignore[union-attr]
+    assert (await store.claim(B, lease=0.2)).id == dead.id  # type: ignore[union-attr]
+    await anyio.sleep(0.4)  # B stops beating: its lease runs out
+    taken = None
+    for _ in range(3):
+        for job in live:  # A is alive: its entries are never idle
+            assert await store.beat(job.id, A, lease=LEASE) == "ok"
+        if taken := await store.claim("host-c:3:c", lease=0.2):
+            break
+    assert taken is not None and taken.id == dead.id
+    await store.aclose()
