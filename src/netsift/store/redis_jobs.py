@@ -44,6 +44,20 @@ BLOCK_MS = 500  # how long one XREADGROUP waits for a new job: bounds a stop's r
 BY_STATUS = "netsift:jobs:status:"  # + status: that status's jobs, scored by creation time
 INDEXED = "netsift:jobs:status-indexed"  # set once the per-status sets cover every job
 LIST_SLACK = 8  # extra index entries read per page: ties and expired jobs are skipped
+# What a Job is read from: never the checkpoint, which can be large and only a resumed run
+# reads (`checkpoint`), so a lookup or a listing stays small whatever the jobs carry.
+JOB_FIELDS = (
+    "status",
+    "updated_at",
+    "result",
+    "error",
+    "heartbeat_at",
+    "owner",
+    "lease_until",
+    "attempts",
+    "cancel",
+    "usage",
+)
 
 # Moves a job between the per-status sets; every script that changes a status calls it.
 _MOVE = f"""
@@ -259,16 +273,20 @@ class RedisJobStore:
             for job_id in ids:
                 state, events, _ = self._keys(job_id)
                 pipe.get(PREFIX + job_id)
-                pipe.hgetall(state)
+                pipe.hmget(state, JOB_FIELDS)
                 pipe.llen(events)
             rows = await pipe.execute()
         return [
-            None if rows[i] is None else self._job(job_id, rows[i], rows[i + 1], rows[i + 2])
+            None
+            if rows[i] is None
+            else self._job(
+                job_id, rows[i], dict(zip(JOB_FIELDS, rows[i + 1], strict=True)), rows[i + 2]
+            )
             for job_id, i in zip(ids, range(0, len(rows), 3), strict=True)
         ]
 
     @staticmethod
-    def _job(job_id: str, raw: str, fields: dict[str, str], last: int) -> Job:
+    def _job(job_id: str, raw: str, fields: dict[str, str | None], last: int) -> Job:
         fixed = json.loads(raw)
         created = datetime.fromisoformat(fixed["created_at"])
         return Job(
@@ -276,10 +294,10 @@ class RedisJobStore:
             kind=fixed["kind"],
             params=fixed["params"],
             created_at=created,
-            status=fields.get("status", "queued"),
+            status=fields.get("status") or "queued",
             updated_at=datetime.fromisoformat(fields.get("updated_at") or fixed["created_at"]),
-            result=json.loads(fields["result"]) if fields.get("result") else None,
-            error=json.loads(fields["error"]) if fields.get("error") else None,
+            result=json.loads(result) if (result := fields.get("result")) else None,
+            error=json.loads(error) if (error := fields.get("error")) else None,
             last_seq=int(last),
             heartbeat_at=datetime.fromtimestamp(float(fields.get("heartbeat_at") or 0), UTC)
             if fields.get("heartbeat_at")
@@ -288,7 +306,7 @@ class RedisJobStore:
             lease_until=float(fields.get("lease_until") or 0),
             attempts=int(fields.get("attempts") or 0),
             cancel_requested=fields.get("cancel") == "1",
-            usage=json.loads(fields["usage"]) if fields.get("usage") else {},
+            usage=json.loads(usage) if (usage := fields.get("usage")) else {},
             client=fixed.get("client"),
         )
 
