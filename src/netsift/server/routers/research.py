@@ -156,7 +156,7 @@ async def start_research(
     return JSONResponse(_job_body(done), status_code=202, headers=location)
 
 
-@router.get("", summary="Recent research jobs", responses=errors_for(422))
+@router.get("", summary="Recent research jobs", responses=errors_for(404, 422))
 async def list_research(
     state: StateDep,
     _: CallerDep,
