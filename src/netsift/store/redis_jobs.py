@@ -59,7 +59,9 @@ JOB_FIELDS = (
     "usage",
 )
 
-# Moves a job between the per-status sets; every script that changes a status calls it.
+# Moves a job between the per-status sets; every script that changes a status calls it. The
+# sets are named inside the scripts, not passed as KEYS: the store runs on one Redis (its
+# scripts already touch several jobs' keys), not on Redis Cluster.
 _MOVE = f"""
 local function move(index, id, old, new)
   if old == new then return end
@@ -172,6 +174,15 @@ move(KEYS[3], ARGV[2], 'running', 'queued')
 return 1
 """
 )
+# ARGV: job id, score pairs. Files each job under its status as it is now, atomically, for
+# a store written before the per-status sets existed.
+_BACKFILL = f"""
+for i = 1, #ARGV, 2 do
+  local status = redis.call('HGET', '{PREFIX}' .. ARGV[i] .. ':state', 'status')
+  if status then redis.call('ZADD', '{BY_STATUS}' .. status, ARGV[i + 1], ARGV[i]) end
+end
+return 1
+"""
 # KEYS[1] state; asks for a cancel; returns the status.
 _CANCEL = """
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -218,16 +229,9 @@ class RedisJobStore:
     async def _index_statuses(self) -> None:
         """Fill the per-status sets from the jobs of a store written before they existed
         (once per store; scripts keep them from then on)."""
+        backfill = self._redis.register_script(_BACKFILL)
         async for batch in self._index_pages():
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for job_id, _ in batch:
-                    pipe.hget(self._keys(job_id)[0], "status")
-                found = await pipe.execute()
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for (job_id, score), status in zip(batch, found, strict=True):
-                    if status:
-                        pipe.zadd(BY_STATUS + status, {job_id: score})
-                await pipe.execute()
+            await backfill(args=[part for pair in batch for part in pair])
 
     async def _index_pages(self) -> AsyncIterator[list[tuple[str, float]]]:
         cursor = 0
