@@ -2,6 +2,16 @@
 
     .venv/bin/python bench/jobs.py [--jobs 200] [--kill-every 3] [--page-latency 0.3]
                                    [--cancels 20] [--lease 2]
+    .venv/bin/python bench/jobs.py --mode scale [--scale 100000] [--stores sqlite,redis]
+    .venv/bin/python bench/jobs.py --mode checkpoint [--data ../shared/bench]
+
+`--mode scale` measures the queue itself: a trivial job kind (`noop`, which returns at once)
+run by real `Worker`s in this process, `--scale` jobs enqueued, claimed and completed on
+SQLite and on a throwaway redis-server; it prints enqueue and completion throughput, claim
+latency p50/p99 (early, and late in the run), and how lookups and listings (all, by status,
+deep pages) behave once the store holds them all. `--mode checkpoint` measures the bytes a
+research job's checkpoints write over a 30-source run (three rounds of ten page reads, real
+page texts from the WCXB corpus), whole texts in every save against texts kept once by hash.
 
 Serves, in this process on 127.0.0.1, the tests' research web (SearXNG-format engine and its
 pages) and the scripted model; starts a throwaway redis-server, 2 API replicas (`netsift serve
@@ -36,6 +46,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
+import anyio
 import httpx
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,6 +58,10 @@ from tests.offline_web.server import serve  # noqa: E402
 
 FINAL = ("done", "cancelled", "failed", "interrupted")
 SUBMITTERS = 8  # clients submitting at once: enough that submission is not the bottleneck
+ENQUEUERS = 32  # concurrent `create` calls in the scale run: the store, not the loop, limits
+SCALE_WORKERS = 2  # Worker objects in the scale run (one per core of the bench machine)
+SCALE_CONCURRENCY = 16  # jobs each of them runs at once
+LOOKUPS = 200  # timed lookups of each kind once the store is full
 
 
 def free_port() -> int:
@@ -248,6 +263,220 @@ def embedded(env: dict[str, str], logs: Path, web: WebState, data: Path) -> str:
     return f"{job['status']} after restart (attempts {job['attempts']}, {took:.1f} s)"
 
 
+class Timed:
+    """A job store that times each successful claim and counts the jobs finished."""
+
+    def __init__(self, store: Any, total: int) -> None:
+        self._store = store
+        self.total = total
+        self.finished = 0
+        self.claims: list[float] = []
+        self.all_done = anyio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def claim(self, worker: str, *, lease: float, job_id: str | None = None) -> Any:
+        started = time.perf_counter()
+        job = await self._store.claim(worker, lease=lease, job_id=job_id)
+        if job is not None:
+            self.claims.append(time.perf_counter() - started)
+        return job
+
+    async def finish(self, job_id: str, **kw: Any) -> bool:
+        ended: bool = await self._store.finish(job_id, **kw)
+        if ended:
+            self.finished += 1
+            if self.finished == self.total:
+                self.all_done.set()
+        return ended
+
+
+async def timed(calls: int, call: Callable[[int], Any]) -> list[float]:
+    took = []
+    for n in range(calls):
+        started = time.perf_counter()
+        await call(n)
+        took.append(time.perf_counter() - started)
+    return took
+
+
+async def old_listing_by_status(store: Any, status: str, limit: int) -> int:
+    """The Redis listing by status this change replaced, as it was: it paged the creation
+    index and read every job to filter by status (kept here to measure the difference)."""
+    found, start, page = 0, 0, max(limit, 50)
+    while found < limit:
+        ids = await store._redis.zrevrange("netsift:jobs", start, start + page - 1)
+        if not ids:
+            break
+        start += page
+        for job_id in map(str, ids):
+            if (await store.get(job_id)).status == status:
+                found += 1
+    return found
+
+
+async def scale_run(url: str, count: int, old_scan: bool) -> dict[str, Any]:
+    from netsift.jobs import Kind, Outcome, Worker
+    from netsift.store.jobs import open_job_store
+
+    async def noop(context: Any) -> Outcome:
+        return Outcome(result={}, event={})
+
+    kinds = {"noop": Kind(run=noop, partial=lambda events: {})}
+    store = open_job_store(url)
+    row: dict[str, Any] = {}
+    middle: list[str] = []  # the job enqueued halfway: a listing cursor deep in the store
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for part in range(ENQUEUERS):
+
+            async def enqueue(part: int = part) -> None:
+                for n in range(part, count, ENQUEUERS):
+                    job = await store.create("noop", {"n": n})
+                    if n == count // 2:
+                        middle.append(job.id)
+
+            group.start_soon(enqueue)
+    row["enqueue"] = count / (time.perf_counter() - started)
+    row["queued_list"] = await timed(LOOKUPS, lambda n: store.list_jobs(limit=50, status="queued"))
+    clock = Timed(store, count)
+    workers = [
+        Worker(clock, kinds, lease=60, concurrency=SCALE_CONCURRENCY, stop_timeout=5)
+        for _ in range(SCALE_WORKERS)
+    ]
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for worker in workers:
+            group.start_soon(worker.run)
+        await clock.all_done.wait()
+        for worker in workers:
+            worker.stop()
+    row["complete"] = count / (time.perf_counter() - started)
+    tenth = max(1, len(clock.claims) // 10)
+    row["claim_early"], row["claim_late"] = clock.claims[:tenth], clock.claims[-tenth:]
+    ids = [job.id for job in await store.list_jobs(limit=500, status="done")]
+    rng = random.Random(7)
+    row["get"] = await timed(LOOKUPS, lambda n: store.get(rng.choice(ids)))
+    row["list"] = await timed(LOOKUPS, lambda n: store.list_jobs(limit=50))
+    row["list_done"] = await timed(LOOKUPS, lambda n: store.list_jobs(limit=50, status="done"))
+    row["list_running"] = await timed(
+        LOOKUPS, lambda n: store.list_jobs(limit=50, status="running")
+    )
+    row["deep_page"] = await timed(
+        LOOKUPS, lambda n: store.list_jobs(limit=50, status="done", before=middle[0])
+    )
+    one = await store.create("noop", {})  # a claim and its end, with the whole store done
+    row["claim_full"] = await timed(1, lambda n: store.claim("late:1:x", lease=60))
+    await store.finish(one.id, worker="late:1:x", status="done", event=("done", {}))
+    if old_scan and url.startswith("redis"):
+        started = time.perf_counter()
+        await old_listing_by_status(store, "running", 50)
+        row["old_scan"] = time.perf_counter() - started
+    await store.aclose()
+    return row
+
+
+def ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return f"{statistics.median(ordered) * 1000:.2f} / {p99 * 1000:.2f}"
+
+
+def scale(count: int, stores: list[str], old_scan: bool) -> None:
+    with TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        redis_url, redis = start_redis(root) if "redis" in stores else ("", None)
+        urls = {"sqlite": f"sqlite:///{root / 'jobs.sqlite3'}", "redis": redis_url}
+        try:
+            rows = {name: anyio.run(scale_run, urls[name], count, old_scan) for name in stores}
+        finally:
+            if redis is not None:
+                redis.terminate()
+                redis.wait(timeout=10)
+    print(f"{count} noop jobs, {SCALE_WORKERS} workers x {SCALE_CONCURRENCY} in one process")
+    print("\n| | " + " | ".join(stores) + " |")
+    print("|---|" + "---|" * len(stores))
+    lines = (
+        ("enqueue, jobs/s", lambda r: f"{r['enqueue']:.0f}"),
+        ("claim+run+finish, jobs/s", lambda r: f"{r['complete']:.0f}"),
+        ("claim p50/p99 ms, first 10%", lambda r: ms(r["claim_early"])),
+        ("claim p50/p99 ms, last 10%", lambda r: ms(r["claim_late"])),
+        ("claim ms, all jobs done", lambda r: ms(r["claim_full"])),
+        (f"list queued (50 of {count} queued) p50/p99 ms", lambda r: ms(r["queued_list"])),
+        ("get by id p50/p99 ms", lambda r: ms(r["get"])),
+        ("list newest 50 p50/p99 ms", lambda r: ms(r["list"])),
+        ("list done 50 p50/p99 ms", lambda r: ms(r["list_done"])),
+        ("list running (none) p50/p99 ms", lambda r: ms(r["list_running"])),
+        ("list done, a page halfway (before=) p50/p99 ms", lambda r: ms(r["deep_page"])),
+    )
+    for name, cell in lines:
+        print(f"| {name} | " + " | ".join(cell(rows[store]) for store in stores) + " |")
+    if "old_scan" in rows.get("redis", {}):
+        print(
+            "Redis list running (none) by the former filter-scan: "
+            f"{rows['redis']['old_scan']:.1f} s"
+        )
+
+
+def wcxb_texts(data: Path, count: int) -> list[str]:
+    """Real page texts (WCXB's ground-truth Markdown of articles), or stand-ins if absent."""
+    texts = []
+    for path in sorted((data / "wcxb" / "ground-truth").glob("*.json")):
+        truth = json.loads(path.read_text())
+        if truth["_internal"]["page_type"]["primary"] == "article":
+            texts.append(truth["ground_truth"]["main_content_markdown"])
+        if len(texts) == count:
+            return texts
+    print(f"(WCXB not found under {data}: stand-in texts of 4 kB)")
+    return [f"Paragraph {n} of a page. " * 160 for n in range(count)]
+
+
+def checkpoint_bytes(data: Path) -> None:
+    """Bytes written by the checkpoints of a 30-source research run, before and after."""
+    from netsift.models import SearchResult
+    from netsift.research.state import ReadPage, RunState, split_texts
+    from netsift.research.synthesis import Source
+
+    texts = wcxb_texts(data, 30)
+    state = RunState(queries=["a question"])
+    whole: list[int] = []
+    by_hash: list[int] = []
+    kept: set[str] = set()
+
+    def save() -> None:
+        full = state.to_dict()
+        whole.append(len(json.dumps({"step": "read", "state": full})))
+        slim, found = split_texts(full)
+        new = {sha: text for sha, text in found.items() if sha not in kept}
+        kept.update(new)
+        written = len(json.dumps({"step": "read", "state": slim}))
+        by_hash.append(written + sum(len(sha) + len(text) for sha, text in new.items()))
+
+    for round_ in range(3):  # three rounds of ten page reads, a save after each read
+        for n in range(round_ * 10 + 1, round_ * 10 + 11):
+            url = f"https://site{n}.test/page"
+            state.round_pages[url] = ReadPage(url, f"Page {n}", texts[n - 1])
+            save()
+        for url, page in state.round_pages.items():  # the round's pages become sources
+            assert page is not None
+            n = len(state.sources) + 1
+            state.sources[n] = Source(n, url, page.title, page.text)
+            state.results[n] = SearchResult(title=page.title or "", url=url, source="searxng")
+        state.round_pages = {}
+        save()
+    size = sum(len(t) for t in texts)
+    print(f"30-source research run, {len(whole)} saves, page texts {size / 1000:.0f} kB in all")
+    print("| checkpoints | bytes per save (mean) | last save | all saves |")
+    print("|---|---|---|---|")
+    for name, sizes in (("every text in every save", whole), ("texts once, by hash", by_hash)):
+        print(
+            f"| {name} | {statistics.mean(sizes) / 1000:.1f} kB | {sizes[-1] / 1000:.1f} kB "
+            f"| {sum(sizes) / 1e6:.2f} MB |"
+        )
+    print(f"written in all: {sum(by_hash) / sum(whole):.3f}x")
+
+
 def percentiles(values: list[float]) -> str:
     ordered = sorted(values)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
@@ -261,7 +490,18 @@ def main() -> None:
     parser.add_argument("--page-latency", type=float, default=0.3)
     parser.add_argument("--cancels", type=int, default=20)
     parser.add_argument("--lease", type=float, default=2.0)
+    parser.add_argument("--mode", choices=("research", "scale", "checkpoint"), default="research")
+    parser.add_argument("--scale", type=int, default=100_000)
+    parser.add_argument("--stores", default="sqlite,redis")
+    parser.add_argument("--old-scan", action="store_true", help="also time the former listing")
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "bench")
     args = parser.parse_args()
+    if args.mode == "scale":
+        scale(args.scale, args.stores.split(","), args.old_scan)
+        return
+    if args.mode == "checkpoint":
+        checkpoint_bytes(args.data)
+        return
     web, llm = WebState(), LLMState()
     with (
         TemporaryDirectory() as tmp,

@@ -76,8 +76,8 @@ class Fleet:
         _until(up, what="the API to start")
         return url
 
-    def worker(self) -> subprocess.Popen[bytes]:
-        return self.start("worker", "--concurrency", "2")
+    def worker(self, *extra: str) -> subprocess.Popen[bytes]:
+        return self.start("worker", "--concurrency", "2", *extra)
 
     def close(self) -> None:
         for process in self.processes:
@@ -225,3 +225,41 @@ def test_sigterm_hands_the_job_back_and_another_worker_finishes_it(
     job = _until(lambda: _ended(api, job_id), what="the job to end on the second worker")
     assert job["status"] == "done" and job["attempts"] == 2
     _assert_one_clean_stream(_events(api, job_id), "done")
+
+
+def _sample(text: str, name: str, **labels: str) -> float:
+    """One sample's value from a Prometheus text exposition (0 when absent)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    return 0.0
+
+
+@SQLITE
+def test_a_worker_process_serves_its_own_metrics(fleet: Fleet, research_web: ResearchWeb):
+    api = fleet.api()
+    port = _free_port()
+    worker = fleet.worker("--metrics-port", str(port))
+    job_id = _start(api)
+    job = _until(lambda: _ended(api, job_id), what="the worker to run the job")
+    assert job["status"] == "done"
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    assert _sample(text, "netsift_jobs_total", kind="research", outcome="done") == 1
+    assert _sample(text, "netsift_job_duration_seconds_count", kind="research") == 1
+    searched = _sample(text, "netsift_usage_total", kind="search:searxng")
+    assert searched == job["usage"]["searches"] >= 1
+    assert _sample(text, "netsift_usage_total", kind="pages") == job["usage"]["pages"]
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=15) == 0
+
+
+@SQLITE
+def test_a_busy_metrics_port_is_said_before_the_worker_starts(fleet: Fleet):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        worker = fleet.worker("--metrics-port", str(taken.getsockname()[1]))
+        assert worker.wait(timeout=30) == 5

@@ -53,6 +53,12 @@ async def test_wait_returns_the_report_and_the_job_keeps_it(research_settings, r
             assert job["status"] == "done" and job["result"]["answer"] == report["answer"]
             listed = (await http.get("/v1/research")).json()["jobs"]
             assert [j["id"] for j in listed] == [report["job_id"]]
+            done = await http.get("/v1/research", params={"status": "done", "limit": 1})
+            assert [j["id"] for j in done.json()["jobs"]] == [report["job_id"]]
+            after = await http.get("/v1/research", params={"before": report["job_id"]})
+            assert after.json()["jobs"] == []  # the listing's next page: nothing older
+            gone = await http.get("/v1/research", params={"before": "nope"})
+            assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_found"
             events = (await http.get(f"/v1/research/{report['job_id']}/events")).json()["events"]
             assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
             assert events[0]["type"] == "started" and events[-1]["type"] == "done"

@@ -11,6 +11,7 @@ shutdown is handed back to the queue, its checkpoint kept, for another worker to
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Literal
 
 import anyio
@@ -21,12 +22,15 @@ from ..store.jobs import Job, JobStore, LeaseLost
 from ..usage import Billing, Usage, metering
 from .kinds import JobContext, Kinds, Outcome
 
-__all__ = ["MAX_ATTEMPTS", "Executor"]
+__all__ = ["MAX_ATTEMPTS", "Executor", "JobObserver"]
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5  # a job whose workers died this often is poisonous: end it, say why
 CANCEL_BEAT = 0.5  # seconds between heartbeats at most: a cancel lands within one
 Why = Literal["cancel", "lost", "stop"]
+# Told of every run this executor ends: (kind, how it ended, seconds it ran here). How:
+# done, failed, cancelled, interrupted, handed_back (graceful stop) or lost (taken over).
+JobObserver = Callable[[str, str, float], None]
 
 
 class Executor:
@@ -47,6 +51,7 @@ class Executor:
         self.beat = min(CANCEL_BEAT, lease / 3)
         self._scopes: dict[str, anyio.CancelScope] = {}
         self._why: dict[str, Why] = {}
+        self.observers: list[JobObserver] = []  # metrics of the process that runs it
 
     @property
     def running(self) -> list[str]:
@@ -65,27 +70,39 @@ class Executor:
         for job_id in self.running:
             self.interrupt(job_id, "stop")
 
+    def _observe(self, job: Job, how: str, started: float) -> None:
+        for observer in self.observers:
+            try:
+                observer(job.kind, how, anyio.current_time() - started)
+            except Exception:  # a metrics failure must not fail the job
+                log.exception("job observer failed")
+
     async def execute(self, job: Job) -> None:
         if job.id in self._scopes:
             # Its lease ran out while this very executor ran it (a long pause of the event
             # loop) and the claim renewed it: the run in progress continues; no second run.
             return
+        started = anyio.current_time()
         kind = self.kinds.get(job.kind)
         if kind is None:
             error = NetsiftError(f"no worker here runs {job.kind!r} jobs").to_dict()
             await self._end(job.id, "failed", ("error", error), error=error)
+            self._observe(job, "failed", started)
             return
         if job.cancel_requested:
             await self._end_partial(job, "cancelled", {"code": "cancelled"})
+            self._observe(job, "cancelled", started)
             return
         if job.attempts > MAX_ATTEMPTS:
             reason = f"its workers stopped {job.attempts - 1} times before it could finish"
             await self._end_partial(job, "interrupted", {"code": "interrupted", "reason": reason})
+            self._observe(job, "interrupted", started)
             return
         # One meter: the job's counts (kept with its checkpoints, so a resumed job goes on
         # counting), its client's quota and the host's per-request cap, and the ledger.
         usage = self.billing.meter(job.client, spent=job.usage)
         saved = await self.store.checkpoint(job.id)
+        texts = await self.store.texts(job.id) if saved is not None else {}
 
         async def emit(type: EventType, data: dict[str, Any]) -> None:
             await self.store.append_event(job.id, type, data, worker=self.worker)
@@ -93,7 +110,18 @@ class Executor:
         async def save(checkpoint: dict[str, Any]) -> None:
             await self.store.save_checkpoint(job.id, self.worker, checkpoint, usage.to_dict())
 
-        context = JobContext(job=job, saved=saved, emit=emit, save=save, usage=usage.to_dict())
+        async def keep(new: dict[str, str]) -> None:
+            await self.store.save_texts(job.id, self.worker, new)
+
+        context = JobContext(
+            job=job,
+            saved=saved,
+            emit=emit,
+            save=save,
+            usage=usage.to_dict(),
+            texts=texts,
+            keep=keep,
+        )
         scope = anyio.CancelScope()
         self._scopes[job.id] = scope
         outcome: Outcome | None = None
@@ -118,12 +146,14 @@ class Executor:
             # The host is shutting down (not this job's own scope): hand the job back.
             with anyio.CancelScope(shield=True):
                 await self.store.release(job.id, self.worker)
+            self._observe(job, "handed_back", started)
             raise
         finally:
             self._scopes.pop(job.id, None)
         why = self._why.pop(job.id, None)
         with anyio.CancelScope(shield=True):
-            await self._conclude(job, why, outcome, failure, usage)
+            how = await self._conclude(job, why, outcome, failure, usage)
+        self._observe(job, how, started)
 
     async def _conclude(
         self,
@@ -132,22 +162,29 @@ class Executor:
         outcome: Outcome | None,
         failure: NetsiftError | None,
         usage: Usage,
-    ) -> None:
+    ) -> str:
+        """End the run as `why` says; returns how it ended (for the observers)."""
         spent = usage.to_dict()
         if why == "lost":
             log.warning("job %s: lease lost; its new owner finishes it", job.id)
-        elif why == "stop":
+            return "lost"
+        if why == "stop":
             await self.store.release(job.id, self.worker)
             log.info("job %s: handed back to the queue", job.id)
-        elif why == "cancel":
+            return "handed_back"
+        if why == "cancel":
             await self._end_partial(job, "cancelled", {"code": "cancelled"}, usage=spent)
-        elif failure is not None:
+            return "cancelled"
+        if failure is not None:
             error = failure.to_dict()
             await self._end(job.id, "failed", ("error", error), error=error, usage=spent)
-        elif outcome is not None:
+            return "failed"
+        if outcome is not None:
             await self._end(
                 job.id, "done", ("done", outcome.event), result=outcome.result, usage=spent
             )
+            return "done"
+        return "lost"  # the run was cancelled from outside without a reason: nothing written
 
     async def _end(
         self,

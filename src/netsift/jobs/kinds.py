@@ -14,10 +14,11 @@ from typing import Any
 from ..models import Event, EventType
 from ..store.jobs import Job
 
-__all__ = ["JobContext", "Kind", "Kinds", "Outcome"]
+__all__ = ["JobContext", "Keep", "Kind", "Kinds", "Outcome"]
 
 Emit = Callable[[EventType, dict[str, Any]], Awaitable[None]]
 Save = Callable[[dict[str, Any]], Awaitable[None]]
+Keep = Callable[[dict[str, str]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -31,13 +32,20 @@ class Outcome:
 @dataclass
 class JobContext:
     """What a kind's `run` gets: the job, the checkpoint a previous attempt saved (None on
-    the first), and the two ways to record progress."""
+    the first), and the ways to record progress.
+
+    Large texts a checkpoint would repeat on every save (the pages a research run read) are
+    given to `keep` once, by SHA-256, and the checkpoint refers to them by hash; a resumed
+    attempt finds them in `texts`. `keep` is None where nothing stores texts apart (then
+    a kind saves them inside its checkpoint)."""
 
     job: Job
     saved: dict[str, Any] | None
     emit: Emit
     save: Save
     usage: dict[str, Any] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    keep: Keep | None = None
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,26 @@ def research_kind(agent: Callable[[], ResearchAgent]) -> Kind:
     """The `research` job kind: the agent's run, resumed from the job's checkpoint."""
 
     async def run(context: JobContext) -> Outcome:
+        from .state import join_texts, split_texts  # with the agent, at the first job
+
         params = ResearchParams.model_validate(context.job.params)
         final: dict[str, Any] = {}
+        resume = context.saved
+        if resume is not None and "state" in resume:
+            resume = {**resume, "state": join_texts(resume["state"], context.texts)}
+        kept = set(context.texts)
+
+        async def save(checkpoint: dict[str, Any]) -> None:
+            """Each page's text is written once; the checkpoint refers to it by hash."""
+            if context.keep is None:
+                await context.save(checkpoint)
+                return
+            slim, texts = split_texts(checkpoint["state"])
+            new = {sha: text for sha, text in texts.items() if sha not in kept}
+            if new:
+                await context.keep(new)
+                kept.update(new)
+            await context.save({**checkpoint, "state": slim})
 
         async def emit(type: EventType, data: dict[str, Any]) -> None:
             if type == "done":  # written by the executor with the status, atomically, once
@@ -60,7 +78,7 @@ def research_kind(agent: Callable[[], ResearchAgent]) -> Kind:
                 await context.emit(type, data)
 
         report = await agent().run(
-            params, emit=emit, job_id=context.job.id, resume=context.saved, save=context.save
+            params, emit=emit, job_id=context.job.id, resume=resume, save=save
         )
         return Outcome(result=report.model_dump(mode="json"), event=final)
 

@@ -3,7 +3,9 @@
 A run saves its state after each step (plan, search round, page read, synthesis); a run
 resumed on another worker loads it and continues from that step, reading no page twice.
 Passages are not saved: they are cut again from the sources' text, which is saved with its
-SHA-256 so a resumed run can tell its sources are the ones it read.
+SHA-256 so a resumed run can tell its sources are the ones it read. A job stores each text
+once, apart from the checkpoint (`split_texts`), so a save writes what is new, not every
+page again; `join_texts` puts them back, checking each hash.
 """
 
 from __future__ import annotations
@@ -16,7 +18,57 @@ from ..models import Citation, SearchResult
 from .passages import Passage, split_passages
 from .synthesis import Source, Synthesis
 
-__all__ = ["Candidate", "ReadPage", "RunState"]
+__all__ = ["Candidate", "ReadPage", "RunState", "join_texts", "split_texts"]
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def split_texts(state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A saved state (`RunState.to_dict`) without its texts, and the texts by SHA-256: each
+    source and each page of the read step in progress keeps only the hash of its text."""
+    texts: dict[str, str] = {}
+
+    def without(item: dict[str, Any]) -> dict[str, Any]:
+        sha = _sha256(item["text"])
+        texts[sha] = item["text"]
+        return {**{k: v for k, v in item.items() if k != "text"}, "sha256": sha}
+
+    slim = {
+        **state,
+        "sources": [without(s) for s in state["sources"]],
+        "round_pages": {
+            url: None if page is None else without(page)
+            for url, page in state.get("round_pages", {}).items()
+        },
+    }
+    return slim, texts
+
+
+def join_texts(state: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """`split_texts` undone: the state as `RunState.to_dict` wrote it. A state saved whole
+    (texts inline) is returned as it is. A text that is missing or does not match its hash
+    is an error: a resumed run must read what the first one read."""
+
+    def whole(item: dict[str, Any], keep_hash: bool) -> dict[str, Any]:
+        if "text" in item:
+            return item
+        sha = item["sha256"]
+        text = texts.get(sha)
+        if text is None or _sha256(text) != sha:
+            raise ValueError(f"checkpoint text {sha[:12]} is missing or altered")
+        rest = {k: v for k, v in item.items() if keep_hash or k != "sha256"}
+        return {**rest, "text": text}
+
+    return {
+        **state,
+        "sources": [whole(s, True) for s in state["sources"]],
+        "round_pages": {
+            url: None if page is None else whole(page, False)
+            for url, page in state.get("round_pages", {}).items()
+        },
+    }
 
 
 @dataclass(frozen=True)
@@ -82,7 +134,7 @@ class RunState:
                     "url": s.url,
                     "title": s.title,
                     "text": s.text,
-                    "sha256": hashlib.sha256(s.text.encode()).hexdigest(),
+                    "sha256": _sha256(s.text),
                     "result": self.results[s.n].model_dump(mode="json"),
                 }
                 for s in self.sources.values()

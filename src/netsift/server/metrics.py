@@ -1,10 +1,16 @@
-"""Prometheus metrics of the HTTP server: the counts a host needs for billing and operations.
+"""Prometheus metrics of the HTTP server and of job workers: the counts a host needs for
+billing and operations.
 
 Requests and latency per route, searches per client and per provider attempt, cache hits and
-misses, fetches with their bytes, blocked fetches, and errors by code. Each app has its own
-registry (two apps in one process never mix counts). With several uvicorn workers, set
-`PROMETHEUS_MULTIPROC_DIR` (`netsift serve --workers N` does) and every worker's counts are
-summed at `/metrics` by prometheus_client's multiprocess collector.
+misses, fetches with their bytes, blocked fetches, errors by code, usage per client, and the
+jobs this process ran. Each app has its own registry (two apps in one process never mix
+counts). With several uvicorn workers, set `PROMETHEUS_MULTIPROC_DIR` (`netsift serve
+--workers N` does) and every worker's counts are summed at `/metrics` by prometheus_client's
+multiprocess collector.
+
+A `netsift worker` process serves its own registry on `--metrics-port` (`serve_http`): each
+process is one scrape target, as Prometheus expects, so counters reset with their process
+(which `rate()` and `increase()` handle) and an operator sums across targets in PromQL.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
-from prometheus_client.exposition import generate_latest
+from prometheus_client.exposition import generate_latest, start_http_server
 
 from ..models import Page, SearchResponse
 
@@ -21,6 +27,8 @@ __all__ = ["CONTENT_TYPE", "Metrics"]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+# Jobs run from milliseconds (a cancelled or trivial job) to an hour (a deep research run).
+JOB_BUCKETS = (0.1, 0.5, 1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
 BLOCKED = ("blocked_address", "blocked_by_robots")
 
 
@@ -86,6 +94,20 @@ class Metrics:
         self.errors = Counter(
             "netsift_errors", "Errors answered to clients, by error code.", ["code"], registry=r
         )
+        self.jobs = Counter(
+            "netsift_jobs",
+            "Job runs this process ended, by kind and how: done, failed, cancelled, "
+            "interrupted, handed_back (graceful stop) or lost (its lease was taken over).",
+            ["kind", "outcome"],
+            registry=r,
+        )
+        self.job_duration = Histogram(
+            "netsift_job_duration_seconds",
+            "Time a job ran in this process, until it ended or was handed back.",
+            ["kind"],
+            buckets=JOB_BUCKETS,
+            registry=r,
+        )
 
     def _child(self, metric: Counter | Histogram, *values: str) -> Any:
         key = (metric, values)
@@ -130,6 +152,17 @@ class Metrics:
 
     def observe_error(self, code: str) -> None:
         self.errors.labels(code).inc()
+
+    def observe_job(self, kind: str, outcome: str, seconds: float) -> None:
+        """One job run ended by this process's executor (jobs/executor.py's observers)."""
+        self._child(self.jobs, kind, outcome).inc()
+        self._child(self.job_duration, kind).observe(seconds)
+
+    def serve_http(self, host: str, port: int) -> Any:
+        """Expose this registry at http://host:port/metrics from a thread (a process with no
+        HTTP server of its own: `netsift worker`). Returns the server: `.shutdown()` it."""
+        server, _ = start_http_server(port, addr=host, registry=self.registry)
+        return server
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every counter (all workers' in multiprocess mode)."""

@@ -133,7 +133,14 @@ class JobStore(Protocol):
         self, kind: str, params: dict[str, Any], *, client: str | None = None
     ) -> Job: ...
     async def get(self, job_id: str) -> Job: ...
-    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]: ...
+    async def list_jobs(
+        self, *, limit: int = 50, status: str | None = None, before: str | None = None
+    ) -> list[Job]:
+        """Newest first; `before` (a job id) continues a listing after that job. The cursor
+        is the job's creation time, so a walk never returns a job twice, even while jobs
+        change status between pages."""
+        ...
+
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...
     async def claim(self, worker: str, *, lease: float, job_id: str | None = None) -> Job | None:
         """Take a queued job (or one whose lease ran out); None when there is none."""
@@ -154,6 +161,13 @@ class JobStore(Protocol):
         self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
     ) -> None: ...
     async def checkpoint(self, job_id: str) -> dict[str, Any] | None: ...
+    async def save_texts(self, job_id: str, worker: str, texts: dict[str, str]) -> None:
+        """Keep texts (page sources) by their SHA-256, each once: a checkpoint refers to
+        them by hash instead of rewriting every text on every save. LeaseLost if `worker`
+        no longer owns the job. Dropped when the job ends."""
+        ...
+
+    async def texts(self, job_id: str) -> dict[str, str]: ...
     async def finish(
         self,
         job_id: str,
@@ -184,11 +198,13 @@ CREATE TABLE IF NOT EXISTS jobs (
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, result TEXT, error TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0, heartbeat_at REAL NOT NULL DEFAULT 0, owner TEXT
 );
+CREATE TABLE IF NOT EXISTS job_texts (
+    job_id TEXT NOT NULL, sha256 TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (job_id, sha256)
+);
 CREATE TABLE IF NOT EXISTS job_events (
     job_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL,
     data TEXT NOT NULL, PRIMARY KEY (job_id, seq)
 );
-CREATE INDEX IF NOT EXISTS jobs_created ON jobs (created_at);
 """
 # Columns added since the first schema: (name, declaration). Old stores gain them on open.
 _ADDED = (
@@ -201,7 +217,10 @@ _ADDED = (
 )
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS jobs_claim ON jobs (status, lease_until, created_at);
-CREATE INDEX IF NOT EXISTS jobs_status_created ON jobs (status, created_at);
+DROP INDEX IF EXISTS jobs_created;
+DROP INDEX IF EXISTS jobs_status_created;
+CREATE INDEX IF NOT EXISTS jobs_status_created_id ON jobs (status, created_at, id);
+CREATE INDEX IF NOT EXISTS jobs_created_id ON jobs (created_at, id);
 CREATE UNIQUE INDEX IF NOT EXISTS job_events_key ON job_events (job_id, key);
 """
 _COLUMNS = (
@@ -297,13 +316,22 @@ class SQLiteJobStore:
             raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
         return self._job(rows[0])
 
-    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
-        if status is None:
-            sql = f"SELECT {_COLUMNS} FROM jobs ORDER BY created_at DESC LIMIT ?"
-            rows = await self._run(sql, (limit,))
-        else:
-            sql = f"SELECT {_COLUMNS} FROM jobs WHERE status = ? ORDER BY created_at DESC LIMIT ?"
-            rows = await self._run(sql, (status, limit))
+    async def list_jobs(
+        self, *, limit: int = 50, status: str | None = None, before: str | None = None
+    ) -> list[Job]:
+        where, args = [], []
+        if status is not None:
+            where.append("status = ?")
+            args.append(status)
+        if before is not None:
+            cursor = await self._run("SELECT created_at FROM jobs WHERE id = ?", (before,))
+            if not cursor:
+                raise NotFound(f"no job {before!r}", details={"job_id": before})
+            where.append("(created_at, id) < (?, ?)")
+            args += [cursor[0][0], before]
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        sql = f"SELECT {_COLUMNS} FROM jobs {clause} ORDER BY created_at DESC, id DESC LIMIT ?"
+        rows = await self._run(sql, (*args, limit))
         return [self._job(row) for row in rows]
 
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
@@ -337,12 +365,17 @@ class SQLiteJobStore:
         await self._free_dead_owners()
         now = time.time()
         only = "AND id = :id" if job_id else ""
+        # Two index lookups, a dead worker's job first (as on Redis), then the oldest queued
+        # one: one query with OR sorted every queued job on each claim (O(queue), 100k deep).
         rows = await self._run(
             f"UPDATE jobs SET status = 'running', owner = :worker, lease_until = :until, "
             f"heartbeat_at = :now, attempts = attempts + (owner IS NOT :worker), "
             f"updated_at = :stamp "
-            f"WHERE id = (SELECT id FROM jobs WHERE {_CLAIMABLE} {only} "
-            f"ORDER BY created_at LIMIT 1) AND {_CLAIMABLE} RETURNING {_COLUMNS}",
+            f"WHERE id = COALESCE("
+            f"(SELECT id FROM jobs WHERE status = 'running' AND lease_until < :now {only} "
+            f"ORDER BY lease_until LIMIT 1), "
+            f"(SELECT id FROM jobs WHERE status = 'queued' {only} ORDER BY created_at LIMIT 1)"
+            f") AND {_CLAIMABLE} RETURNING {_COLUMNS}",
             {
                 "worker": worker,
                 "until": now + lease,
@@ -420,6 +453,21 @@ class SQLiteJobStore:
         saved: dict[str, Any] | None = json.loads(rows[0][0]) if rows[0][0] else None
         return saved
 
+    async def save_texts(self, job_id: str, worker: str, texts: dict[str, str]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            self._owns(db, job_id, worker)
+            db.executemany(
+                "INSERT OR IGNORE INTO job_texts (job_id, sha256, text) VALUES (?, ?, ?)",
+                [(job_id, sha, text) for sha, text in texts.items()],
+            )
+
+        if texts:
+            await self._transaction(work)
+
+    async def texts(self, job_id: str) -> dict[str, str]:
+        rows = await self._run("SELECT sha256, text FROM job_texts WHERE job_id = ?", (job_id,))
+        return {sha: text for sha, text in rows}
+
     async def finish(
         self,
         job_id: str,
@@ -454,6 +502,7 @@ class SQLiteJobStore:
                     job_id,
                 ),
             )
+            db.execute("DELETE FROM job_texts WHERE job_id = ?", (job_id,))  # resume only
             return True
 
         return await self._transaction(work)

@@ -11,13 +11,17 @@ hash and every write a worker makes is a Lua script that checks it first (fencin
 Layout (all under `netsift:`): `job:<id>` the immutable part (JSON: kind, params, created_at),
 `job:<id>:state` a hash (status, owner, lease_until, attempts, cancel, result, error, usage,
 checkpoint, entry), `job:<id>:events` a list (RPUSH's length is the seq), `job:<id>:keys`
-the event keys already stored, `jobs` a sorted set by creation time, `jobs:stream`.
+the event keys already stored, `job:<id>:texts` a hash of checkpointed texts by SHA-256,
+`jobs` a sorted set by creation time, `jobs:status:<status>` one such set per status (moved
+inside the same Lua script that changes the status, so listing by status is a range read of
+one page, never a scan), `jobs:stream`.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,6 +41,35 @@ GROUP = "workers"
 RETENTION = 7 * 24 * 3600  # finished jobs and their events expire after a week
 FINISHED_CHANNEL = "netsift:jobs:finished"  # each job's end is announced (sleeps wake on it)
 BLOCK_MS = 500  # how long one XREADGROUP waits for a new job: bounds a stop's reaction time
+BY_STATUS = "netsift:jobs:status:"  # + status: that status's jobs, scored by creation time
+INDEXED = "netsift:jobs:status-indexed"  # set once the per-status sets cover every job
+LIST_SLACK = 8  # extra index entries read per page: ties and expired jobs are skipped
+# What a Job is read from: never the checkpoint, which can be large and only a resumed run
+# reads (`checkpoint`), so a lookup or a listing stays small whatever the jobs carry.
+JOB_FIELDS = (
+    "status",
+    "updated_at",
+    "result",
+    "error",
+    "heartbeat_at",
+    "owner",
+    "lease_until",
+    "attempts",
+    "cancel",
+    "usage",
+)
+
+# Moves a job between the per-status sets; every script that changes a status calls it. The
+# sets are named inside the scripts, not passed as KEYS: the store runs on one Redis (its
+# scripts already touch several jobs' keys), not on Redis Cluster.
+_MOVE = f"""
+local function move(index, id, old, new)
+  if old == new then return end
+  if old then redis.call('ZREM', '{BY_STATUS}' .. old, id) end
+  local score = redis.call('ZSCORE', index, id)
+  if score then redis.call('ZADD', '{BY_STATUS}' .. new, score, id) end
+end
+"""
 
 # KEYS[1] state, KEYS[2] events, KEYS[3] keys; ARGV: worker ('' = none), type, at, data, key.
 # Returns the seq, 0 if the event is already stored, -1 if the worker lost the job.
@@ -49,9 +82,11 @@ if redis.call('SADD', KEYS[3], ARGV[5]) == 0 then return 0 end
 return redis.call('RPUSH', KEYS[2], '{"type":' .. cjson.encode(ARGV[2]) .. ',"at":'
   .. cjson.encode(ARGV[3]) .. ',"data":' .. ARGV[4] .. '}')
 """
-# KEYS[1] state; ARGV: worker, entry, lease_until, now. Take over an entry read or
-# auto-claimed from the stream. Returns 1 when taken, 0 when the job had ended.
-_TAKE = """
+# KEYS[1] state, KEYS[2] index; ARGV: worker, entry, lease_until, now, job id. Take over an
+# entry read or auto-claimed from the stream. Returns 1 when taken, 0 when the job had ended.
+_TAKE = (
+    _MOVE
+    + """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'done' or status == 'failed' or status == 'cancelled'
    or status == 'interrupted' then return 0 end
@@ -62,8 +97,10 @@ if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
 end
 redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[1], 'entry', ARGV[2],
   'lease_until', ARGV[3], 'heartbeat_at', ARGV[4])
+move(KEYS[2], ARGV[5], status, 'running')
 return 1
 """
+)
 # KEYS[1] state, KEYS[2] stream; ARGV: worker, lease_until, now, group.
 _BEAT = """
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'entry', 'cancel')
@@ -73,6 +110,13 @@ redis.call('XCLAIM', KEYS[2], ARGV[4], ARGV[1], 0, s[3], 'JUSTID')
 if s[4] == '1' then return 'cancel' end
 return 'ok'
 """
+# KEYS[1] state, KEYS[2] texts; ARGV: worker, then sha256, text pairs. Each text once.
+_SAVE_TEXTS = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]) end
+return 1
+"""
 # KEYS[1] state; ARGV: worker, checkpoint, usage, now.
 _SAVE = """
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
@@ -80,10 +124,12 @@ if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'checkpoint', ARGV[2], 'usage', ARGV[3], 'heartbeat_at', ARGV[4])
 return 1
 """
-# KEYS: state, events, keys, stream, job; ARGV: worker ('' = none), status, type, at, data,
-# key, result, error, usage, now, retention, group, job id, channel. The final event and the
-# status change happen together, once, and the end is announced.
-_FINISH = """
+# KEYS: state, events, keys, stream, job, index, texts; ARGV: worker ('' = none), status,
+# type, at, data, key, result, error, usage, now, retention, group, job id, channel. The final
+# event and the status change happen together, once, and the end is announced.
+_FINISH = (
+    _MOVE
+    + """
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'entry')
 if not s[1] then return 0 end
 if s[1] == 'done' or s[1] == 'failed' or s[1] == 'cancelled' or s[1] == 'interrupted'
@@ -97,6 +143,8 @@ if redis.call('SADD', KEYS[3], ARGV[6]) == 1 then
 end
 redis.call('HSET', KEYS[1], 'status', ARGV[2], 'updated_at', ARGV[4], 'lease_until', 0,
   'heartbeat_at', ARGV[10])
+move(KEYS[6], ARGV[13], s[1], ARGV[2])
+redis.call('DEL', KEYS[7])
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'result', ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[8]) end
 if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'usage', ARGV[9]) end
@@ -109,8 +157,11 @@ redis.call('EXPIRE', KEYS[5], ARGV[11])
 redis.call('PUBLISH', ARGV[14], ARGV[13])
 return 1
 """
-# KEYS: state, stream; ARGV: worker, job id, group. Hand the job back: a fresh entry.
-_RELEASE = """
+)
+# KEYS: state, stream, index; ARGV: worker, job id, group. Hand the job back: a fresh entry.
+_RELEASE = (
+    _MOVE
+    + """
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'entry')
 if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
 if s[3] then
@@ -119,6 +170,17 @@ if s[3] then
 end
 local entry = redis.call('XADD', KEYS[2], '*', 'job', ARGV[2])
 redis.call('HSET', KEYS[1], 'status', 'queued', 'owner', '', 'lease_until', 0, 'entry', entry)
+move(KEYS[3], ARGV[2], 'running', 'queued')
+return 1
+"""
+)
+# ARGV: job id, score pairs. Files each job under its status as it is now, atomically, for
+# a store written before the per-status sets existed.
+_BACKFILL = f"""
+for i = 1, #ARGV, 2 do
+  local status = redis.call('HGET', '{PREFIX}' .. ARGV[i] .. ':state', 'status')
+  if status then redis.call('ZADD', '{BY_STATUS}' .. status, ARGV[i + 1], ARGV[i]) end
+end
 return 1
 """
 # KEYS[1] state; asks for a cancel; returns the status.
@@ -137,10 +199,12 @@ class RedisJobStore:
     def __init__(self, url: str) -> None:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
         self._group_ready = False
+        self._sweep_from = "0-0"  # where the next sweep of stale pending entries starts
         self._append = self._redis.register_script(_APPEND)
         self._take = self._redis.register_script(_TAKE)
         self._beat = self._redis.register_script(_BEAT)
         self._save = self._redis.register_script(_SAVE)
+        self._save_texts = self._redis.register_script(_SAVE_TEXTS)
         self._finish = self._redis.register_script(_FINISH)
         self._release = self._redis.register_script(_RELEASE)
         self._cancel = self._redis.register_script(_CANCEL)
@@ -158,7 +222,25 @@ class RedisJobStore:
         except ResponseError as exc:
             if "BUSYGROUP" not in str(exc):
                 raise
+        if await self._redis.set(INDEXED, "1", nx=True):
+            await self._index_statuses()
         self._group_ready = True
+
+    async def _index_statuses(self) -> None:
+        """Fill the per-status sets from the jobs of a store written before they existed
+        (once per store; scripts keep them from then on)."""
+        backfill = self._redis.register_script(_BACKFILL)
+        async for batch in self._index_pages():
+            await backfill(args=[part for pair in batch for part in pair])
+
+    async def _index_pages(self) -> AsyncIterator[list[tuple[str, float]]]:
+        cursor = 0
+        while True:
+            cursor, batch = await self._redis.zscan(INDEX, cursor, count=1000)
+            if batch:
+                yield [(str(job_id), float(score)) for job_id, score in batch]
+            if not cursor:
+                return
 
     async def create(self, kind: str, params: dict[str, Any], *, client: str | None = None) -> Job:
         await self._ensure_group()
@@ -177,20 +259,38 @@ class RedisJobStore:
                 mapping={"status": "queued", "updated_at": job.updated_at.isoformat()},
             )
             pipe.zadd(INDEX, {job.id: job.created_at.timestamp()})
+            pipe.zadd(BY_STATUS + "queued", {job.id: job.created_at.timestamp()})
             pipe.xadd(STREAM, {"job": job.id})
-            _, _, _, entry = await pipe.execute()
+            *_, entry = await pipe.execute()
         await self._redis.hset(state, "entry", entry)
         return job
 
     async def get(self, job_id: str) -> Job:
-        state, events, _ = self._keys(job_id)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.get(PREFIX + job_id)
-            pipe.hgetall(state)
-            pipe.llen(events)
-            raw, fields, last = await pipe.execute()
-        if raw is None:
+        (job,) = await self._get_many([job_id])
+        if job is None:
             raise NotFound(f"no job {job_id!r}", details={"job_id": job_id})
+        return job
+
+    async def _get_many(self, ids: list[str]) -> list[Job | None]:
+        """Jobs by id in one round trip (None for a job that has expired)."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for job_id in ids:
+                state, events, _ = self._keys(job_id)
+                pipe.get(PREFIX + job_id)
+                pipe.hmget(state, JOB_FIELDS)
+                pipe.llen(events)
+            rows = await pipe.execute()
+        return [
+            None
+            if rows[i] is None
+            else self._job(
+                job_id, rows[i], dict(zip(JOB_FIELDS, rows[i + 1], strict=True)), rows[i + 2]
+            )
+            for job_id, i in zip(ids, range(0, len(rows), 3), strict=True)
+        ]
+
+    @staticmethod
+    def _job(job_id: str, raw: str, fields: dict[str, str | None], last: int) -> Job:
         fixed = json.loads(raw)
         created = datetime.fromisoformat(fixed["created_at"])
         return Job(
@@ -198,10 +298,10 @@ class RedisJobStore:
             kind=fixed["kind"],
             params=fixed["params"],
             created_at=created,
-            status=fields.get("status", "queued"),
+            status=fields.get("status") or "queued",
             updated_at=datetime.fromisoformat(fields.get("updated_at") or fixed["created_at"]),
-            result=json.loads(fields["result"]) if fields.get("result") else None,
-            error=json.loads(fields["error"]) if fields.get("error") else None,
+            result=json.loads(result) if (result := fields.get("result")) else None,
+            error=json.loads(error) if (error := fields.get("error")) else None,
             last_seq=int(last),
             heartbeat_at=datetime.fromtimestamp(float(fields.get("heartbeat_at") or 0), UTC)
             if fields.get("heartbeat_at")
@@ -210,29 +310,40 @@ class RedisJobStore:
             lease_until=float(fields.get("lease_until") or 0),
             attempts=int(fields.get("attempts") or 0),
             cancel_requested=fields.get("cancel") == "1",
-            usage=json.loads(fields["usage"]) if fields.get("usage") else {},
+            usage=json.loads(usage) if (usage := fields.get("usage")) else {},
             client=fixed.get("client"),
         )
 
-    async def list_jobs(self, *, limit: int = 50, status: str | None = None) -> list[Job]:
+    async def list_jobs(
+        self, *, limit: int = 50, status: str | None = None, before: str | None = None
+    ) -> list[Job]:
+        await self._ensure_group()
+        key = INDEX if status is None else BY_STATUS + status
+        top: float | str = "+inf"
+        if before is not None:
+            score = await self._redis.zscore(INDEX, before)
+            if score is None:
+                raise NotFound(f"no job {before!r}", details={"job_id": before})
+            top = score
         jobs: list[Job] = []
-        start, page = 0, max(limit, 50)
+        offset = 0
         while len(jobs) < limit:
-            ids = await self._redis.zrevrange(INDEX, start, start + page - 1)
-            if not ids:
-                break
-            start += page
-            for job_id in map(str, ids):
-                try:
-                    job = await self.get(job_id)
-                except NotFound:
-                    await self._redis.zrem(INDEX, job_id)  # expired
-                    continue
-                if status is None or job.status == status:
+            want = limit - len(jobs) + LIST_SLACK
+            rows: Any = await self._redis.zrevrangebyscore(
+                key, top, "-inf", start=offset, num=want, withscores=True
+            )
+            offset += len(rows)
+            # Jobs created in the same microsecond as the cursor: only those after it.
+            ids = [i for i, s in rows if not (before is not None and s == top and i >= before)]
+            for job_id, job in zip(ids, await self._get_many(ids), strict=True):
+                if job is None:  # expired with its retention: forget it
+                    await self._redis.zrem(INDEX, job_id)
+                    await self._redis.zrem(key, job_id)
+                elif status is None or job.status == status:
                     jobs.append(job)
-                if len(jobs) >= limit:
-                    break
-        return jobs
+            if len(rows) < want:
+                break
+        return jobs[:limit]
 
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
         if not await self._redis.exists(PREFIX + job_id):
@@ -255,7 +366,7 @@ class RedisJobStore:
     async def _take_entry(self, worker: str, entry: str, job_id: str, lease: float) -> Job | None:
         now = time.time()
         taken = await self._take(
-            keys=[self._keys(job_id)[0]], args=[worker, entry, now + lease, now]
+            keys=[self._keys(job_id)[0], INDEX], args=[worker, entry, now + lease, now, job_id]
         )
         if not taken:  # it ended meanwhile (or someone holds it): the entry is spent
             if (await self._redis.hget(self._keys(job_id)[0], "entry")) != entry:
@@ -268,10 +379,18 @@ class RedisJobStore:
         await self._ensure_group()
         if job_id is not None:
             return await self._claim_one(worker, job_id, lease)
-        # A dead worker's entries first: idle longer than a lease.
+        # A dead worker's entries first: idle longer than a lease. XAUTOCLAIM looks at a
+        # few pending entries per call (10 x count): each call goes on from where the last
+        # stopped, so the sweep covers the whole pending list, not only its live head.
         claimed: Any = await self._redis.xautoclaim(
-            STREAM, GROUP, worker, min_idle_time=int(lease * 1000), start_id="0-0", count=1
+            STREAM,
+            GROUP,
+            worker,
+            min_idle_time=int(lease * 1000),
+            start_id=self._sweep_from,
+            count=1,
         )
+        self._sweep_from = str(claimed[0])
         for entry, fields in claimed[1]:
             if fields and (job := await self._take_entry(worker, entry, fields["job"], lease)):
                 return job
@@ -334,6 +453,20 @@ class RedisJobStore:
         raw = await self._redis.hget(self._keys(job_id)[0], "checkpoint")
         return json.loads(raw) if raw else None
 
+    async def save_texts(self, job_id: str, worker: str, texts: dict[str, str]) -> None:
+        if not texts:
+            return
+        pairs = [part for item in texts.items() for part in item]
+        saved = await self._save_texts(
+            keys=[self._keys(job_id)[0], PREFIX + job_id + ":texts"], args=[worker, *pairs]
+        )
+        if not saved:
+            raise LeaseLost(job_id)
+
+    async def texts(self, job_id: str) -> dict[str, str]:
+        found: Any = await self._redis.hgetall(PREFIX + job_id + ":texts")
+        return {str(sha): str(text) for sha, text in found.items()}
+
     async def finish(
         self,
         job_id: str,
@@ -347,7 +480,7 @@ class RedisJobStore:
     ) -> bool:
         type, data = event
         done = await self._finish(
-            keys=[*self._keys(job_id), STREAM, PREFIX + job_id],
+            keys=[*self._keys(job_id), STREAM, PREFIX + job_id, INDEX, PREFIX + job_id + ":texts"],
             args=[
                 worker or "",
                 status,
@@ -368,7 +501,9 @@ class RedisJobStore:
         return bool(done)
 
     async def release(self, job_id: str, worker: str) -> None:
-        await self._release(keys=[self._keys(job_id)[0], STREAM], args=[worker, job_id, GROUP])
+        await self._release(
+            keys=[self._keys(job_id)[0], STREAM, INDEX], args=[worker, job_id, GROUP]
+        )
 
     async def request_cancel(self, job_id: str) -> Job:
         await self._cancel(keys=[self._keys(job_id)[0]])

@@ -203,3 +203,116 @@ async def test_events_resume_from_any_seq(store):
     assert [e.seq for e in await store.events(job.id, since=3)] == [4, 5]
     assert [e.data["i"] for e in await store.events(job.id, since=3)] == [3, 4]
     assert await store.events(job.id, since=5) == []
+
+
+async def _walk(store: JobStore, status: str, page: int, between) -> list[str]:
+    """Every page of a listing by status, calling `between()` after each page."""
+    seen: list[str] = []
+    before = None
+    while True:
+        jobs = await store.list_jobs(limit=page, status=status, before=before)
+        assert all(j.status == status for j in jobs)
+        seen += [j.id for j in jobs]
+        if len(jobs) < page:
+            return seen
+        before = jobs[-1].id
+        await between()
+
+
+async def test_listing_by_status_pages_while_jobs_change_status(store):
+    made = [await store.create("research", {"n": n}) for n in range(23)]
+    for _ in range(10):  # the 10 oldest run; the 13 newest wait
+        await store.claim(A, lease=LEASE)
+    running = [j.id for j in made[:10]]
+    assert [j.id for j in await store.list_jobs(status="running", limit=100)] == running[::-1]
+    # Between pages, the newest running job ends and a queued one starts running.
+    moved: list[str] = []
+
+    async def between() -> None:
+        current = await store.list_jobs(status="running", limit=1)
+        await store.finish(current[0].id, worker=A, status="done", event=("done", {}))
+        moved.append(current[0].id)
+        claimed = await store.claim(A, lease=LEASE)
+        assert claimed is not None
+        moved.append(claimed.id)
+
+    seen = await _walk(store, "running", 3, between)
+    assert len(seen) == len(set(seen))  # never twice
+    created = {j.id: n for n, j in enumerate(made)}
+    assert [created[i] for i in seen] == sorted((created[i] for i in seen), reverse=True)
+    # Every job that stayed running through the walk was listed.
+    assert {i for i in running if i not in moved} <= set(seen)
+    done = await store.list_jobs(status="done", limit=100)
+    assert {j.id for j in done} == set(moved[0::2])
+    queued = await _walk(store, "queued", 4, _nothing)
+    assert queued == [j.id for j in made[::-1] if j.id not in moved and j.id not in running]
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def test_listing_pages_every_job_once_newest_first(store):
+    made = [await store.create("research", {"n": n}) for n in range(9)]
+    pages: list[list[str]] = []
+    before = None
+    while jobs := await store.list_jobs(limit=4, before=before):
+        pages.append([j.id for j in jobs])
+        before = jobs[-1].id
+    assert [len(p) for p in pages] == [4, 4, 1]
+    assert [i for p in pages for i in p] == [j.id for j in made[::-1]]
+    with pytest.raises(NotFound):
+        await store.list_jobs(before="nope")
+
+
+async def test_checkpointed_texts_are_kept_once_fenced_and_dropped_at_the_end(store):
+    job = await store.create("research", {})
+    await store.claim(A, lease=LEASE)
+    await store.save_texts(job.id, A, {"h1": "one", "h2": "two"})
+    await store.save_texts(job.id, A, {"h2": "two", "h3": "three"})
+    assert await store.texts(job.id) == {"h1": "one", "h2": "two", "h3": "three"}
+    with pytest.raises(LeaseLost):
+        await store.save_texts(job.id, B, {"h4": "four"})
+    assert await store.finish(job.id, worker=A, status="done", event=("done", {}))
+    assert await store.texts(job.id) == {}
+
+
+@pytest.mark.redis
+async def test_a_redis_store_from_before_the_status_index_is_indexed_once(redis_url):
+    from redis.asyncio import Redis
+
+    from netsift.store.redis_jobs import BY_STATUS, INDEXED
+
+    old = open_job_store(redis_url)
+    queued = await old.create("research", {})
+    running = await old.create("research", {})
+    await old.claim(A, lease=LEASE, job_id=running.id)
+    await old.aclose()
+    raw = Redis.from_url(redis_url)
+    await raw.delete(INDEXED, BY_STATUS + "queued", BY_STATUS + "running")
+    await raw.aclose()
+    store = open_job_store(redis_url)
+    assert [j.id for j in await store.list_jobs(status="queued")] == [queued.id]
+    assert [j.id for j in await store.list_jobs(status="running")] == [running.id]
+    await store.aclose()
+
+
+@pytest.mark.redis
+async def test_a_dead_workers_job_behind_many_live_ones_is_taken_over(redis_url):
+    """XAUTOCLAIM looks at ten pending entries per call: the sweep must go on past a head of
+    live, heartbeating jobs, or the dead one behind them is never resumed."""
+    store = open_job_store(redis_url)
+    live = [await store.create("research", {"n": n}) for n in range(12)]
+    dead = await store.create("research", {})
+    for job in live:
+        assert (await store.claim(A, lease=LEASE)).id == job.id  # type: ignore[union-attr]
+    assert (await store.claim(B, lease=0.2)).id == dead.id  # type: ignore[union-attr]
+    await anyio.sleep(0.4)  # B stops beating: its lease runs out
+    taken = None
+    for _ in range(3):
+        for job in live:  # A is alive: its entries are never idle
+            assert await store.beat(job.id, A, lease=LEASE) == "ok"
+        if taken := await store.claim("host-c:3:c", lease=0.2):
+            break
+    assert taken is not None and taken.id == dead.id
+    await store.aclose()

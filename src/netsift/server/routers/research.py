@@ -156,15 +156,19 @@ async def start_research(
     return JSONResponse(_job_body(done), status_code=202, headers=location)
 
 
-@router.get("", summary="Recent research jobs", responses=errors_for(422))
+@router.get("", summary="Recent research jobs", responses=errors_for(404, 422))
 async def list_research(
     state: StateDep,
     _: CallerDep,
     status: Annotated[JobStatus | None, Query(description="Only jobs in this status.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[
+        str | None,
+        Query(max_length=64, description="Continue after this job id (the last one listed)."),
+    ] = None,
 ) -> dict[str, Any]:
     client = state.require_client()
-    jobs = await client.jobs.list_jobs(limit=limit, status=status)
+    jobs = await client.jobs.list_jobs(limit=limit, status=status, before=before)
     return {"jobs": [j.model_dump(mode="json", exclude={"result", *_BOOKKEEPING}) for j in jobs]}
 
 
