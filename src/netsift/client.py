@@ -20,6 +20,7 @@ from .jobs.kinds import Kind
 from .jobs.worker import Worker, worker_id
 from .models import (
     ContentFormat,
+    CrawlReport,
     Metadata,
     Page,
     RenderMode,
@@ -34,6 +35,7 @@ from .net.resolver import Resolver
 from .net.robots import RobotsCache
 from .params import (
     BatchSearchParams,
+    CrawlParams,
     Depth,
     FetchOptions,
     MetaParams,
@@ -49,11 +51,13 @@ from .store.jobs import Job, JobStore, open_job_store
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
+    from .crawl.crawler import Crawler, CrawlRunner
     from .research.agent import ResearchAgent
     from .research.llm import LLM
     from .research.runner import ResearchRunner
     from .research.sleep import Sleeper
     from .search.service import SearchService
+    from .store.frontier import FrontierStore
 from .store.usage import UsageLedger, open_usage_ledger, summarize
 from .usage import Billing
 
@@ -100,6 +104,8 @@ class Client:
         # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
         self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
+        self._frontier: FrontierStore | None = None
+        self._crawls: CrawlRunner | None = None
 
     @property
     def search_service(self) -> SearchService:
@@ -139,9 +145,13 @@ class Client:
     @property
     def job_kinds(self) -> dict[str, Kind]:
         """The kinds of job this Client's workers run, by name."""
+        from .crawl.crawler import crawl_kind
         from .research.runner import research_kind
 
-        return {"research": research_kind(self._research_agent)}
+        return {
+            "research": research_kind(self._research_agent),
+            "crawl": crawl_kind(lambda: self.crawler, lambda: self.jobs),
+        }
 
     @property
     def executor(self) -> Executor:
@@ -164,6 +174,39 @@ class Client:
 
             self._runner = ResearchRunner(self.jobs, self.executor, local=self.settings.run_jobs)
         return self._runner
+
+    @property
+    def frontier(self) -> FrontierStore:
+        """Crawls' frontiers and results, beside the jobs (shared by the same workers)."""
+        if self._frontier is None:
+            from .store.frontier import open_frontier_store
+
+            self._frontier = open_frontier_store(self.settings.effective_jobs_url())
+        return self._frontier
+
+    @property
+    def crawler(self) -> Crawler:
+        from .crawl.crawler import Crawler
+
+        return Crawler(
+            self.fetcher,
+            self.robots,
+            self.frontier,
+            user_agent=self.settings.user_agent,
+            respect_robots=self.settings.respect_robots,
+            fetch_timeout=self.settings.timeout,
+        )
+
+    @property
+    def crawls(self) -> CrawlRunner:
+        """Crawl jobs; background crawls need the Client entered (`async with`)."""
+        if self._crawls is None:
+            from .crawl.crawler import CrawlRunner
+
+            self._crawls = CrawlRunner(
+                self.jobs, self.executor, self.frontier, local=self.settings.run_jobs
+            )
+        return self._crawls
 
     def worker(self) -> Worker:
         """A worker that claims any job from the store (`netsift worker`, `netsift serve`)."""
@@ -199,6 +242,8 @@ class Client:
         if self.settings.enabled("research"):
             await self.runner.__aenter__()
             self._entered = True
+        if self.settings.enabled("fetch"):
+            await self.crawls.__aenter__()
         return self
 
     async def __aexit__(
@@ -210,9 +255,14 @@ class Client:
         await self.aclose()
 
     async def aclose(self) -> None:
+        if self._crawls is not None:  # entered last, left first
+            await self._crawls.__aexit__(None, None, None)
+            self._crawls = None
         if getattr(self, "_entered", False) and self._runner is not None:
             self._entered = False
             await self._runner.__aexit__(None, None, None)
+        if self._frontier is not None:
+            await self._frontier.aclose()
         if self._llm is not None:
             await self._llm.aclose()
         if self._jobs is not None:
@@ -386,6 +436,51 @@ class Client:
         if report is None:
             raise _job_error(job)
         return report
+
+    async def crawl(
+        self,
+        url: str,
+        *,
+        max_pages: int | None = None,
+        max_depth: int | None = None,
+        include: list[str] | None = None,
+        exclude: list[str] | None = None,
+        subdomains: bool | None = None,
+        query: str | None = None,
+        max_bytes: int | None = None,
+        deadline: float | None = None,
+        respect_robots: bool | None = None,
+        workers: int | None = None,
+    ) -> CrawlReport:
+        """Crawl a site from `url` to the end (as a job) and return every page it kept.
+
+        Options left at None take CrawlParams' defaults (the same on every door); a crawl
+        with `workers` > 1 is shared with the `netsift worker`s of the same job store."""
+        self._require("fetch")
+        options = {
+            "max_pages": max_pages,
+            "max_depth": max_depth,
+            "include": include,
+            "exclude": exclude,
+            "subdomains": subdomains,
+            "query": query,
+            "max_bytes": max_bytes,
+            "deadline": deadline,
+            "respect_robots": respect_robots,
+            "workers": workers,
+        }
+        params = validated(
+            CrawlParams, url=url, **{name: v for name, v in options.items() if v is not None}
+        )
+        job, _ = await self.crawls.run(params)
+        if job.status != "done":
+            raise _job_error(job)
+        return await self.crawls.report(job)
+
+    async def start_crawl(self, params: CrawlParams) -> Job:
+        """Start a crawl job in the background; follow it with `crawls.stream(job.id)`."""
+        self._require("fetch")
+        return await self.crawls.start(params)
 
     async def start_research(self, params: ResearchParams) -> Job:
         """Start a research job in the background; follow it with `runner.follow(job.id)`."""

@@ -18,6 +18,7 @@ __all__ = [
     "MAX_BATCH_QUERIES",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
+    "CrawlParams",
     "FetchOptions",
     "FetchParams",
     "MetaParams",
@@ -177,3 +178,62 @@ class ResearchParams(_Params):
 
     def iterations(self) -> int:
         return self.max_iterations or DEPTH_ITERATIONS[self.depth]
+
+
+# A crawl's bounds: the most any one request may ask for. A host can lower what it serves
+# with its own limits; these keep one request from holding a worker for a day.
+MAX_CRAWL_PAGES = 10_000
+MAX_CRAWL_DEPTH = 50
+MAX_CRAWL_SECONDS = 6 * 3600.0
+MAX_CRAWL_WORKERS = 16
+PathPattern = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class CrawlParams(_Params):
+    """Crawl a site from a URL: read its pages breadth-first (or best-first for a query),
+    within its scope, robots.txt and budgets; each page as clean Markdown with its links."""
+
+    url: Url
+    max_pages: int = Field(
+        default=50, ge=1, le=MAX_CRAWL_PAGES, description="Pages to keep at most."
+    )
+    max_depth: int = Field(
+        default=3, ge=0, le=MAX_CRAWL_DEPTH, description="Links to follow from the start URL."
+    )
+    include: list[PathPattern] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Regular expressions; only paths matching one are read (e.g. ^/docs/).",
+    )
+    exclude: list[PathPattern] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Regular expressions; paths matching one are not read.",
+    )
+    subdomains: bool = Field(default=False, description="Also read the site's subdomains.")
+    query: str | None = Field(
+        default=None,
+        max_length=MAX_QUERY_CHARS,
+        description="Read the pages most relevant to this first (best-first order).",
+    )
+    max_bytes: int = Field(
+        default=200 * 1024 * 1024,
+        ge=1,
+        le=10 * 1024**3,
+        description="Bytes to download across the crawl at most.",
+    )
+    deadline: float = Field(
+        default=600.0,
+        gt=0,
+        le=MAX_CRAWL_SECONDS,
+        description="Seconds before the crawl stops with what it has.",
+    )
+    respect_robots: bool | None = Field(
+        default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_CRAWL_WORKERS,
+        description="Workers that may share this crawl (the others are `netsift worker`s).",
+    )
