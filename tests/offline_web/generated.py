@@ -33,14 +33,13 @@ from starlette.routing import Route
 
 from tests.offline_web.state import SiteState
 
-__all__ = ["PRIVATE_HOST", "SiteSpec", "build_site", "expected_paths", "forbidden"]
+__all__ = ["SiteSpec", "build_site", "expected_paths", "forbidden"]
 
 FANOUT = 8  # children per page: 2,000 pages are four levels deep
 DUPLICATE_EVERY = 10  # every 10th page has an exact copy, a near copy and an alias
 SLOW_EVERY = 50  # every 50th page also has a slow twin
 SLOW_SECONDS = 0.3
 CALENDAR_START = (2024, 1)
-PRIVATE_HOST = "www.crawl.test"  # the site's own www. name, pinned to a private address
 _WORDS = (
     "crawler frontier robots sitemap canonical duplicate politeness budget latency queue "
     "worker lease scope redirect markdown extraction parser token index vector search agent "
@@ -54,6 +53,7 @@ class SiteSpec:
     pages: int = 60
     host: str = "crawl.test"
     crawl_delay: float | None = None
+    latency: float = 0.0  # seconds every page takes to answer (a slow server)
 
 
 def _text(n: int | str, sentences: int = 16) -> list[str]:
@@ -133,7 +133,7 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
         links = [("/docs/0", "Documentation"), ("/calendar/2024/1", "Events calendar")]
         links += [("/busy", "Status"), ("/away", "Partner site"), ("/inside", "Intranet")]
         links += [("http://elsewhere.test/about", "Elsewhere"), ("http://10.0.0.7/admin", "Admin")]
-        links += [(f"http://{PRIVATE_HOST}:{request.url.port}/docs/0", "www mirror")]
+        links += [(f"http://www.{spec.host}:{request.url.port}/docs/0", "www mirror")]
         return page("Welcome", _text("home"), links)
 
     async def docs(request: Request) -> Response:
@@ -187,7 +187,9 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
         return RedirectResponse("http://elsewhere.test/landing", status_code=302)
 
     async def inside(request: Request) -> Response:
-        return RedirectResponse(f"http://{PRIVATE_HOST}:{request.url.port}/docs/1", status_code=302)
+        return RedirectResponse(
+            f"http://www.{spec.host}:{request.url.port}/docs/1", status_code=302
+        )
 
     routes = {
         "/robots.txt": robots,
@@ -210,6 +212,8 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
             log = state.knobs.setdefault("log", [])
             assert isinstance(log, list)
             log.append((time.monotonic(), path))  # when each request came, for Crawl-delay
+            if spec.latency:
+                await anyio.sleep(spec.latency)
             return await handler(request)  # type: ignore[operator, no-any-return]
 
         return endpoint

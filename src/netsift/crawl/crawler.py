@@ -429,7 +429,8 @@ class CrawlRunner(ResearchRunner):
         )
         if claimed is not None:
             await self._execute(claimed)
-        return await self.store.get(job.id), None
+        # Claimed first by another worker of the store: it runs to the end there.
+        return await self.wait(job.id), None
 
     async def cancel(self, job_id: str) -> Job:
         job = await self.store.get(job_id)

@@ -13,7 +13,7 @@ import pytest
 
 from netsift.client import Client
 from netsift.config import Settings
-from tests.offline_web.generated import PRIVATE_HOST, SiteSpec, build_site
+from tests.offline_web.generated import SiteSpec, build_site
 from tests.offline_web.server import serve
 from tests.offline_web.state import SiteState
 
@@ -32,7 +32,7 @@ class GeneratedSite:
         return [
             f"{self.spec.host}:127.0.0.1",
             "elsewhere.test:127.0.0.1",
-            f"{PRIVATE_HOST}:10.0.0.7",
+            f"www.{self.spec.host}:10.0.0.7",  # the site's own www. name: a private address
         ]
 
     def env(self) -> dict[str, str]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
+from pathlib import Path
 from urllib.parse import urlsplit
+
+import anyio
 
 import pytest
 
@@ -13,6 +16,7 @@ from netsift.client import Client
 from netsift.config import Settings
 from netsift.errors import InvalidInput
 from netsift.models import CrawlReport
+from netsift.params import CrawlParams
 from tests.integration.crawl.conftest import GeneratedSite, serve_site
 from tests.offline_web.generated import SiteSpec, expected_paths, forbidden
 
@@ -147,3 +151,42 @@ async def test_429_pauses_the_host_and_the_page_is_read_after_retry_after(
     assert isinstance(log, list)
     busy = [at for at, path in log if path == "/busy"]
     assert busy[1] - busy[0] >= 0.9  # Retry-After: 1
+
+
+@pytest.fixture(scope="module")
+def slow_site() -> Iterator[GeneratedSite]:
+    yield from serve_site(SiteSpec(pages=30, host="slow.crawl.test", latency=0.05))
+
+
+async def test_two_workers_share_one_crawl_and_read_each_page_once(
+    make_settings: Callable[..., Settings], slow_site: GeneratedSite, tmp_path: Path
+) -> None:
+    """Two workers (two Clients) on one store: one claims the crawl, the other its helper
+    job; both read from the one frontier, and no page is read twice."""
+    store = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
+    settings = make_settings(
+        resolve=slow_site.pins,
+        allow_networks=["127.0.0.0/8"],
+        jobs_url=store,
+        job_lease=5.0,
+        run_jobs=False,  # enqueue only: the workers run it
+        worker_concurrency=1,  # one job each: the crawl and its helper land on both
+    )
+    params = CrawlParams(url=slow_site.url("/"), max_pages=500, max_depth=20, workers=2)
+    async with Client(settings) as first, Client(settings) as second:
+        workers = [first.worker(), second.worker()]
+        async with anyio.create_task_group() as group:
+            for worker in workers:
+                group.start_soon(worker.run)
+            job = await first.start_crawl(params)
+            done = await first.crawls.wait(job.id, timeout=120)
+            for worker in workers:
+                worker.stop()
+        assert done.status == "done"
+        report = await first.crawls.report(done)
+        rows = await first.frontier.results(job.id, limit=1000, kind="page")
+    readers = {data["worker"] for _, _, data in rows}
+    assert len(readers) == 2
+    for n in range(slow_site.spec.pages):
+        assert slow_site.state.hits("slow.crawl.test", f"/docs/{n}") == 1
+    assert expected_paths(slow_site.spec) <= set(_kept(report))
