@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
-
 import pytest
 
 from netsift.client import Client
