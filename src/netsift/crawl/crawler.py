@@ -436,7 +436,6 @@ class CrawlRunner(ResearchRunner):
         job = await self.store.get(job_id)
         if job.finished:
             raise InvalidInput(f"job {job_id} already ended ({job.status})")
-        await self.frontier.stop(job_id, "cancelled")
         await self.store.request_cancel(job_id)
         if not self.executor.interrupt(job_id, "cancel"):
             events = await self.store.events(job_id)
@@ -447,7 +446,10 @@ class CrawlRunner(ResearchRunner):
                 event=("error", {"code": "cancelled"}),
                 result=build_crawl_partial(events),
             )
-        return await self.wait(job_id, timeout=5.0)
+        ended = await self.wait(job_id, timeout=5.0)
+        # No claim after this, wherever the crawl's helpers run (they also see the job end).
+        await self.frontier.stop(job_id, "cancelled")
+        return ended
 
     async def pages(
         self, job_id: str, *, since: int = 0, limit: int = 100
