@@ -97,7 +97,7 @@ class Fleet:
         self.processes: list[subprocess.Popen[bytes]] = []
 
     def start(self, *args: str) -> subprocess.Popen[bytes]:
-        log = open(self.tmp / f"proc-{len(self.processes)}.log", "wb")  # noqa: SIM115
+        log = open(self.tmp / f"proc-{len(self.processes)}.log", "wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "netsift", *args],
             env={**os.environ, **self.env},
