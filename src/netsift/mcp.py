@@ -47,6 +47,7 @@ ANNOTATIONS = {
     "web_fetch": READ_ONLY,
     "page_meta": READ_ONLY,
     "batch_search": READ_ONLY,
+    "web_crawl": READ_ONLY,
     "deep_research": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     REFERENCE_FETCH: types.ToolAnnotations(
@@ -57,6 +58,7 @@ INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
     "page_meta for a link preview, batch_search for several queries at once, "
+    "web_crawl to read a site's pages from a start URL, "
     "deep_research for a cited answer to a question (progress is reported as it runs)."
 )
 

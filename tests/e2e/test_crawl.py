@@ -14,12 +14,20 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
-from tests.e2e.cli import subprocess_call
+from netsift import tools
+from netsift.client import Client
+from netsift.config import Settings
+from netsift.server import create_app
+from netsift.tools.crawl_text import lean_crawl
+from tests.e2e.cli import in_process, subprocess_call
+from tests.e2e.test_parity import assert_same, mcp_call, stable
 from tests.integration.crawl.conftest import GeneratedSite, serve_site
 from tests.offline_web.generated import SiteSpec, expected_paths
+from tests.offline_web.server import serve
 
 LEASE = "3.0"
 
@@ -199,3 +207,58 @@ def test_http_crawl_waits_streams_and_cancels(fleet: Fleet, site: GeneratedSite)
     assert cancelled["status"] == "cancelled"
     assert _pages(api, slow["id"])  # what it kept stays readable
     assert httpx.get(f"{api}/v1/crawl/nope").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def quick_site() -> Iterator[GeneratedSite]:
+    yield from serve_site(SiteSpec(pages=12, host="parity.crawl.test"))
+
+
+def _by_url(pages: list[Any]) -> list[Any]:
+    return sorted((stable(page) for page in pages), key=lambda page: page["final_url"])
+
+
+async def test_crawl_is_the_same_through_every_door(
+    quick_site: GeneratedSite, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    """The library, the CLI's JSON lines, REST's paged pages, the agent tool and MCP: the
+    same pages (a whole small site, so which pages are kept does not depend on timing)."""
+    env = {
+        **quick_site.env(),
+        "NETSIFT_JOBS_URL": f"sqlite:///{tmp_path / 'jobs.sqlite3'}",
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+    }
+    settings = make_settings(
+        resolve=quick_site.pins,
+        allow_networks=["127.0.0.0/8"],
+        jobs_url=env["NETSIFT_JOBS_URL"],
+        capabilities=["fetch"],
+    )
+    url = quick_site.url("/")
+    options = {"max_pages": 50, "max_depth": 10}
+    async with Client(settings) as client:
+        report = await client.crawl(url, **options)
+        tool = await tools.dispatch("web_crawl", {"url": url, **options}, client=client)
+        mcp = await mcp_call(client, "web_crawl", {"url": url, **options})
+    answers: dict[str, Any] = {"client": _by_url(report.pages)}
+    lines = await anyio.to_thread.run_sync(
+        lambda: in_process(env)("crawl", url, "--max-pages", "50", "--max-depth", "10", "--json")
+    )
+    assert lines.code == 0, lines.stderr
+    answers["cli"] = _by_url([line["page"] for line in lines.lines() if line["type"] == "page"])
+    with serve(create_app(settings), lifespan="on") as live:
+        async with httpx.AsyncClient(base_url=live.url("/"), timeout=60) as http:
+            done = await http.post(
+                "/v1/crawl", params={"wait": "true"}, json={"url": url, **options}
+            )
+            assert done.status_code == 200, done.text
+            body = (await http.get(f"/v1/crawl/{done.json()['job_id']}/pages?limit=100")).json()
+    answers["rest"] = _by_url([item["page"] for item in body["pages"]])
+    assert_same(answers)
+    lean = lean_crawl(report, max_length=2000)
+    for door in (tool, mcp):
+        assert sorted(door["pages"], key=lambda p: p["url"]) == sorted(
+            lean["pages"], key=lambda p: p["url"]
+        )
+        assert door["skipped"] == lean["skipped"]
