@@ -236,7 +236,7 @@ async def test_crawl_is_the_same_through_every_door(
         capabilities=["fetch"],
     )
     url = quick_site.url("/")
-    options = {"max_pages": 50, "max_depth": 10}
+    options: dict[str, Any] = {"max_pages": 50, "max_depth": 10}
     async with Client(settings) as client:
         report = await client.crawl(url, **options)
         tool = await tools.dispatch("web_crawl", {"url": url, **options}, client=client)
