@@ -10,7 +10,8 @@ one:
   (`/docs/N?session=…` with `<link rel=canonical>`) and tracking spellings
   (`/docs/N?utm_source=nav`, never to be asked) of every `DUPLICATE_EVERY`-th page;
 - slow pages (`/slow/N`, `SLOW_SECONDS` each) and `/busy`, a 429 with Retry-After once;
-- an infinite calendar (`/calendar/Y/M` links the next and previous month, forever);
+- an infinite calendar (`/calendar/Y/M` links the next and previous month, forever) and an
+  archive page linking 48 of its (empty, alike) months at once;
 - links off the site (`elsewhere.test`), to a private address (`http://10.0.0.7/`), and to
   `www.` of the site itself pinned to a private address (same site, refused by the guard);
 - redirects off the site (`/away`) and to the private `www.` host (`/inside`).
@@ -98,9 +99,12 @@ def _doc_links(n: int, spec: SiteSpec) -> list[tuple[str, str]]:
     return links
 
 
+ARCHIVE_MONTHS = 48  # /archive links four years of (empty) calendar months at once
+
+
 def expected_paths(spec: SiteSpec) -> set[str]:
     """Paths a correct crawl (no depth or page limit) keeps: home, docs, slow twins, /busy."""
-    paths = {"/", "/busy", "/calendar/2024/1"}
+    paths = {"/", "/busy", "/archive", "/calendar/2024/1"}
     paths.update(f"/docs/{n}" for n in range(spec.pages))
     paths.update(f"/slow/{n}" for n in range(0, spec.pages, SLOW_EVERY))
     return paths
@@ -132,6 +136,7 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
     async def home(request: Request) -> Response:
         links = [("/docs/0", "Documentation"), ("/calendar/2024/1", "Events calendar")]
         links += [("/busy", "Status"), ("/away", "Partner site"), ("/inside", "Intranet")]
+        links += [("/archive", "Event archive")]
         links += [("http://elsewhere.test/about", "Elsewhere"), ("http://10.0.0.7/admin", "Admin")]
         links += [(f"http://www.{spec.host}:{request.url.port}/docs/0", "www mirror")]
         return page("Welcome", _text("home"), links)
@@ -180,6 +185,11 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
         ]
         return page(f"Calendar {year}-{month}", text, links)
 
+    async def archive(request: Request) -> Response:
+        months = [(year, month) for year in range(2018, 2022) for month in range(1, 13)]
+        links = [(f"/calendar/{y}/{m}", f"Events {y}-{m}") for y, m in months]
+        return page("Event archive", _text("archive"), links)
+
     async def private(request: Request) -> Response:
         return page("Private", ["Nobody should read this."], [])
 
@@ -201,6 +211,7 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
         "/busy": busy,
         "/calendar/{y:int}/{m:int}": calendar,
         "/private/{n:int}": private,
+        "/archive": archive,
         "/away": away,
         "/inside": inside,
     }

@@ -17,7 +17,7 @@ from netsift.errors import InvalidInput
 from netsift.models import CrawlReport
 from netsift.params import CrawlParams
 from tests.integration.crawl.conftest import GeneratedSite, serve_site
-from tests.offline_web.generated import SiteSpec, expected_paths, forbidden
+from tests.offline_web.generated import ARCHIVE_MONTHS, SiteSpec, expected_paths, forbidden
 
 
 def _path(url: str) -> str:
@@ -44,6 +44,12 @@ async def test_a_whole_site_is_read_once_each_and_nothing_it_should_not(
     extra = set(kept) - expected_paths(site.spec)
     assert all(path.startswith("/calendar/") for path in extra)
     assert len(extra) <= 3  # the infinite calendar: its months are near-duplicates
+    # the archive's 48 months: after TRAP_DUPLICATES alike ones, the rest are not asked for
+    log = site.state.knobs["log"]
+    assert isinstance(log, list)
+    months = [path for _, path in log if path.startswith("/calendar/20")]
+    assert len([m for m in months if int(m.split("/")[2]) < 2022]) < ARCHIVE_MONTHS // 2
+    assert "trap" in set(_skips(report).values())
     assert all(page.content and page.page_type for page in report.pages)
     home = report.pages[0]
     assert home.final_url == site.url("/") and home.links
