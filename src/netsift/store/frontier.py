@@ -14,8 +14,8 @@ The design is Frontera's and crawlee's RequestQueue reduced to one table: a prio
 with per-request locks (crawlee's `lockExpiresAt`) and a per-host "next time" (Frontera's
 host-aware queue), both as conditional writes in the store every worker already shares.
 
-SQLite here (the job store's file, so a crawl lives where its job does); `memory://` for one
-process.
+SQLite here (the job store's file, so a crawl lives where its job does), `memory://` for one
+process, Redis (redis_frontier.py) when the jobs are in Redis.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .jobs import owner_is_dead
 from .sqlite import open_sqlite
 
 __all__ = [
+    "CLAIM_WINDOW",
     "Admission",
     "Claim",
     "Entry",
@@ -561,11 +562,15 @@ class SQLiteFrontier:
 
 
 def open_frontier_store(url: str) -> FrontierStore:
-    """The frontier beside the job store at `url` (`memory://` or `sqlite:///path`)."""
+    """The frontier beside the job store at `url` (`memory://`, `sqlite:///path`, Redis)."""
     if url.startswith("memory://"):
         return SQLiteFrontier(":memory:")
     if url.startswith("sqlite:///"):
         return SQLiteFrontier(Path(url.removeprefix("sqlite:///")))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_frontier import RedisFrontier
+
+        return RedisFrontier(url)
     raise InvalidInput(
-        f"crawls keep their frontier in SQLite (memory:// or sqlite:///path), not {url!r}"
+        f"a crawl frontier lives in memory://, sqlite:///path or redis://, not {url!r}"
     )

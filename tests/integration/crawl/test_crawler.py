@@ -163,16 +163,26 @@ def slow_site() -> Iterator[GeneratedSite]:
     yield from serve_site(SiteSpec(pages=30, host="slow.crawl.test", latency=0.05))
 
 
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 async def test_two_workers_share_one_crawl_and_read_each_page_once(
-    make_settings: Callable[..., Settings], slow_site: GeneratedSite, tmp_path: Path
+    make_settings: Callable[..., Settings],
+    slow_site: GeneratedSite,
+    tmp_path: Path,
+    store: str,
+    request: pytest.FixtureRequest,
 ) -> None:
     """Two workers (two Clients) on one store: one claims the crawl, the other its helper
     job; both read from the one frontier, and no page is read twice."""
-    store = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
+    url = (
+        request.getfixturevalue("redis_url")
+        if store == "redis"
+        else f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
+    )
+    slow_site.state.reset()
     settings = make_settings(
         resolve=slow_site.pins,
         allow_networks=["127.0.0.0/8"],
-        jobs_url=store,
+        jobs_url=url,
         job_lease=5.0,
         run_jobs=False,  # enqueue only: the workers run it
         worker_concurrency=1,  # one job each: the crawl and its helper land on both

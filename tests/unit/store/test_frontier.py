@@ -1,17 +1,20 @@
-"""The SQLite frontier: claim order, per-host politeness, leases and atomic admission."""
+"""The frontier (SQLite and Redis): claim order, per-host politeness, leases and atomic admission."""
 
 import anyio
 import pytest
 
 from netsift.crawl.dedupe import bands, is_near_duplicate
-from netsift.store.frontier import Entry, SQLiteFrontier
+from netsift.store.frontier import Entry, FrontierStore, SQLiteFrontier, open_frontier_store
 
 CRAWL = "c1"
 
 
-@pytest.fixture
-async def frontier():
-    store = SQLiteFrontier(":memory:")
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def frontier(request):
+    if request.param == "sqlite":
+        store: FrontierStore = SQLiteFrontier(":memory:")
+    else:
+        store = open_frontier_store(request.getfixturevalue("redis_url"))
     await store.start(CRAWL, max_pages=3, max_bytes=10_000, deadline=60)
     yield store
     await store.aclose()
@@ -21,7 +24,7 @@ def _entry(key: str, host: str = "a.test", priority: float = 0.0) -> Entry:
     return Entry(key=key, url=f"http://{host}/{key}", host=host, priority=priority)
 
 
-async def _admit(store: SQLiteFrontier, key: str, text_hash: str, sketch: int | None = None):
+async def _admit(store: FrontierStore, key: str, text_hash: str, sketch: int | None = None):
     return await store.admit(
         CRAWL,
         keys=[key],
