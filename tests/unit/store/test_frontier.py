@@ -1,4 +1,4 @@
-"""The frontier (SQLite and Redis): claim order, per-host politeness, leases and atomic admission."""
+"""The frontier (SQLite and Redis): claim order, host politeness, leases, atomic admission."""
 
 import anyio
 import pytest
