@@ -195,6 +195,7 @@ class Client:
             user_agent=self.settings.user_agent,
             respect_robots=self.settings.respect_robots,
             fetch_timeout=self.settings.timeout,
+            compute=self.compute,
         )
 
     @property

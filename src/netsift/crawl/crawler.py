@@ -24,6 +24,7 @@ from typing import Any
 import anyio
 import httpx
 
+from ..compute import Compute
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
 from ..fetch.fetcher import Fetcher
 from ..jobs.executor import Executor
@@ -53,7 +54,10 @@ MAX_WAIT = 0.5
 LEASE_MARGIN = 30.0
 PUBLISH_EVERY = 0.2  # seconds between publishing rounds of the crawl's own job
 PUBLISH_BATCH = 200
+# Texts shorter than this are fingerprinted inline: the pool's round trip costs more.
+INLINE_FINGERPRINT = 2000
 HELPER_CHECK = 1.0  # seconds between a helper's looks at whether its crawl has ended
+TRAP_REFRESH = 1.0  # seconds a worker trusts its copy of the crawl's trap patterns
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,10 @@ class Crawler:
         respect_robots: bool,
         fetch_timeout: float,
         tasks: int = CRAWL_TASKS,
+        compute: Compute | None = None,
     ) -> None:
+        self.compute = compute
+        self._traps: dict[str, tuple[float, set[str]]] = {}
         self.fetcher = fetcher
         self.robots = robots
         self.frontier = frontier
@@ -148,6 +155,15 @@ class Crawler:
             for _ in range(self.tasks):
                 group.start_soon(task)
 
+    async def _trapped(self, crawl: str) -> set[str]:
+        """The crawl's trap patterns, read from the store at most every TRAP_REFRESH seconds
+        (a trap found by another worker a moment ago costs at most a page or two)."""
+        read_at, traps = self._traps.get(crawl, (0.0, set()))
+        if time.monotonic() - read_at > TRAP_REFRESH:
+            traps = await self.frontier.traps(crawl, limit=TRAP_DUPLICATES)
+            self._traps[crawl] = (time.monotonic(), traps)
+        return traps
+
     async def _politeness(self, crawl: str, entry: Entry, plan: Plan, known: set[str]) -> None:
         """Set the host's delay and concurrency from its robots.txt (once per worker)."""
         if entry.host in known:
@@ -169,7 +185,7 @@ class Crawler:
     async def _read(
         self, crawl: str, entry: Entry, plan: Plan, worker: str, known: set[str]
     ) -> None:
-        if path_pattern(entry.url) in await self.frontier.traps(crawl, limit=TRAP_DUPLICATES):
+        if path_pattern(entry.url) in await self._trapped(crawl):
             trap = {
                 "url": entry.url,
                 "code": "trap",
@@ -216,14 +232,18 @@ class Crawler:
         canonical = page.metadata.canonical
         if canonical and plan.scope.allows(canonical):
             keys.append(canonical_url(canonical))
-        sketch = dedupe.simhash(page.content)
+        if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
+            what = f"the fingerprint of {page.final_url}"
+            digest, sketch = await self.compute.run(dedupe.fingerprint, page.content, what=what)
+        else:
+            digest, sketch = dedupe.fingerprint(page.content)
         data: dict[str, Any] = {"depth": entry.depth, "parent": entry.parent, "worker": worker}
         data["page"] = page.model_dump(mode="json")
         admission = await self.frontier.admit(
             crawl,
             keys=sorted(set(keys)),
             url=page.final_url,
-            content_hash=dedupe.content_hash(page.content),
+            content_hash=digest,
             bands=dedupe.bands(sketch) if sketch is not None else [],
             sketch=sketch,
             size=page.bytes,
@@ -232,7 +252,8 @@ class Crawler:
         )
         pattern = path_pattern(entry.url)
         if admission.duplicate_of is not None or not page.content.strip():
-            await self.frontier.mark_trap(crawl, pattern)
+            if await self.frontier.mark_trap(crawl, pattern) >= TRAP_DUPLICATES:
+                self._traps.pop(crawl, None)  # this worker sees the new trap at once
             if admission.duplicate_of is not None:
                 skip = {
                     "url": entry.url,
@@ -252,7 +273,7 @@ class Crawler:
 
     async def _follow(self, crawl: str, entry: Entry, page: Page, plan: Plan, pattern: str) -> None:
         """Queue the page's links in scope (refusals reported once each); a trap's are not."""
-        traps = await self.frontier.traps(crawl, limit=TRAP_DUPLICATES)
+        traps = await self._trapped(crawl)
         if pattern in traps:
             return
         depth = entry.depth + 1
