@@ -4,6 +4,7 @@ crawl that resumes on another worker after its first one is killed (kill -9)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -17,6 +18,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
 from netsift import tools
 from netsift.client import Client
@@ -262,3 +264,34 @@ async def test_crawl_is_the_same_through_every_door(
             lean["pages"], key=lambda p: p["url"]
         )
         assert door["skipped"] == lean["skipped"]
+
+
+async def test_websocket_crawl_streams_its_events_and_resumes(
+    quick_site: GeneratedSite, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    settings = make_settings(
+        resolve=quick_site.pins,
+        allow_networks=["127.0.0.1/32"],
+        jobs_url=f"sqlite:///{tmp_path / 'jobs.sqlite3'}",
+    )
+    message = {"type": "crawl", "request_id": "c1", "url": quick_site.url("/"), "max_pages": 3}
+    with serve(create_app(settings), lifespan="on") as live:
+        async with connect(live.url("/v1/ws", scheme="ws")) as ws:
+            await ws.send(json.dumps(message))
+            seen: list[dict[str, Any]] = []
+            while not seen or seen[-1]["type"] not in ("done", "error"):
+                seen.append(json.loads(await ws.recv()))
+            await ws.send(json.dumps({"type": "crawl", "request_id": "c2", "job_id": "nope"}))
+            missing = json.loads(await ws.recv())
+            job_id = seen[0]["job_id"]
+            await ws.send(
+                json.dumps({"type": "crawl", "request_id": "c3", "job_id": job_id, "since": 1})
+            )
+            again: list[dict[str, Any]] = []
+            while not again or again[-1]["type"] not in ("done", "error"):
+                again.append(json.loads(await ws.recv()))
+    assert seen[-1]["type"] == "done", seen[-1]
+    assert [m["type"] for m in seen].count("page") == 3
+    assert all(m["request_id"] == "c1" for m in seen)
+    assert missing["type"] == "error" and missing["data"]["error"]["code"] == "not_found"
+    assert [m["seq"] for m in again] == [m["seq"] for m in seen][1:]

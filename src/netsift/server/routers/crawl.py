@@ -15,20 +15,30 @@ this router only translates; the pages come from the crawl's frontier store.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...errors import InvalidInput, error_from_dict
+from ...errors import InvalidInput, NetsiftError, error_from_dict
 from ...models import Event, Page
 from ...params import CrawlParams
-from ..deps import CallerDep, StateDep
-from ..responses import BODY, GUARDED, SSE, errors_for
-from .research import MAX_SEQ, JobView, _job_body, _since, _stream, _wants_sse
+from ..deps import CallerDep, ServerState, StateDep
+from ..responses import BODY, GUARDED, SSE, describe_validation, errors_for
+from .research import (
+    MAX_SEQ,
+    JobView,
+    ResumeMessage,
+    _job_body,
+    _since,
+    _stream,
+    _wants_sse,
+    _ws_error,
+)
 
-__all__ = ["router"]
+__all__ = ["router", "ws_crawl"]
 
 router = APIRouter(prefix="/v1/crawl", tags=["crawl"], responses=errors_for(*GUARDED))
 MAX_PAGES_PER_CALL = 100  # a page of results: a hundred full pages is already megabytes
@@ -180,3 +190,29 @@ async def cancel_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, 
     client = state.require_client()
     _require_crawl(await client.jobs.get(job_id))
     return _job_body(await client.crawls.cancel(job_id))
+
+
+async def ws_crawl(
+    state: ServerState, fields: dict[str, Any], send: Callable[[dict[str, Any]], Awaitable[None]]
+) -> None:
+    """A WebSocket `crawl` message: start a crawl (the crawl fields) or follow one (`job_id`
+    + `since`), then send each of its events with the message's `request_id` — research's
+    protocol (routers/research.py), the pages paged over HTTP. Nothing is raised."""
+    request_id = fields.get("request_id")
+    try:
+        client = state.require_client()
+        if "job_id" in fields:
+            resume = ResumeMessage.model_validate(fields)
+            job = await client.jobs.get(resume.job_id)
+            _require_crawl(job)
+            since = resume.since
+        else:
+            body = {k: v for k, v in fields.items() if k != "request_id"}
+            job = await client.start_crawl(CrawlParams.model_validate(body))
+            since = 0
+        async for event in client.crawls.follow(job.id, since=since):
+            await send({"request_id": request_id, **event.model_dump(mode="json")})
+    except ValidationError as exc:
+        await send(_ws_error(request_id, InvalidInput(describe_validation(exc))))
+    except NetsiftError as exc:
+        await send(_ws_error(request_id, exc))
