@@ -494,4 +494,4 @@ def _job_error(job: Job) -> Exception:
 
     if job.error:
         return error_from_dict(job.error)
-    return NetsiftError(f"research job {job.id} ended {job.status}")
+    return NetsiftError(f"{job.kind} job {job.id} ended {job.status}")
