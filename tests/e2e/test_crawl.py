@@ -257,7 +257,7 @@ async def test_crawl_is_the_same_through_every_door(
             "--exclude",
             "^/calendar/",
             "--json",
-        )  # fmt: skip
+        )
     )
     assert lines.code == 0, lines.stderr
     answers["cli"] = _by_url([line["page"] for line in lines.lines() if line["type"] == "page"])
