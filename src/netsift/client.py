@@ -207,6 +207,9 @@ class Client:
             self._crawls = CrawlRunner(
                 self.jobs, self.executor, self.frontier, local=self.settings.run_jobs
             )
+            # Background crawls run in the research runner's task group when the Client has
+            # one (entered with it); `async with client.crawls:` gives them their own.
+            self._crawls.fallback = lambda: self._runner._group if self._runner else None
         return self._crawls
 
     def worker(self) -> Worker:
@@ -243,8 +246,6 @@ class Client:
         if self.settings.enabled("research"):
             await self.runner.__aenter__()
             self._entered = True
-        if self.settings.enabled("fetch"):
-            await self.crawls.__aenter__()
         return self
 
     async def __aexit__(
@@ -256,9 +257,6 @@ class Client:
         await self.aclose()
 
     async def aclose(self) -> None:
-        if self._crawls is not None:  # entered last, left first
-            await self._crawls.__aexit__(None, None, None)
-            self._crawls = None
         if getattr(self, "_entered", False) and self._runner is not None:
             self._entered = False
             await self._runner.__aexit__(None, None, None)

@@ -67,7 +67,7 @@ def crawl(
                 "respect_robots": robots,
             }
         )
-        async with Client(settings) as client:
+        async with Client(settings) as client, client.crawls:  # the crawl runs here
             job = await client.start_crawl(params)
             with _Progress(params.max_pages, enabled=not as_json) as progress:
                 async for event, page in client.crawls.stream(job.id):
@@ -76,9 +76,10 @@ def crawl(
                     else:
                         progress.show(event)
             done = await client.jobs.get(job.id)
-            if done.status != "done" or done.result is None:
-                raise error_from_dict(done.error or {"message": f"the crawl ended {done.status}"})
-            return done.result
+        # raised outside the runner's task group, which would wrap it in an ExceptionGroup
+        if done.status != "done" or done.result is None:
+            raise error_from_dict(done.error or {"message": f"the crawl ended {done.status}"})
+        return done.result
 
     summary = run(work, as_json=as_json)
     if as_json:

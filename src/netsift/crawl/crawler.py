@@ -23,6 +23,7 @@ from typing import Any
 
 import anyio
 import httpx
+from anyio.abc import TaskGroup
 
 from ..compute import Compute
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
@@ -430,17 +431,19 @@ class CrawlRunner(ResearchRunner):
     ) -> None:
         super().__init__(store, executor, local=local)
         self.frontier = frontier
+        self.fallback: Callable[[], TaskGroup | None] | None = None
 
     async def start(self, params: CrawlParams) -> Job:  # type: ignore[override]
         job = await self.store.create("crawl", params.model_dump(), client=caller_key())
-        if self.local:
-            if self._group is None:
-                raise RuntimeError("use the runner as an async context manager")
+        group = self._group or (self.fallback() if self.fallback else None)
+        # With no task group here (the Client entered without research, and `client.crawls`
+        # not entered) the job stays queued for a worker (`netsift serve` runs one).
+        if self.local and group is not None:
             claimed = await self.store.claim(
                 self.executor.worker, lease=self.executor.lease, job_id=job.id
             )
             if claimed is not None:
-                self._group.start_soon(self._execute, claimed)
+                group.start_soon(self._execute, claimed)
         return job
 
     async def run(self, params: CrawlParams) -> tuple[Job, None]:  # type: ignore[override]
