@@ -18,6 +18,7 @@ from .jobs.kinds import Kind
 from .jobs.worker import Worker, worker_id
 from .models import (
     ContentFormat,
+    CrawlReport,
     MapResult,
     Metadata,
     Page,
@@ -32,6 +33,7 @@ from .net.http import HttpClient
 from .net.resolver import Resolver
 from .params import (
     BatchSearchParams,
+    CrawlParams,
     Depth,
     FetchOptions,
     MapOptions,
@@ -49,6 +51,7 @@ from .store.jobs import Job, JobStore, open_job_store
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
     from .compute import Compute
+    from .crawl.crawler import Crawler, CrawlRunner
     from .crawl.map import Mapper
     from .fetch.fetcher import Fetcher
     from .net.robots import RobotsCache
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
     from .research.runner import ResearchRunner
     from .research.sleep import Sleeper
     from .search.service import SearchService
+    from .store.frontier import FrontierStore
 from .store.usage import UsageLedger, open_usage_ledger, summarize
 from .usage import Billing
 
@@ -97,6 +101,8 @@ class Client:
         self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
         self._mapper: Mapper | None = None
+        self._frontier: FrontierStore | None = None
+        self._crawls: CrawlRunner | None = None
 
     @property
     def robots(self) -> RobotsCache:
@@ -170,9 +176,13 @@ class Client:
     @property
     def job_kinds(self) -> dict[str, Kind]:
         """The kinds of job this Client's workers run, by name."""
+        from .crawl.crawler import crawl_kind
         from .research.runner import research_kind
 
-        return {"research": research_kind(self._research_agent)}
+        return {
+            "research": research_kind(self._research_agent),
+            "crawl": crawl_kind(lambda: self.crawler, lambda: self.jobs),
+        }
 
     @property
     def executor(self) -> Executor:
@@ -195,6 +205,43 @@ class Client:
 
             self._runner = ResearchRunner(self.jobs, self.executor, local=self.settings.run_jobs)
         return self._runner
+
+    @property
+    def frontier(self) -> FrontierStore:
+        """Crawls' frontiers and results, beside the jobs (shared by the same workers)."""
+        if self._frontier is None:
+            from .store.frontier import open_frontier_store
+
+            self._frontier = open_frontier_store(self.settings.effective_jobs_url())
+        return self._frontier
+
+    @property
+    def crawler(self) -> Crawler:
+        from .crawl.crawler import Crawler
+
+        return Crawler(
+            self.fetcher,
+            self.robots,
+            self.frontier,
+            user_agent=self.settings.user_agent,
+            respect_robots=self.settings.respect_robots,
+            fetch_timeout=self.settings.timeout,
+            compute=self.compute,
+        )
+
+    @property
+    def crawls(self) -> CrawlRunner:
+        """Crawl jobs; background crawls need the Client entered (`async with`)."""
+        if self._crawls is None:
+            from .crawl.crawler import CrawlRunner
+
+            self._crawls = CrawlRunner(
+                self.jobs, self.executor, self.frontier, local=self.settings.run_jobs
+            )
+            # Background crawls run in the research runner's task group when the Client has
+            # one (entered with it); `async with client.crawls:` gives them their own.
+            self._crawls.fallback = lambda: self._runner._group if self._runner else None
+        return self._crawls
 
     def worker(self) -> Worker:
         """A worker that claims any job from the store (`netsift worker`, `netsift serve`)."""
@@ -253,6 +300,8 @@ class Client:
         if getattr(self, "_entered", False) and self._runner is not None:
             self._entered = False
             await self._runner.__aexit__(None, None, None)
+        if self._frontier is not None:
+            await self._frontier.aclose()
         if self._llm is not None:
             await self._llm.aclose()
         if self._jobs is not None:
@@ -464,6 +513,51 @@ class Client:
             raise _job_error(job)
         return report
 
+    async def crawl(
+        self,
+        url: str,
+        *,
+        max_pages: int | None = None,
+        max_depth: int | None = None,
+        include: list[str] | None = None,
+        exclude: list[str] | None = None,
+        subdomains: bool | None = None,
+        query: str | None = None,
+        max_bytes: int | None = None,
+        deadline: float | None = None,
+        respect_robots: bool | None = None,
+        workers: int | None = None,
+    ) -> CrawlReport:
+        """Crawl a site from `url` to the end (as a job) and return every page it kept.
+
+        Options left at None take CrawlParams' defaults (the same on every door); a crawl
+        with `workers` > 1 is shared with the `netsift worker`s of the same job store."""
+        self._require("fetch")
+        options = {
+            "max_pages": max_pages,
+            "max_depth": max_depth,
+            "include": include,
+            "exclude": exclude,
+            "subdomains": subdomains,
+            "query": query,
+            "max_bytes": max_bytes,
+            "deadline": deadline,
+            "respect_robots": respect_robots,
+            "workers": workers,
+        }
+        params = validated(
+            CrawlParams, url=url, **{name: v for name, v in options.items() if v is not None}
+        )
+        job, _ = await self.crawls.run(params)
+        if job.status != "done":
+            raise _job_error(job)
+        return await self.crawls.report(job)
+
+    async def start_crawl(self, params: CrawlParams) -> Job:
+        """Start a crawl job in the background; follow it with `crawls.stream(job.id)`."""
+        self._require("fetch")
+        return await self.crawls.start(params)
+
     async def start_research(self, params: ResearchParams) -> Job:
         """Start a research job in the background; follow it with `runner.follow(job.id)`."""
         self._require("research")
@@ -475,4 +569,4 @@ def _job_error(job: Job) -> Exception:
 
     if job.error:
         return error_from_dict(job.error)
-    return NetsiftError(f"research job {job.id} ended {job.status}")
+    return NetsiftError(f"{job.kind} job {job.id} ended {job.status}")

@@ -6,7 +6,8 @@
     │   └── UnsupportedScheme         unsupported_scheme
     ├── Blocked                       403 · exit 3          (group)
     │   ├── BlockedAddress            blocked_address
-    │   └── BlockedByRobots           blocked_by_robots
+    │   ├── BlockedByRobots           blocked_by_robots
+    │   └── OutOfScope                out_of_scope (a crawl's link or redirect left its site)
     ├── FetchFailed                   502 · exit 4          (group)
     │   ├── Timeout                   timeout · 504 · retryable
     │   ├── TooManyRedirects          too_many_redirects
@@ -62,6 +63,7 @@ __all__ = [
     "LLMError",
     "NetsiftError",
     "NotFound",
+    "OutOfScope",
     "ProviderAuth",
     "ProviderFailed",
     "ProviderUnavailable",
@@ -162,6 +164,12 @@ class BlockedByRobots(Blocked):
     """The site's robots.txt disallows this URL for netsift's user agent."""
 
     code = "blocked_by_robots"
+
+
+class OutOfScope(Blocked):
+    """A crawl refused a URL (a link, or a redirect hop) outside the site it was asked to read."""
+
+    code = "out_of_scope"
 
 
 class FetchFailed(NetsiftError):

@@ -52,6 +52,7 @@ ANNOTATIONS = {
     "page_meta": READ_ONLY,
     "web_map": READ_ONLY,
     "batch_search": READ_ONLY,
+    "web_crawl": READ_ONLY,
     "deep_research": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     REFERENCE_FETCH: types.ToolAnnotations(
@@ -62,6 +63,7 @@ INSTRUCTIONS = (
     "netsift searches the web and reads pages safely. Use web_search to find pages, "
     "web_fetch to read one (long pages come in parts: continue with start_index), "
     "page_meta for a link preview, web_map to list a site's URLs, "
+    "web_crawl to read a site's pages from a start URL, "
     "batch_search for several queries at once, "
     "deep_research for a cited answer to a question (progress is reported as it runs)."
 )

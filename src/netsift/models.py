@@ -15,6 +15,8 @@ __all__ = [
     "Attempt",
     "Citation",
     "ContentFormat",
+    "CrawlReport",
+    "CrawlSkip",
     "Event",
     "EventType",
     "FeedEntry",
@@ -217,6 +219,29 @@ class ResearchReport(_Model):
     warnings: list[str] = Field(default_factory=list)
 
 
+class CrawlSkip(_Model):
+    """A URL a crawl did not keep, and why (`code`: out_of_scope, blocked_by_robots,
+    blocked_address, duplicate, http_error, …)."""
+
+    url: str
+    code: str
+    message: str = ""
+    duplicate_of: str | None = None
+
+
+class CrawlReport(_Model):
+    """What a crawl read: its pages in the order they were kept, what it left out and why."""
+
+    url: str
+    job_id: str | None = None
+    pages: list[Page] = Field(default_factory=list)
+    skipped: list[CrawlSkip] = Field(default_factory=list)
+    pages_read: int = 0
+    bytes: int = 0
+    stopped_because: str = ""  # done (nothing left), max_pages, max_bytes, time, cancelled
+    elapsed_ms: float = 0.0
+
+
 EventType = Literal[
     "started",
     "planned",
@@ -230,6 +255,8 @@ EventType = Literal[
     "result",
     "done",
     "error",
+    "page",  # a crawl kept a page (data: n, url, final_url, title, depth, …; the page is paged)
+    "skipped",  # a crawl left a URL out, and why (data: url, code, message)
 ]
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
+    "CrawlParams",
     "FetchOptions",
     "FetchParams",
     "MapOptions",
@@ -195,7 +196,34 @@ PathPatterns = Annotated[
 ]
 
 
-class MapParams(_Params):
+class _SiteScope(_Params):
+    """The bounds map and crawl share (crawl/scope.py): the site, its subdomains, and path
+    patterns checked here, once, so a bad pattern is invalid input on every door."""
+
+    subdomains: bool = Field(default=False, description="Also the site's subdomains.")
+    include: PathPatterns = Field(
+        default_factory=list,
+        description="Regular expressions; a URL's path (and query) must match one of them "
+        "(e.g. ^/docs/).",
+    )
+    exclude: PathPatterns = Field(
+        default_factory=list,
+        description="Regular expressions; a URL whose path (and query) matches one is left out.",
+    )
+
+    @field_validator("include", "exclude")
+    @classmethod
+    def _patterns(cls, value: list[str], info: Any) -> list[str]:
+        from .crawl.scope import check_patterns
+
+        try:
+            check_patterns(value, info.field_name)
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+        return value
+
+
+class MapParams(_SiteScope):
     """List a site's URLs without reading every page: its sitemaps (from robots.txt), the
     RSS/Atom feeds and links of the start page; each URL once, with where it was found."""
 
@@ -212,15 +240,6 @@ class MapParams(_Params):
         max_length=MAX_QUERY_CHARS,
         description="Rank the URLs by relevance to this query (their words and titles).",
     )
-    subdomains: bool = Field(default=False, description="Also list URLs of the site's subdomains.")
-    include: PathPatterns = Field(
-        default_factory=list,
-        description="Regular expressions; a URL's path (and query) must match one of them.",
-    )
-    exclude: PathPatterns = Field(
-        default_factory=list,
-        description="Regular expressions; a URL whose path (and query) matches one is left out.",
-    )
     sitemaps: SitemapMode = Field(
         default="include",
         description="include: sitemaps, feeds and the start page's links; only: sitemaps "
@@ -231,21 +250,57 @@ class MapParams(_Params):
         description="Leave out URLs robots.txt disallows (default: the server's setting, on).",
     )
 
-    @field_validator("include", "exclude")
-    @classmethod
-    def _patterns(cls, value: list[str], info: Any) -> list[str]:
-        from .crawl.scope import check_patterns
-
-        try:
-            check_patterns(value, info.field_name)
-        except InvalidInput as exc:
-            raise ValueError(exc.message) from None
-        return value
-
 
 class MapOptions(MapParams):
     """MapParams plus what only the library's caller sets: the time the whole map may take."""
 
     timeout: float | None = Field(
         default=None, gt=0, description="Seconds for the whole map (default 60)."
+    )
+
+
+# A crawl's bounds: the most any one request may ask for. A host can lower what it serves
+# with its own limits; these keep one request from holding a worker for a day.
+MAX_CRAWL_PAGES = 10_000
+MAX_CRAWL_DEPTH = 50
+MAX_CRAWL_SECONDS = 6 * 3600.0
+MAX_CRAWL_WORKERS = 16
+
+
+class CrawlParams(_SiteScope):
+    """Crawl a site from a URL: read its pages breadth-first (or best-first for a query),
+    within its scope, robots.txt and budgets; each page as clean Markdown with its links."""
+
+    url: Url
+    max_pages: int = Field(
+        default=50, ge=1, le=MAX_CRAWL_PAGES, description="Pages to keep at most."
+    )
+    max_depth: int = Field(
+        default=3, ge=0, le=MAX_CRAWL_DEPTH, description="Links to follow from the start URL."
+    )
+    query: str | None = Field(
+        default=None,
+        max_length=MAX_QUERY_CHARS,
+        description="Read the pages most relevant to this first (best-first order).",
+    )
+    max_bytes: int = Field(
+        default=200 * 1024 * 1024,
+        ge=1,
+        le=10 * 1024**3,
+        description="Bytes to download across the crawl at most.",
+    )
+    deadline: float = Field(
+        default=600.0,
+        gt=0,
+        le=MAX_CRAWL_SECONDS,
+        description="Seconds before the crawl stops with what it has.",
+    )
+    respect_robots: bool | None = Field(
+        default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_CRAWL_WORKERS,
+        description="Workers that may share this crawl (the others are `netsift worker`s).",
     )

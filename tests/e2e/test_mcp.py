@@ -15,7 +15,7 @@ from mcp.types import INVALID_PARAMS, TextContent
 from netsift.client import Client
 from netsift.mcp import create_server
 
-SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "batch_search"}
+SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "web_crawl", "batch_search"}
 
 
 def text_of(result: Any) -> str:
@@ -97,7 +97,7 @@ async def test_errors_come_back_as_tool_results(door_settings, offline_web):
             )
             bad = await mcp.call_tool("web_search", {"query": "rust", "count": 500})
             with pytest.raises(MCPError) as unknown:  # a protocol error, not a tool result
-                await mcp.call_tool("web_crawl", {"url": "http://x.test/"})
+                await mcp.call_tool("web_teleport", {"url": "http://x.test/"})
             research = await mcp.call_tool("deep_research", {"question": "why is the sky blue"})
             as_string = await mcp.call_tool(
                 "web_fetch", {"url": offline_web.url("news.test", "/article"), "max_length": "500"}
@@ -106,7 +106,7 @@ async def test_errors_come_back_as_tool_results(door_settings, offline_web):
     assert set(body(blocked)["error"]) == {"code", "message", "retryable", "details"}
     assert bad.is_error and body(bad)["error"]["code"] == "invalid_input"
     assert "count" in body(bad)["error"]["message"]
-    assert unknown.value.code == INVALID_PARAMS and "web_crawl" in unknown.value.message
+    assert unknown.value.code == INVALID_PARAMS and "web_teleport" in unknown.value.message
     assert "web_search" in unknown.value.message  # names what there is, by MCP's names
     assert research.is_error  # switched off on this host
     assert body(research)["error"]["code"] == "disabled"

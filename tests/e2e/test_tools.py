@@ -38,7 +38,7 @@ async def test_dispatch_runs_each_tool(door_settings, offline_web):
 @pytest.mark.parametrize(
     ("name", "arguments", "code", "words"),
     [
-        ("web_crawl", {}, "invalid_input", "unknown tool 'web_crawl'"),
+        ("web_teleport", {}, "invalid_input", "unknown tool 'web_teleport'"),
         ("web_search", {"query": ""}, "invalid_input", "query"),
         ("web_search", {"query": "x", "colour": "red"}, "invalid_input", "colour"),
         ("web_search", "{not json", "invalid_input", "not valid JSON"),
@@ -97,11 +97,8 @@ def test_cli_follows_the_capabilities(monkeypatch, tmp_path):
     monkeypatch.setenv("NETSIFT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("NETSIFT_CAPABILITIES", "fetch")
     result = CliRunner().invoke(cli, ["tools", "-f", "anthropic"])
-    assert {tool["name"] for tool in json.loads(result.output)} == {
-        "web_fetch",
-        "page_meta",
-        "web_map",
-    }
+    names = {tool["name"] for tool in json.loads(result.output)}
+    assert names == {"web_fetch", "page_meta", "web_map", "web_crawl"}
 
 
 def test_cli_refuses_an_unknown_format(monkeypatch, tmp_path):

@@ -14,6 +14,7 @@ sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 import typer  # noqa: E402
 
 from .agents import mcp, tools  # noqa: E402
+from .crawl import crawl  # noqa: E402
 from .fetch import extract, fetch, meta  # noqa: E402
 from .map import map_site  # noqa: E402
 from .research import discoveries, jobs, research, wake  # noqa: E402
@@ -37,6 +38,7 @@ app.command("map")(map_site)
 app.command()(search)
 app.command()(providers)
 app.command()(research)
+app.command()(crawl)
 app.command()(discoveries)
 app.command()(jobs)
 app.command()(wake)

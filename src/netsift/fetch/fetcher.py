@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -313,11 +314,14 @@ class Fetcher:
         page_type: str = "auto",
         render: RenderMode | None = None,
         keep_source: bool = False,
+        on_hop: Callable[[str], Awaitable[None]] | None = None,
     ) -> Page:
         """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page.
 
         `keep_source` also puts the decoded body as served (a page's HTML, before any
-        extraction; the DOM when it was rendered) on `Page.source`."""
+        extraction; the DOM when it was rendered) on `Page.source`. `on_hop` sees every URL the
+        download asks for (the first and each redirect) before it is asked, and may refuse it by
+        raising (a crawl's scope)."""
         if max_bytes is not None and max_bytes < 1:
             raise InvalidInput("max_bytes must be 1 or more")
         if timeout is not None and timeout <= 0:
@@ -338,6 +342,7 @@ class Fetcher:
                 timeout=timeout,
                 page_type=page_type,
                 keep_source=keep_source,
+                on_hop=on_hop,
             )
             fetched = await self._render(fetched, render, robots, timeout, format, page_type)
             recent.put(key, fetched)
@@ -413,6 +418,7 @@ class Fetcher:
         timeout: float | None,
         page_type: str,
         keep_source: bool = False,
+        on_hop: Callable[[str], Awaitable[None]] | None = None,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -420,7 +426,9 @@ class Fetcher:
         started = time.perf_counter()
         fetched_at = datetime.now(UTC)
 
-        async def on_hop(hop: httpx.URL) -> None:
+        async def check_hop(hop: httpx.URL) -> None:
+            if on_hop is not None:
+                await on_hop(str(hop))
             if robots is not None:
                 await robots.check(str(hop))
 
@@ -429,7 +437,7 @@ class Fetcher:
             request,
             max_bytes=max_bytes or self._settings.max_bytes,
             deadline=timeout,
-            on_hop=on_hop,
+            on_hop=check_hop,
             kind="fetch",
         )
         final_url = str(response.url)

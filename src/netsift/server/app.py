@@ -43,6 +43,7 @@ from .metrics import Metrics
 from .middleware import RequestContext, TrustedProxies
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
+from .routers import crawl as crawl_router
 from .routers import map as map_router
 from .routers import usage as usage_router
 from .usage import attach
@@ -58,6 +59,7 @@ ROUTERS = (
     map_router.router,
     info.router,
     research.router,
+    crawl_router.router,
     chat.router,
     chat.models_router,
     sleeps.router,
@@ -109,7 +111,10 @@ def create_app(
                 state.client = own
                 attach(state, own)
                 worker = (
-                    own.worker() if settings.run_jobs and settings.enabled("research") else None
+                    own.worker()
+                    if settings.run_jobs
+                    and (settings.enabled("research") or settings.enabled("fetch"))  # crawls
+                    else None
                 )
                 if worker is not None:  # jobs of any replica, and of dead workers, run here too
                     tg.start_soon(worker.run)

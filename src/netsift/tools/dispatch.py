@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..config import Settings
 from ..errors import Disabled, InvalidInput, NetsiftError
+from .crawl_text import lean_crawl
 from .fetch_text import lean_page
 from .schemas import (
     TOOLS,
@@ -24,6 +25,7 @@ from .schemas import (
     ResearchStatusArgs,
     SleepArgs,
     ToolFormat,
+    WebCrawlArgs,
     WebFetchArgs,
     WebMapArgs,
     WebSearchArgs,
@@ -107,6 +109,10 @@ class Toolbox:
             batch = BatchSearchArgs.model_validate(arguments).to_params()
             items = await client.batch_search(**batch.model_dump())
             return {"results": [_dump(item) for item in items]}
+        if name == "web_crawl":
+            crawl = WebCrawlArgs.model_validate(arguments)
+            crawled = await client.crawl(**crawl.to_params().model_dump())
+            return lean_crawl(crawled, max_length=crawl.max_length)
         if name == "deep_research":
             research = ResearchArgs.model_validate(arguments).to_params()
             report = await client.research(**research.model_dump())

@@ -19,6 +19,7 @@ from ..params import (
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
     BatchSearchParams,
+    CrawlParams,
     Depth,
     FetchParams,
     MapParams,
@@ -39,6 +40,7 @@ __all__ = [
     "SleepArgs",
     "ToolFormat",
     "ToolSpec",
+    "WebCrawlArgs",
     "WebFetchArgs",
     "WebMapArgs",
     "WebSearchArgs",
@@ -206,6 +208,41 @@ class SleepArgs(_Args):
     reason: str = Field(default="", max_length=500, description="Why you are sleeping.")
 
 
+# A crawl's answer goes into a model's context: a few pages, each cut to a readable length.
+MAX_TOOL_CRAWL_PAGES = 50
+
+
+class WebCrawlArgs(_Args):
+    """Read a website: follows its links from a start URL (same site, robots.txt obeyed,
+    duplicates dropped) and returns each page's Markdown, cut to `max_length` characters.
+    Give a `query` to read the pages most relevant to it first. Takes seconds to minutes."""
+
+    url: str = Field(min_length=1, max_length=8192, description="Where to start (http/https).")
+    max_pages: int = Field(
+        default=10, ge=1, le=MAX_TOOL_CRAWL_PAGES, description="Pages to read at most."
+    )
+    max_depth: int = Field(default=2, ge=0, le=10, description="Links to follow from the start.")
+    include: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Regular expressions; only paths matching one are read (e.g. ^/docs/).",
+    )
+    exclude: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Regular expressions; paths matching one are skipped.",
+    )
+    query: str | None = Field(
+        default=None, max_length=MAX_QUERY_CHARS, description="Read what matches this first."
+    )
+    max_length: int = Field(
+        default=2000, ge=1, le=100_000, description="Characters of each page to return."
+    )
+
+    def to_params(self) -> CrawlParams:
+        return CrawlParams.model_validate(self.model_dump(exclude={"max_length"}))
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
@@ -223,6 +260,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("page_meta", PageMetaArgs, "fetch"),
     ToolSpec("web_map", WebMapArgs, "fetch"),
     ToolSpec("batch_search", BatchSearchArgs, "search"),
+    ToolSpec("web_crawl", WebCrawlArgs, "fetch"),
     ToolSpec("deep_research", ResearchArgs, "research"),
     ToolSpec("research_status", ResearchStatusArgs, "research"),
     ToolSpec("flag_discovery", FlagDiscoveryArgs, "research"),
@@ -232,7 +270,12 @@ TOOLS: tuple[ToolSpec, ...] = (
 
 # Other names a tool answers to (never listed, so a model sees one tool per job): the
 # library's and the HTTP API's word for the operation, and the names used before they met.
-TOOL_ALIASES = {"research": "deep_research", "meta": "page_meta", "map": "web_map"}
+TOOL_ALIASES = {
+    "research": "deep_research",
+    "meta": "page_meta",
+    "map": "web_map",
+    "crawl": "web_crawl",
+}
 
 
 def tool_name(name: str) -> str:

@@ -36,7 +36,7 @@ from ..responses import (
     SearchRequest,
     describe_validation,
 )
-from . import research
+from . import crawl, research
 
 __all__ = ["router"]
 
@@ -175,6 +175,15 @@ async def ws(websocket: WebSocket) -> None:
         finally:
             in_flight -= 1
 
+    async def run_crawl(fields: dict[str, Any]) -> None:
+        nonlocal in_flight
+        try:
+            await crawl.ws_crawl(state, fields, socket.send)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the client left; the crawl goes on and can be followed again
+        finally:
+            in_flight -= 1
+
     async with anyio.create_task_group() as group:
         try:
             while True:
@@ -205,6 +214,12 @@ async def ws(websocket: WebSocket) -> None:
                         await state.limits.hit_request(caller.key)
                         in_flight += 1
                         group.start_soon(run_research, fields)
+                        continue
+                    if fields.get("type") == "crawl":  # a crawl job's events: see crawl.py
+                        fields.pop("type")
+                        await state.limits.hit_request(caller.key)
+                        in_flight += 1
+                        group.start_soon(run_crawl, fields)
                         continue
                     kind = check_type(fields)
                     await state.limits.hit_request(caller.key)

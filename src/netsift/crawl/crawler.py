@@ -1,0 +1,520 @@
+"""Crawler: reads a site through the shared frontier, as many workers as the crawl allows.
+
+Every URL passes the scope before it is queued and again at every redirect hop (a redirect
+off the site is refused and reported, never followed), then robots.txt and the SSRF guard
+inside the Fetcher (a link or redirect to a private address is refused by the guard, and
+reported). Each page is a full `Page`, extracted in the compute pool. What a page yields is
+admitted by the frontier in one transaction (exact hash, simhash bands, canonical URLs, the
+page budget), so workers sharing a crawl never keep a page twice.
+
+As a job (`crawl_kind`): the crawl's own job seeds the frontier, reads, and publishes the
+frontier's results as `page` and `skipped` events, checkpointing how far it published; with
+`workers > 1` it also queues helper jobs (params `of` = the crawl's id) that any `netsift
+worker` claims and that read from the same frontier until it is exhausted.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx
+from anyio.abc import TaskGroup
+
+from ..compute import Compute
+from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
+from ..fetch.fetcher import Fetcher
+from ..jobs.executor import Executor
+from ..jobs.kinds import JobContext, Kind, Outcome
+from ..models import CrawlReport, CrawlSkip, Event, Page
+from ..net.robots import RobotsCache
+from ..params import CrawlParams
+from ..research.runner import ResearchRunner
+from ..store.frontier import Entry, FrontierStore
+from ..store.jobs import Job, JobStore
+from ..usage import caller_key
+from . import dedupe
+from .frontier import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
+from .politeness import MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
+from .scope import Scope, canonical_url, site_host
+
+__all__ = ["CRAWL_TASKS", "CrawlRunner", "Crawler", "build_crawl_partial", "crawl_kind"]
+
+log = logging.getLogger(__name__)
+# Fetches one worker keeps in flight across the crawl's hosts: the per-host politeness caps
+# each host; this keeps the worker's event loop and the compute pool busy while pages
+# download (extraction, not the network, is the bottleneck on a local site).
+CRAWL_TASKS = 8
+# Longest a task sleeps before asking the frontier again (hosts may free up sooner).
+MAX_WAIT = 0.5
+# An entry's claim outlives the slowest fetch by this much before another worker may take it.
+LEASE_MARGIN = 30.0
+PUBLISH_EVERY = 0.2  # seconds between publishing rounds of the crawl's own job
+PUBLISH_BATCH = 200
+# Texts shorter than this are fingerprinted inline: the pool's round trip costs more.
+INLINE_FINGERPRINT = 2000
+HELPER_CHECK = 1.0  # seconds between a helper's looks at whether its crawl has ended
+TRAP_REFRESH = 1.0  # seconds a worker trusts its copy of the crawl's trap patterns
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a worker needs to judge one URL of a crawl, built from its params."""
+
+    scope: Scope
+    words: frozenset[str]
+    max_depth: int
+    respect_robots: bool
+
+    @classmethod
+    def of(cls, params: CrawlParams, *, respect_robots: bool) -> Plan:
+        scope = Scope.of(
+            params.url, subdomains=params.subdomains, include=params.include, exclude=params.exclude
+        )
+        robots = respect_robots if params.respect_robots is None else params.respect_robots
+        return cls(scope, query_words(params.query), params.max_depth, robots)
+
+
+def _skip(url: str, error: NetsiftError, **extra: Any) -> dict[str, Any]:
+    return {"url": url, "code": error.code, "message": error.message, **extra}
+
+
+class Crawler:
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        robots: RobotsCache,
+        frontier: FrontierStore,
+        *,
+        user_agent: str,
+        respect_robots: bool,
+        fetch_timeout: float,
+        tasks: int = CRAWL_TASKS,
+        compute: Compute | None = None,
+    ) -> None:
+        self.compute = compute
+        self._traps: dict[str, tuple[float, set[str]]] = {}
+        self.fetcher = fetcher
+        self.robots = robots
+        self.frontier = frontier
+        self.user_agent = user_agent
+        self.respect_robots = respect_robots
+        self.lease = fetch_timeout + LEASE_MARGIN
+        self.tasks = tasks
+
+    def plan(self, params: CrawlParams) -> Plan:
+        return Plan.of(params, respect_robots=self.respect_robots)
+
+    async def seed(self, crawl: str, params: CrawlParams) -> None:
+        """Record the budgets and queue the start URL (both once, however often resumed)."""
+        plan = self.plan(params)
+        if (why := plan.scope.refusal(params.url)) is not None:
+            raise InvalidInput(f"the start URL is outside the crawl's own scope: {why}")
+        await self.frontier.start(
+            crawl, max_pages=params.max_pages, max_bytes=params.max_bytes, deadline=params.deadline
+        )
+        key = canonical_url(params.url)
+        await self.frontier.add(crawl, [Entry(key, params.url, site_host(params.url))])
+
+    async def work(
+        self,
+        crawl: str,
+        params: CrawlParams,
+        *,
+        worker: str,
+        ended: Callable[[], Any] | None = None,
+    ) -> None:
+        """Claim and read the crawl's URLs with `tasks` fetches in flight until it is over."""
+        plan = self.plan(params)
+        known: set[str] = set()
+
+        async def task() -> None:
+            checked = time.monotonic()
+            while True:
+                if ended is not None and time.monotonic() - checked > HELPER_CHECK:
+                    checked = time.monotonic()
+                    if await ended():
+                        return
+                claim = await self.frontier.claim(crawl, worker, lease=self.lease)
+                if claim.over:
+                    return
+                if claim.entry is None:
+                    await anyio.sleep(min(claim.wait or MAX_WAIT, MAX_WAIT))
+                    continue
+                try:
+                    await self._read(crawl, claim.entry, plan, worker, known)
+                except Exception:  # one page's surprise must not end the whole crawl
+                    log.exception("crawl %s: reading %s failed", crawl, claim.entry.url)
+                    error = NetsiftError(f"reading {claim.entry.url} failed unexpectedly")
+                    await self._skipped(crawl, claim.entry, _skip(claim.entry.url, error))
+
+        async with anyio.create_task_group() as group:
+            for _ in range(self.tasks):
+                group.start_soon(task)
+
+    async def _trapped(self, crawl: str) -> set[str]:
+        """The crawl's trap patterns, read from the store at most every TRAP_REFRESH seconds
+        (a trap found by another worker a moment ago costs at most a page or two)."""
+        read_at, traps = self._traps.get(crawl, (0.0, set()))
+        if time.monotonic() - read_at > TRAP_REFRESH:
+            traps = await self.frontier.traps(crawl, limit=TRAP_DUPLICATES)
+            self._traps[crawl] = (time.monotonic(), traps)
+        return traps
+
+    async def _politeness(self, crawl: str, entry: Entry, plan: Plan, known: set[str]) -> None:
+        """Set the host's delay and concurrency from its robots.txt (once per worker)."""
+        if entry.host in known:
+            return
+        known.add(entry.host)
+        delay = None
+        if plan.respect_robots:
+            try:
+                rules = await self.robots.rules_for(httpx.URL(entry.url))
+            except NetsiftError:
+                rules = None  # the fetch itself reports what is wrong with the host
+            if rules is not None and rules.parser is not None:
+                delay = rules.parser.crawl_delay(self.user_agent)
+        policy = host_policy(delay)
+        await self.frontier.host_policy(
+            crawl, entry.host, delay=policy.delay, concurrency=policy.concurrency
+        )
+
+    async def _read(
+        self, crawl: str, entry: Entry, plan: Plan, worker: str, known: set[str]
+    ) -> None:
+        if path_pattern(entry.url) in await self._trapped(crawl):
+            trap = {
+                "url": entry.url,
+                "code": "trap",
+                "message": "its path pattern kept yielding duplicate or empty pages",
+                "depth": entry.depth,
+            }
+            await self._skipped(crawl, entry, trap)
+            return
+        try:
+            await self._politeness(crawl, entry, plan, known)
+
+            async def in_scope(hop: str) -> None:
+                if (why := plan.scope.refusal(hop)) is not None:
+                    raise OutOfScope(
+                        f"{hop} is outside the crawl: {why}", details={"url": hop, "reason": why}
+                    )
+
+            page = await self.fetcher.fetch(
+                entry.url,
+                respect_robots=plan.respect_robots,
+                no_cache=True,
+                render="never",
+                on_hop=in_scope,
+            )
+        except HTTPError as exc:
+            if exc.status_code in RETRY_STATUSES and entry.tries < MAX_RETRIES:
+                wait = backoff(exc.details.get("retry_after"), entry.tries + 1)
+                await self.frontier.pause_host(crawl, entry.host, wait)
+                await self.frontier.retry(crawl, entry.key, worker)
+                return
+            await self._skipped(crawl, entry, _skip(entry.url, exc, depth=entry.depth))
+            return
+        except NetsiftError as exc:
+            await self._skipped(crawl, entry, _skip(entry.url, exc, depth=entry.depth))
+            return
+        await self._keep(crawl, entry, page, plan, worker)
+
+    async def _skipped(self, crawl: str, entry: Entry, data: dict[str, Any]) -> None:
+        await self.frontier.record(crawl, "skipped", entry.url, data)
+        await self.frontier.done(crawl, entry.key, "")
+
+    async def _keep(self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str) -> None:
+        keys = [entry.key, canonical_url(page.final_url)]
+        canonical = page.metadata.canonical
+        if canonical and plan.scope.allows(canonical):
+            keys.append(canonical_url(canonical))
+        if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
+            what = f"the fingerprint of {page.final_url}"
+            digest, sketch = await self.compute.run(dedupe.fingerprint, page.content, what=what)
+        else:
+            digest, sketch = dedupe.fingerprint(page.content)
+        data: dict[str, Any] = {"depth": entry.depth, "parent": entry.parent, "worker": worker}
+        data["page"] = page.model_dump(mode="json")
+        admission = await self.frontier.admit(
+            crawl,
+            keys=sorted(set(keys)),
+            url=page.final_url,
+            content_hash=digest,
+            bands=dedupe.bands(sketch) if sketch is not None else [],
+            sketch=sketch,
+            size=page.bytes,
+            page=data,
+            near=dedupe.is_near_duplicate,
+        )
+        pattern = path_pattern(entry.url)
+        if admission.duplicate_of is not None or not page.content.strip():
+            if await self.frontier.mark_trap(crawl, pattern) >= TRAP_DUPLICATES:
+                self._traps.pop(crawl, None)  # this worker sees the new trap at once
+            if admission.duplicate_of is not None:
+                skip = {
+                    "url": entry.url,
+                    "code": "duplicate",
+                    "message": f"the same page as {admission.duplicate_of}",
+                    "duplicate_of": admission.duplicate_of,
+                    "depth": entry.depth,
+                }
+                await self._skipped(crawl, entry, skip)
+                return
+        if admission.full:
+            await self.frontier.done(crawl, entry.key, worker)
+            return
+        if entry.depth < plan.max_depth:
+            await self._follow(crawl, entry, page, plan, pattern)
+        await self.frontier.done(crawl, entry.key, worker)
+
+    async def _follow(self, crawl: str, entry: Entry, page: Page, plan: Plan, pattern: str) -> None:
+        """Queue the page's links in scope (refusals reported once each); a trap's are not."""
+        traps = await self._trapped(crawl)
+        if pattern in traps:
+            return
+        depth = entry.depth + 1
+        queued: list[Entry] = []
+        refused: list[tuple[Entry, str]] = []
+        for link in page.links:
+            try:
+                key = canonical_url(link.url)
+            except InvalidInput:
+                continue
+            why = plan.scope.refusal(link.url)
+            score = relevance(link.url, link.text, plan.words)
+            candidate = Entry(
+                key, link.url, site_host(link.url), depth, priority(depth, score), entry.url
+            )
+            if why is None:
+                if path_pattern(link.url) not in traps:
+                    queued.append(candidate)
+            else:
+                refused.append((candidate, why))
+        await self.frontier.add(crawl, queued)
+        for candidate, why in refused:
+            if await self.frontier.add(crawl, [candidate], state="refused"):
+                error = OutOfScope(f"{candidate.url} is outside the crawl: {why}")
+                await self.frontier.record(
+                    crawl, "skipped", candidate.url, _skip(candidate.url, error, depth=depth)
+                )
+
+
+def page_event(n: int, data: dict[str, Any]) -> dict[str, Any]:
+    """A kept page as its `page` event shows it (the whole page is paged from the store)."""
+    page = data.get("page", {})
+    return {
+        "n": n,
+        "url": page.get("url"),
+        "final_url": page.get("final_url"),
+        "title": page.get("title"),
+        "depth": data.get("depth"),
+        "status": page.get("status"),
+        "bytes": page.get("bytes"),
+        "page_type": page.get("page_type"),
+        "links": len(page.get("links", [])),
+    }
+
+
+def build_crawl_partial(events: list[Event]) -> dict[str, Any]:
+    """What a crawl that did not finish had kept, from its events (its pages stay paged)."""
+    pages = [event.data for event in events if event.type == "page"]
+    skipped = sum(1 for event in events if event.type == "skipped")
+    return {"partial": True, "pages_read": len(pages), "skipped": skipped, "pages": pages}
+
+
+def crawl_kind(crawler: Callable[[], Crawler], jobs: Callable[[], JobStore]) -> Kind:
+    """The `crawl` job kind: a crawl's own job (seeds, reads, publishes, ends it) or one of
+    its helpers (`of` in params: reads the same frontier until the crawl is over)."""
+
+    async def run(context: JobContext) -> Outcome:
+        fields = dict(context.job.params)
+        of = fields.pop("of", None)
+        params = CrawlParams.model_validate(fields)
+        engine = crawler()
+        worker = context.job.owner or context.job.id
+        if of is not None:
+            return await _help(engine, jobs(), str(of), params, worker)
+        return await _lead(engine, jobs(), context, params, worker)
+
+    return Kind(run=run, partial=build_crawl_partial)
+
+
+async def _help(
+    engine: Crawler, jobs: JobStore, crawl: str, params: CrawlParams, worker: str
+) -> Outcome:
+    async def ended() -> bool:
+        return (await jobs.get(crawl)).finished
+
+    await engine.work(crawl, params, worker=worker, ended=ended)
+    return Outcome(result={"crawl": crawl}, event={"crawl": crawl})
+
+
+async def _lead(
+    engine: Crawler, jobs: JobStore, context: JobContext, params: CrawlParams, worker: str
+) -> Outcome:
+    crawl = context.job.id
+    saved = context.saved or {}
+    started = time.monotonic()
+    await engine.seed(crawl, params)
+    helpers: list[str] = list(saved.get("helpers", []))
+    if context.saved is None and params.workers > 1:
+        for _ in range(params.workers - 1):
+            helper = await jobs.create(
+                "crawl", {**params.model_dump(), "of": crawl}, client=context.job.client
+            )
+            helpers.append(helper.id)
+    published = int(saved.get("published", 0))
+    await context.save({"published": published, "helpers": helpers})
+    working = True
+
+    async def publish() -> bool:
+        nonlocal published
+        rows = await engine.frontier.results(crawl, since=published, limit=PUBLISH_BATCH)
+        for n, kind, data in rows:
+            if kind == "page":
+                await context.emit("page", page_event(n, data))
+            else:
+                await context.emit("skipped", {"n": n, **data})
+            published = n
+        if rows:
+            await context.save({"published": published, "helpers": helpers})
+        return bool(rows)
+
+    async def publisher() -> None:
+        while working:
+            if not await publish():
+                await anyio.sleep(PUBLISH_EVERY)
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(publisher)
+            await engine.work(crawl, params, worker=worker)
+            # Helpers may still hold pages in flight: their results are published too.
+            await _settled(engine.frontier, crawl)
+            working = False
+    finally:
+        working = False
+    while await publish():
+        pass
+    status = await engine.frontier.status(crawl)
+    for helper_id in helpers:  # helpers no worker claimed end with the crawl
+        await jobs.finish(helper_id, worker=None, status="done", event=("done", {"crawl": crawl}))
+    summary = {
+        "url": params.url,
+        "pages_read": status["pages"],
+        "bytes": status["bytes"],
+        "seen": status["seen"],
+        "stopped_because": status["stopped"] or "done",
+        "elapsed_ms": round((time.monotonic() - started) * 1000, 1),
+    }
+    return Outcome(result=summary, event=summary)
+
+
+async def _settled(frontier: FrontierStore, crawl: str) -> None:
+    """Return once no worker holds a page of the crawl in flight."""
+    while True:  # the state is in the store, shared with other processes: poll it
+        if not (await frontier.status(crawl))["in_flight"]:
+            return
+        await anyio.sleep(PUBLISH_EVERY)
+
+
+class CrawlRunner(ResearchRunner):
+    """Crawl jobs: started, followed, waited on and cancelled like research jobs."""
+
+    def __init__(
+        self, store: JobStore, executor: Executor, frontier: FrontierStore, *, local: bool = True
+    ) -> None:
+        super().__init__(store, executor, local=local)
+        self.frontier = frontier
+        self.fallback: Callable[[], TaskGroup | None] | None = None
+
+    async def start(self, params: CrawlParams) -> Job:  # type: ignore[override]
+        job = await self.store.create("crawl", params.model_dump(), client=caller_key())
+        group = self._group or (self.fallback() if self.fallback else None)
+        # With no task group here (the Client entered without research, and `client.crawls`
+        # not entered) the job stays queued for a worker (`netsift serve` runs one).
+        if self.local and group is not None:
+            claimed = await self.store.claim(
+                self.executor.worker, lease=self.executor.lease, job_id=job.id
+            )
+            if claimed is not None:
+                group.start_soon(self._execute, claimed)
+        return job
+
+    async def run(self, params: CrawlParams) -> tuple[Job, None]:  # type: ignore[override]
+        job = await self.store.create("crawl", params.model_dump(), client=caller_key())
+        claimed = await self.store.claim(
+            self.executor.worker, lease=self.executor.lease, job_id=job.id
+        )
+        if claimed is not None:
+            await self._execute(claimed)
+        # Claimed first by another worker of the store: it runs to the end there.
+        return await self.wait(job.id), None
+
+    async def cancel(self, job_id: str) -> Job:
+        job = await self.store.get(job_id)
+        if job.finished:
+            raise InvalidInput(f"job {job_id} already ended ({job.status})")
+        await self.store.request_cancel(job_id)
+        if not self.executor.interrupt(job_id, "cancel"):
+            events = await self.store.events(job_id)
+            await self.store.finish(
+                job_id,
+                worker=None,
+                status="cancelled",
+                event=("error", {"code": "cancelled"}),
+                result=build_crawl_partial(events),
+            )
+        ended = await self.wait(job_id, timeout=5.0)
+        # No claim after this, wherever the crawl's helpers run (they also see the job end).
+        await self.frontier.stop(job_id, "cancelled")
+        return ended
+
+    async def pages(
+        self, job_id: str, *, since: int = 0, limit: int = 100
+    ) -> list[tuple[int, int, Page]]:
+        """Kept pages after result `since`: (n, depth, page), in the order they were kept."""
+        await self.store.get(job_id)
+        rows = await self.frontier.results(job_id, since=since, limit=limit, kind="page")
+        return [(n, int(data["depth"]), Page.model_validate(data["page"])) for n, _, data in rows]
+
+    async def report(self, job: Job) -> CrawlReport:
+        """The finished crawl as one object: every page kept, every URL left out."""
+        pages: list[Page] = []
+        skipped: list[CrawlSkip] = []
+        since = 0
+        while rows := await self.frontier.results(job.id, since=since, limit=500):
+            for n, kind, data in rows:
+                since = n
+                if kind == "page":
+                    pages.append(Page.model_validate(data["page"]))
+                else:
+                    fields = {k: data.get(k) for k in ("url", "code", "message", "duplicate_of")}
+                    skipped.append(CrawlSkip.model_validate(fields))
+        result = job.result or {}
+        return CrawlReport(
+            url=str(job.params.get("url", "")),
+            job_id=job.id,
+            pages=pages,
+            skipped=skipped,
+            pages_read=len(pages),
+            bytes=sum(page.bytes for page in pages),
+            stopped_because=str(result.get("stopped_because", job.status)),
+            elapsed_ms=float(result.get("elapsed_ms", 0.0)),
+        )
+
+    async def stream(self, job_id: str) -> AsyncIterator[tuple[Event, Page | None]]:
+        """The crawl's events as they come, each `page` event with its whole page."""
+        async for event in self.follow(job_id):
+            page = None
+            if event.type == "page":
+                n = int(event.data["n"])
+                rows = await self.frontier.results(job_id, since=n - 1, limit=1, kind="page")
+                if rows and rows[0][0] == n:
+                    page = Page.model_validate(rows[0][2]["page"])
+            yield event, page

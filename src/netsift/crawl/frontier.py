@@ -1,0 +1,60 @@
+"""Which links a crawl queues and in what order; pure.
+
+Breadth-first by default: a link's priority is its depth, so the site is read level by
+level (the frontier breaks ties by discovery order). With a query the crawl is best-first:
+a link whose URL words and anchor text share words with the query moves ahead by up to
+`RELEVANCE_LEVELS` levels, so the relevant part of a site is read before the budget runs out
+(trafilatura's focused crawler and Crawl4AI's BestFirst strategy order by the same kind of
+score).
+
+Traps — calendars, faceted filters, session ids — make an endless supply of URLs. Depth
+bounds them, and one more rule stops them early: URLs are grouped by *path pattern* (digit
+runs and query values masked, `/calendar/2031/07?view=week` → `/calendar/0/0?view`); when
+`TRAP_DUPLICATES` pages of one pattern turned out duplicates or empty, that pattern is a trap
+and its links are no longer followed.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from .scope import canonical_url, site_host
+
+__all__ = ["RELEVANCE_LEVELS", "TRAP_DUPLICATES", "path_pattern", "priority", "relevance"]
+
+# A link that names every query word jumps this many levels ahead of an unrelated one at
+# the same depth: enough to read a relevant section first, not enough to dive forever.
+RELEVANCE_LEVELS = 3.0
+# Duplicate or empty pages under one path pattern before its links stop being followed. Real
+# sections hold distinct pages; a calendar's empty months are duplicates from the second one,
+# so three spends at most a few pages on a trap and never stops a real section by accident
+# (a section with three copies of one page has nothing new to give).
+TRAP_DUPLICATES = 3
+_DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def path_pattern(url: str) -> str:
+    """The URL's host and path with digit runs masked and query values dropped."""
+    parts = urlsplit(canonical_url(url))
+    keys = sorted({pair.partition("=")[0] for pair in parts.query.split("&") if pair})
+    pattern = f"{site_host(url)}{_DIGITS.sub('0', parts.path)}"
+    return f"{pattern}?{'&'.join(keys)}" if keys else pattern
+
+
+def query_words(query: str | None) -> frozenset[str]:
+    return frozenset(word for word in _WORD.findall((query or "").casefold()) if len(word) > 1)
+
+
+def relevance(url: str, text: str, words: frozenset[str]) -> float:
+    """The share of the query's words found in the link's path and anchor text (0 to 1)."""
+    if not words:
+        return 0.0
+    seen = set(_WORD.findall(f"{urlsplit(url).path} {text}".casefold()))
+    return len(words & seen) / len(words)
+
+
+def priority(depth: int, score: float) -> float:
+    """Lower is sooner: the depth, less the relevance bonus."""
+    return depth - RELEVANCE_LEVELS * score

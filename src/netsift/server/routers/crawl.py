@@ -1,0 +1,218 @@
+"""Crawl jobs over HTTP: start, wait, stream, page through, list, cancel.
+
+    POST   /v1/crawl                 a job (202); `?wait=true` answers with the summary once
+                                     it ends; `Accept: text/event-stream` streams its events
+    GET    /v1/crawl/{id}            the job (its summary once done)
+    GET    /v1/crawl/{id}/events     its events (`page`, `skipped`, `done`): JSON, or SSE live
+                                     that resumes after `Last-Event-ID` (or `?since=`)
+    GET    /v1/crawl/{id}/pages      its pages, whole, in the order they were kept: `?since=`
+                                     the last `n` seen, `limit` at most; `next` says where to go on
+    DELETE /v1/crawl/{id}            cancel it (its pages so far stay readable)
+
+The job machinery is research's (same store, same event numbering, same SSE resumption), so
+this router only translates; the pages come from the crawl's frontier store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ...errors import InvalidInput, NetsiftError, error_from_dict
+from ...models import Event, Page
+from ...params import CrawlParams
+from ..deps import CallerDep, ServerState, StateDep
+from ..responses import BODY, GUARDED, SSE, describe_validation, errors_for
+from .research import (
+    MAX_SEQ,
+    JobView,
+    ResumeMessage,
+    _job_body,
+    _since,
+    _stream,
+    _wants_sse,
+    _ws_error,
+)
+
+__all__ = ["router", "ws_crawl"]
+
+router = APIRouter(prefix="/v1/crawl", tags=["crawl"], responses=errors_for(*GUARDED))
+MAX_PAGES_PER_CALL = 100  # a page of results: a hundred full pages is already megabytes
+
+
+class CrawlRequest(CrawlParams):
+    """Crawl a site: its pages as Markdown with their links, within scope, robots.txt and
+    budgets; progress streams as events, the pages are paged."""
+
+
+class CrawledPage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    n: int = Field(description="Its number in the crawl's results (pass as `since`).")
+    depth: int
+    page: Page
+
+
+class CrawlPages(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    job_id: str
+    status: str
+    pages: list[CrawledPage]
+    next: int | None = Field(description="`since` for the next call; None when none remain.")
+
+
+def _require_crawl(job: Any) -> None:
+    if job.kind != "crawl":
+        raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl")
+
+
+@router.post(
+    "",
+    status_code=202,
+    summary="Start a crawl",
+    response_model=None,
+    responses={
+        200: {"description": "With `wait=true`: the ended crawl's summary", "content": SSE},
+        202: {"description": "The crawl job, started", "model": JobView},
+        **errors_for(*BODY),
+    },
+)
+async def start_crawl(
+    body: CrawlRequest,
+    request: Request,
+    state: StateDep,
+    _: CallerDep,
+    wait: Annotated[bool, Query(description="Answer when the crawl ends.")] = False,
+) -> Response:
+    client = state.require_client()
+    params = CrawlParams.model_validate(body.model_dump())
+    job = await client.start_crawl(params)
+    location = {"Location": f"/v1/crawl/{job.id}"}
+    if _wants_sse(request):
+        response = _stream(client.crawls, job, 0)
+        response.headers.update(location)
+        return response
+    if not wait:
+        return JSONResponse(_job_body(job), status_code=202, headers=location)
+    done = await client.crawls.wait(job.id, timeout=params.deadline + 60)
+    if done.status == "done" and done.result is not None:
+        return JSONResponse({"job_id": job.id, **done.result}, headers=location)
+    if done.error:
+        raise error_from_dict(done.error)
+    return JSONResponse(_job_body(done), status_code=202, headers=location)
+
+
+@router.get(
+    "/{job_id}",
+    summary="A crawl job and, once done, its summary",
+    response_model=None,
+    responses={200: {"model": JobView}, **errors_for(400, 404, 422)},
+)
+async def get_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    job = await state.require_client().jobs.get(job_id)
+    _require_crawl(job)
+    return _job_body(job)
+
+
+@router.get(
+    "/{job_id}/events",
+    summary="A crawl's events (JSON, or SSE that resumes after Last-Event-ID)",
+    responses={
+        200: {"content": {"application/json": {"schema": {"type": "object"}}, **SSE}},
+        **errors_for(400, 404, 422),
+    },
+)
+async def crawl_events(
+    job_id: str,
+    request: Request,
+    state: StateDep,
+    _: CallerDep,
+    since: Annotated[
+        int | None, Query(ge=0, le=MAX_SEQ, description="Only events after this seq.")
+    ] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> Response:
+    client = state.require_client()
+    job = await client.jobs.get(job_id)
+    _require_crawl(job)
+    start = _since(last_event_id, since)
+    if _wants_sse(request):
+        return _stream(client.crawls, job, start)
+    events: list[Event] = await client.jobs.events(job_id, since=start)
+    return JSONResponse(
+        {
+            "job_id": job_id,
+            "status": job.status,
+            "events": [e.model_dump(mode="json") for e in events],
+        }
+    )
+
+
+@router.get(
+    "/{job_id}/pages",
+    summary="A crawl's pages, whole, paged in the order they were kept",
+    response_model=CrawlPages,
+    responses=errors_for(400, 404, 422),
+)
+async def crawl_pages(
+    job_id: str,
+    state: StateDep,
+    _: CallerDep,
+    since: Annotated[int, Query(ge=0, le=MAX_SEQ, description="After this page's `n`.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGES_PER_CALL)] = 20,
+) -> CrawlPages:
+    client = state.require_client()
+    job = await client.jobs.get(job_id)
+    _require_crawl(job)
+    rows = await client.crawls.pages(job_id, since=since, limit=limit)
+    pages = [CrawledPage(n=n, depth=depth, page=page) for n, depth, page in rows]
+    more = len(rows) == limit or not job.finished
+    return CrawlPages(
+        job_id=job_id,
+        status=job.status,
+        pages=pages,
+        next=(pages[-1].n if pages else since) if more else None,
+    )
+
+
+@router.delete(
+    "/{job_id}",
+    summary="Cancel a crawl",
+    response_model=None,
+    responses={200: {"model": JobView}, **errors_for(400, 404, 422)},
+)
+async def cancel_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    client = state.require_client()
+    _require_crawl(await client.jobs.get(job_id))
+    return _job_body(await client.crawls.cancel(job_id))
+
+
+async def ws_crawl(
+    state: ServerState, fields: dict[str, Any], send: Callable[[dict[str, Any]], Awaitable[None]]
+) -> None:
+    """A WebSocket `crawl` message: start a crawl (the crawl fields) or follow one (`job_id`
+    + `since`), then send each of its events with the message's `request_id` — research's
+    protocol (routers/research.py), the pages paged over HTTP. Nothing is raised."""
+    request_id = fields.get("request_id")
+    try:
+        client = state.require_client()
+        if "job_id" in fields:
+            resume = ResumeMessage.model_validate(fields)
+            job = await client.jobs.get(resume.job_id)
+            _require_crawl(job)
+            since = resume.since
+        else:
+            body = {k: v for k, v in fields.items() if k != "request_id"}
+            job = await client.start_crawl(CrawlParams.model_validate(body))
+            since = 0
+        async for event in client.crawls.follow(job.id, since=since):
+            await send({"request_id": request_id, **event.model_dump(mode="json")})
+    except ValidationError as exc:
+        await send(_ws_error(request_id, InvalidInput(describe_validation(exc))))
+    except NetsiftError as exc:
+        await send(_ws_error(request_id, exc))

@@ -1,0 +1,576 @@
+"""The crawl frontier, durable and shared: the URLs a crawl knows, who reads which, and what
+it found — keyed by the crawl's job id.
+
+Every URL a crawl meets is one row, keyed by its canonical form, so the row *is* the seen-set:
+a link met twice is inserted once. A worker *claims* the best pending row whose host it may
+ask now (the host's next allowed time and in-flight count are rows too, so politeness holds
+across every worker of the crawl), under a lease: a worker that dies leaves its rows to be
+claimed again when the lease runs out (at once when it was a process of this machine), so an
+in-flight page is read at least once and a page is never lost. What a page yields is
+*admitted* in one transaction that checks the seen content (exact hash, simhash bands) and
+the page budget, so two workers can never both keep a duplicate or overshoot `max_pages`.
+
+The design is Frontera's and crawlee's RequestQueue reduced to one table: a priority queue
+with per-request locks (crawlee's `lockExpiresAt`) and a per-host "next time" (Frontera's
+host-aware queue), both as conditional writes in the store every worker already shares.
+
+SQLite here (the job store's file, so a crawl lives where its job does), `memory://` for one
+process, Redis (redis_frontier.py) when the jobs are in Redis.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeVar
+
+import anyio
+
+from ..errors import InvalidInput
+from .jobs import owner_is_dead
+from .sqlite import open_sqlite
+
+__all__ = [
+    "CLAIM_WINDOW",
+    "Admission",
+    "Claim",
+    "Entry",
+    "FrontierStore",
+    "SQLiteFrontier",
+    "open_frontier_store",
+]
+
+T = TypeVar("T")
+# How many of the best pending rows a claim looks at for one whose host is free: enough to
+# skip past a busy host's queue, few enough to keep the claim one short transaction.
+CLAIM_WINDOW = 64
+ResultKind = Literal["page", "skipped"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A URL in the frontier: its canonical key, the URL to ask, how it was reached."""
+
+    key: str
+    url: str
+    host: str
+    depth: int = 0
+    priority: float = 0.0
+    parent: str | None = None
+    tries: int = 0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a claim got: an entry, or how long to wait (hosts busy, others in flight), or
+    neither: the crawl is over (nothing pending, nothing in flight, or stopped)."""
+
+    entry: Entry | None = None
+    wait: float | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.entry is None and self.wait is None
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A page offered to the crawl: kept as result `n`, or a duplicate of `duplicate_of`, or
+    refused because the crawl's page budget is spent."""
+
+    n: int | None = None
+    duplicate_of: str | None = None
+    full: bool = False
+
+
+class FrontierStore(Protocol):
+    async def start(self, crawl: str, *, max_pages: int, max_bytes: int, deadline: float) -> float:
+        """Record the crawl's budgets once (a resumed crawl keeps its first); its start time."""
+        ...
+
+    async def add(self, crawl: str, entries: list[Entry], *, state: str = "pending") -> int:
+        """Queue the entries not seen before; how many were new. `state="refused"` records
+        URLs a crawl will not read, so each refusal is reported once."""
+        ...
+
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim: ...
+    async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
+        """Set a host's politeness (from its robots.txt), once for the crawl."""
+        ...
+
+    async def pause_host(self, crawl: str, host: str, seconds: float) -> None: ...
+    async def retry(self, crawl: str, key: str, worker: str) -> None:
+        """Hand a claimed entry back (429/503): it is claimed again after its host's pause."""
+        ...
+
+    async def done(self, crawl: str, key: str, worker: str) -> None: ...
+    async def admit(
+        self,
+        crawl: str,
+        *,
+        keys: list[str],
+        url: str,
+        content_hash: str,
+        bands: list[int],
+        sketch: int | None,
+        size: int,
+        page: dict[str, Any],
+        near: Callable[[int, int], bool],
+    ) -> Admission: ...
+    async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
+        """Store a non-page outcome (a skipped URL) in the results stream; its number."""
+        ...
+
+    async def results(
+        self, crawl: str, *, since: int = 0, limit: int = 100, kind: ResultKind | None = None
+    ) -> list[tuple[int, ResultKind, dict[str, Any]]]: ...
+    async def mark_trap(self, crawl: str, pattern: str) -> int:
+        """Count one more duplicate under a path pattern; the count so far."""
+        ...
+
+    async def traps(self, crawl: str, *, limit: int) -> set[str]:
+        """The path patterns counted `limit` times or more."""
+        ...
+
+    async def stop(self, crawl: str, reason: str) -> None:
+        """No more claims (a budget ran out, or the crawl was cancelled); the first reason wins."""
+        ...
+
+    async def status(self, crawl: str) -> dict[str, Any]:
+        """pages, bytes, pending, in_flight, stopped (reason or None)."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS crawl_frontier (
+    crawl TEXT NOT NULL, key TEXT NOT NULL, url TEXT NOT NULL, host TEXT NOT NULL,
+    depth INTEGER NOT NULL, priority REAL NOT NULL, parent TEXT, seq INTEGER NOT NULL,
+    state TEXT NOT NULL, owner TEXT, lease_until REAL NOT NULL DEFAULT 0,
+    tries INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, key)
+);
+CREATE INDEX IF NOT EXISTS crawl_frontier_next ON crawl_frontier (crawl, state, priority, seq);
+CREATE TABLE IF NOT EXISTS crawl_hosts (
+    crawl TEXT NOT NULL, host TEXT NOT NULL, delay REAL NOT NULL DEFAULT 0,
+    concurrency INTEGER NOT NULL DEFAULT 8, next_at REAL NOT NULL DEFAULT 0,
+    known INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, host)
+);
+CREATE TABLE IF NOT EXISTS crawl_results (
+    crawl TEXT NOT NULL, n INTEGER NOT NULL, kind TEXT NOT NULL, url TEXT NOT NULL,
+    data TEXT NOT NULL, PRIMARY KEY (crawl, n)
+);
+CREATE TABLE IF NOT EXISTS crawl_marks (
+    crawl TEXT NOT NULL, mark TEXT NOT NULL, url TEXT NOT NULL, sketch INTEGER,
+    PRIMARY KEY (crawl, mark)
+);
+CREATE TABLE IF NOT EXISTS crawl_bands (
+    crawl TEXT NOT NULL, band INTEGER NOT NULL, sketch INTEGER NOT NULL, url TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS crawl_bands_band ON crawl_bands (crawl, band);
+CREATE TABLE IF NOT EXISTS crawl_state (
+    crawl TEXT PRIMARY KEY, started REAL NOT NULL, deadline REAL NOT NULL,
+    max_pages INTEGER NOT NULL, max_bytes INTEGER NOT NULL, pages INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0, results INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL
+    DEFAULT 0, stopped TEXT
+);
+CREATE TABLE IF NOT EXISTS crawl_traps (
+    crawl TEXT NOT NULL, pattern TEXT NOT NULL, count INTEGER NOT NULL,
+    PRIMARY KEY (crawl, pattern)
+);
+"""
+
+
+def _signed(value: int) -> int:
+    """A 64-bit sketch as SQLite's signed INTEGER."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _unsigned(value: int) -> int:
+    return value + (1 << 64) if value < 0 else value
+
+
+class SQLiteFrontier:
+    """The frontier in one SQLite file (WAL), shared by the processes of one machine."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = open_sqlite(path)
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                return work(self._db)
+
+        return await anyio.to_thread.run_sync(locked)
+
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        def atomic(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                value = work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return value
+
+        return await self._call(atomic)
+
+    async def start(self, crawl: str, *, max_pages: int, max_bytes: int, deadline: float) -> float:
+        def work(db: sqlite3.Connection) -> float:
+            now = time.time()
+            db.execute(
+                "INSERT OR IGNORE INTO crawl_state (crawl, started, deadline, max_pages, "
+                "max_bytes) VALUES (?, ?, ?, ?, ?)",
+                (crawl, now, now + deadline, max_pages, max_bytes),
+            )
+            row = db.execute("SELECT started FROM crawl_state WHERE crawl = ?", (crawl,)).fetchone()
+            return float(row[0])
+
+        return await self._transaction(work)
+
+    async def add(self, crawl: str, entries: list[Entry], *, state: str = "pending") -> int:
+        if not entries:
+            return 0
+
+        def work(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT seq FROM crawl_state WHERE crawl = ?", (crawl,)).fetchone()
+            seq = int(row[0]) if row else 0
+            added = 0
+            for entry in entries:
+                seq += 1
+                cursor = db.execute(
+                    "INSERT OR IGNORE INTO crawl_frontier (crawl, key, url, host, depth, "
+                    "priority, parent, seq, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        crawl,
+                        entry.key,
+                        entry.url,
+                        entry.host,
+                        entry.depth,
+                        entry.priority,
+                        entry.parent,
+                        seq,
+                        state,
+                    ),
+                )
+                added += cursor.rowcount
+            db.execute("UPDATE crawl_state SET seq = ? WHERE crawl = ?", (seq, crawl))
+            return added
+
+        return await self._transaction(work)
+
+    def _free_dead(self, db: sqlite3.Connection, crawl: str, now: float) -> None:
+        owners = db.execute(
+            "SELECT DISTINCT owner FROM crawl_frontier WHERE crawl = ? AND state = 'claimed' "
+            "AND lease_until >= ?",
+            (crawl, now),
+        ).fetchall()
+        for (owner,) in owners:
+            if owner_is_dead(owner):
+                db.execute(
+                    "UPDATE crawl_frontier SET lease_until = 0 WHERE crawl = ? AND owner = ? "
+                    "AND state = 'claimed'",
+                    (crawl, owner),
+                )
+
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
+        def work(db: sqlite3.Connection) -> Claim:
+            now = time.time()
+            state = db.execute(
+                "SELECT deadline, max_pages, pages, stopped, max_bytes, bytes FROM crawl_state "
+                "WHERE crawl = ?",
+                (crawl,),
+            ).fetchone()
+            if state is None or state[3] is not None:
+                return Claim()
+            deadline, max_pages, pages, _, max_bytes, size = state
+            if now >= deadline:
+                self._stop(db, crawl, "time")
+                return Claim()
+            if size >= max_bytes:
+                self._stop(db, crawl, "max_bytes")
+                return Claim()
+            if pages >= max_pages:
+                self._stop(db, crawl, "max_pages")
+                return Claim()
+            self._free_dead(db, crawl, now)
+            # An entry whose claim lapsed (its worker died) is pending again.
+            db.execute(
+                "UPDATE crawl_frontier SET state = 'pending', owner = NULL WHERE crawl = ? "
+                "AND state = 'claimed' AND lease_until < ?",
+                (crawl, now),
+            )
+            flying = db.execute(
+                "SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? AND state = 'claimed' "
+                "GROUP BY host",
+                (crawl,),
+            ).fetchall()
+            in_flight = dict(flying)
+            if pages + sum(in_flight.values()) >= max_pages:
+                return Claim(wait=0.05)  # the rest of the budget is being read
+            rows = db.execute(
+                "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, "
+                "COALESCE(h.next_at, 0), COALESCE(h.concurrency, 1), h.known "
+                "FROM crawl_frontier f LEFT JOIN crawl_hosts h "
+                "ON h.crawl = f.crawl AND h.host = f.host "
+                "WHERE f.crawl = ? AND f.state = 'pending' ORDER BY f.priority, f.seq LIMIT ?",
+                (crawl, CLAIM_WINDOW),
+            ).fetchall()
+            soonest: float | None = None
+            for key, url, host, depth, priority, parent, tries, next_at, limit, known in rows:
+                busy = in_flight.get(host, 0)
+                # A host whose robots.txt was not read yet gets one request (the one that
+                # reads it), so its Crawl-delay governs every later one.
+                if busy >= (limit if known else 1):
+                    soonest = 0.05 if soonest is None else min(soonest, 0.05)
+                    continue
+                if next_at > now:
+                    soonest = next_at - now if soonest is None else min(soonest, next_at - now)
+                    continue
+                db.execute(
+                    "UPDATE crawl_frontier SET state = 'claimed', owner = ?, lease_until = ? "
+                    "WHERE crawl = ? AND key = ?",
+                    (worker, now + lease, crawl, key),
+                )
+                db.execute(
+                    "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (crawl, host) DO UPDATE SET next_at = ? + delay",
+                    (crawl, host, now, now),
+                )
+                entry = Entry(key, url, host, depth, priority, parent, tries)
+                return Claim(entry=entry)
+            if soonest is not None:
+                return Claim(wait=soonest)
+            if in_flight:
+                return Claim(wait=0.1)  # nothing pending now; an in-flight page may add links
+            return Claim()
+
+        return await self._transaction(work)
+
+    async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO crawl_hosts (crawl, host, delay, concurrency, next_at, known) "
+                "VALUES (?, ?, ?, ?, 0, 1) ON CONFLICT (crawl, host) DO UPDATE SET "
+                "delay = excluded.delay, concurrency = excluded.concurrency, known = 1, "
+                "next_at = CASE WHEN known THEN next_at ELSE next_at - delay + excluded.delay END",
+                (crawl, host, delay, concurrency),
+            )
+
+        await self._transaction(work)
+
+    async def pause_host(self, crawl: str, host: str, seconds: float) -> None:
+        until = time.time() + seconds
+        await self._transaction(
+            lambda db: db.execute(
+                "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (crawl, host) DO UPDATE SET next_at = MAX(next_at, excluded.next_at)",
+                (crawl, host, until),
+            )
+        )
+
+    async def retry(self, crawl: str, key: str, worker: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE crawl_frontier SET state = 'pending', owner = NULL, tries = tries + 1 "
+                "WHERE crawl = ? AND key = ? AND owner = ? AND state = 'claimed'",
+                (crawl, key, worker),
+            )
+            self._rest(db, crawl, key)
+
+        await self._transaction(work)
+
+    async def done(self, crawl: str, key: str, worker: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE crawl_frontier SET state = 'done', owner = NULL "
+                "WHERE crawl = ? AND key = ?",
+                (crawl, key),
+            )
+            self._rest(db, crawl, key)
+
+        await self._transaction(work)
+
+    @staticmethod
+    def _rest(db: sqlite3.Connection, crawl: str, key: str) -> None:
+        """The host's delay counts from the end of a request too: a download that took long
+        (or waited out a Retry-After inside the fetch) does not let the next one start at once."""
+        db.execute(
+            "UPDATE crawl_hosts SET next_at = MAX(next_at, ? + delay) WHERE crawl = ? AND host = "
+            "(SELECT host FROM crawl_frontier WHERE crawl = ? AND key = ?)",
+            (time.time(), crawl, crawl, key),
+        )
+
+    @staticmethod
+    def _next_result(db: sqlite3.Connection, crawl: str) -> int:
+        db.execute("UPDATE crawl_state SET results = results + 1 WHERE crawl = ?", (crawl,))
+        row = db.execute("SELECT results FROM crawl_state WHERE crawl = ?", (crawl,)).fetchone()
+        return int(row[0])
+
+    async def admit(
+        self,
+        crawl: str,
+        *,
+        keys: list[str],
+        url: str,
+        content_hash: str,
+        bands: list[int],
+        sketch: int | None,
+        size: int,
+        page: dict[str, Any],
+        near: Callable[[int, int], bool],
+    ) -> Admission:
+        def work(db: sqlite3.Connection) -> Admission:
+            marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
+            for mark in marks:
+                row = db.execute(
+                    "SELECT url FROM crawl_marks WHERE crawl = ? AND mark = ?", (crawl, mark)
+                ).fetchone()
+                if row is not None:
+                    return Admission(duplicate_of=str(row[0]))
+            if sketch is not None:
+                for band in bands:
+                    for other, other_url in db.execute(
+                        "SELECT sketch, url FROM crawl_bands WHERE crawl = ? AND band = ?",
+                        (crawl, band),
+                    ):
+                        if near(_unsigned(other), sketch):
+                            return Admission(duplicate_of=str(other_url))
+            state = db.execute(
+                "SELECT pages, max_pages FROM crawl_state WHERE crawl = ?", (crawl,)
+            ).fetchone()
+            if state is None or state[0] >= state[1]:
+                return Admission(full=True)
+            for mark in marks:
+                db.execute(
+                    "INSERT OR IGNORE INTO crawl_marks (crawl, mark, url) VALUES (?, ?, ?)",
+                    (crawl, mark, url),
+                )
+            if sketch is not None:
+                db.executemany(
+                    "INSERT INTO crawl_bands (crawl, band, sketch, url) VALUES (?, ?, ?, ?)",
+                    [(crawl, band, _signed(sketch), url) for band in bands],
+                )
+            n = self._next_result(db, crawl)
+            db.execute(
+                "INSERT INTO crawl_results (crawl, n, kind, url, data) VALUES (?, ?, 'page', ?, ?)",
+                (crawl, n, url, json.dumps(page, default=str)),
+            )
+            db.execute(
+                "UPDATE crawl_state SET pages = pages + 1, bytes = bytes + ? WHERE crawl = ?",
+                (size, crawl),
+            )
+            return Admission(n=n)
+
+        return await self._transaction(work)
+
+    async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
+        def work(db: sqlite3.Connection) -> int:
+            n = self._next_result(db, crawl)
+            db.execute(
+                "INSERT INTO crawl_results (crawl, n, kind, url, data) VALUES (?, ?, ?, ?, ?)",
+                (crawl, n, kind, url, json.dumps(data, default=str)),
+            )
+            return n
+
+        return await self._transaction(work)
+
+    async def results(
+        self, crawl: str, *, since: int = 0, limit: int = 100, kind: ResultKind | None = None
+    ) -> list[tuple[int, ResultKind, dict[str, Any]]]:
+        def work(db: sqlite3.Connection) -> list[tuple[int, ResultKind, dict[str, Any]]]:
+            only = "AND kind = ?" if kind else ""
+            args: tuple[Any, ...] = (crawl, since, kind, limit) if kind else (crawl, since, limit)
+            rows = db.execute(
+                f"SELECT n, kind, data FROM crawl_results WHERE crawl = ? AND n > ? {only} "
+                "ORDER BY n LIMIT ?",
+                args,
+            ).fetchall()
+            return [(int(n), k, json.loads(data)) for n, k, data in rows]
+
+        return await self._call(work)
+
+    async def mark_trap(self, crawl: str, pattern: str) -> int:
+        def work(db: sqlite3.Connection) -> int:
+            db.execute(
+                "INSERT INTO crawl_traps (crawl, pattern, count) VALUES (?, ?, 1) "
+                "ON CONFLICT (crawl, pattern) DO UPDATE SET count = count + 1",
+                (crawl, pattern),
+            )
+            return self._trap(db, crawl, pattern)
+
+        return await self._transaction(work)
+
+    @staticmethod
+    def _trap(db: sqlite3.Connection, crawl: str, pattern: str) -> int:
+        row = db.execute(
+            "SELECT count FROM crawl_traps WHERE crawl = ? AND pattern = ?", (crawl, pattern)
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    async def traps(self, crawl: str, *, limit: int) -> set[str]:
+        rows = await self._call(
+            lambda db: db.execute(
+                "SELECT pattern FROM crawl_traps WHERE crawl = ? AND count >= ?", (crawl, limit)
+            ).fetchall()
+        )
+        return {str(row[0]) for row in rows}
+
+    @staticmethod
+    def _stop(db: sqlite3.Connection, crawl: str, reason: str) -> None:
+        db.execute(
+            "UPDATE crawl_state SET stopped = ? WHERE crawl = ? AND stopped IS NULL",
+            (reason, crawl),
+        )
+
+    async def stop(self, crawl: str, reason: str) -> None:
+        await self._transaction(lambda db: self._stop(db, crawl, reason))
+
+    async def status(self, crawl: str) -> dict[str, Any]:
+        def work(db: sqlite3.Connection) -> dict[str, Any]:
+            row = db.execute(
+                "SELECT pages, bytes, stopped FROM crawl_state WHERE crawl = ?", (crawl,)
+            ).fetchone()
+            counts = dict(
+                db.execute(
+                    "SELECT state, COUNT(*) FROM crawl_frontier WHERE crawl = ? GROUP BY state",
+                    (crawl,),
+                ).fetchall()
+            )
+            return {
+                "pages": int(row[0]) if row else 0,
+                "bytes": int(row[1]) if row else 0,
+                "stopped": row[2] if row else None,
+                "pending": int(counts.get("pending", 0)),
+                "in_flight": int(counts.get("claimed", 0)),
+                "seen": int(sum(counts.values())),
+            }
+
+        return await self._call(work)
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_frontier_store(url: str) -> FrontierStore:
+    """The frontier beside the job store at `url` (`memory://`, `sqlite:///path`, Redis)."""
+    if url.startswith("memory://"):
+        return SQLiteFrontier(":memory:")
+    if url.startswith("sqlite:///"):
+        return SQLiteFrontier(Path(url.removeprefix("sqlite:///")))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_frontier import RedisFrontier
+
+        return RedisFrontier(url)
+    raise InvalidInput(
+        f"a crawl frontier lives in memory://, sqlite:///path or redis://, not {url!r}"
+    )

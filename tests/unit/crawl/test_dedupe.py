@@ -1,0 +1,45 @@
+import random
+
+from netsift.crawl.dedupe import (
+    BANDS,
+    NEAR_DUPLICATE_BITS,
+    bands,
+    content_hash,
+    hamming,
+    is_near_duplicate,
+    simhash,
+)
+
+WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho".split()
+
+
+def _text(seed: int, words: int = 300) -> str:
+    rng = random.Random(seed)
+    return " ".join(f"{rng.choice(WORDS)}{rng.randint(0, 40)}" for _ in range(words))
+
+
+def test_content_hash_folds_case_and_whitespace_only():
+    assert content_hash("Hello,  World\n") == content_hash("hello world")
+    assert content_hash("hello world") != content_hash("hello there world")
+
+
+def test_simhash_keeps_an_edited_copy_near_and_another_text_far():
+    text = _text(1)
+    copy = text + " last updated on 24 november 2026"
+    assert is_near_duplicate(simhash(text) or 0, simhash(copy) or 0)
+    assert hamming(simhash(text) or 0, simhash(_text(2)) or 0) > 2 * NEAR_DUPLICATE_BITS
+
+
+def test_a_short_text_has_no_sketch():
+    assert simhash("too short to judge") is None
+
+
+def test_two_sketches_within_k_bits_share_a_band():
+    sketch = simhash(_text(3)) or 0
+    rng = random.Random(0)
+    for _ in range(200):
+        other = sketch
+        for bit in rng.sample(range(64), NEAR_DUPLICATE_BITS):
+            other ^= 1 << bit
+        assert set(bands(sketch)) & set(bands(other))
+    assert len(bands(sketch)) == BANDS

@@ -1,0 +1,98 @@
+"""The frontier (SQLite and Redis): claim order, host politeness, leases, atomic admission."""
+
+import anyio
+import pytest
+
+from netsift.crawl.dedupe import bands, is_near_duplicate
+from netsift.store.frontier import Entry, FrontierStore, SQLiteFrontier, open_frontier_store
+
+CRAWL = "c1"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def frontier(request):
+    if request.param == "sqlite":
+        store: FrontierStore = SQLiteFrontier(":memory:")
+    else:
+        store = open_frontier_store(request.getfixturevalue("redis_url"))
+    await store.start(CRAWL, max_pages=3, max_bytes=10_000, deadline=60)
+    yield store
+    await store.aclose()
+
+
+def _entry(key: str, host: str = "a.test", priority: float = 0.0) -> Entry:
+    return Entry(key=key, url=f"http://{host}/{key}", host=host, priority=priority)
+
+
+async def _admit(store: FrontierStore, key: str, text_hash: str, sketch: int | None = None):
+    return await store.admit(
+        CRAWL,
+        keys=[key],
+        url=f"http://a.test/{key}",
+        content_hash=text_hash,
+        bands=bands(sketch) if sketch is not None else [],
+        sketch=sketch,
+        size=100,
+        page={"page": {}},
+        near=is_near_duplicate,
+    )
+
+
+async def test_the_seen_set_queues_each_url_once_and_best_priority_first(frontier):
+    assert await frontier.add(CRAWL, [_entry("a", priority=2), _entry("b", priority=0)]) == 2
+    assert await frontier.add(CRAWL, [_entry("a"), _entry("c", priority=1)]) == 1
+    await frontier.host_policy(CRAWL, "a.test", delay=0, concurrency=8)
+    order = [(await frontier.claim(CRAWL, "w", lease=30)).entry for _ in range(3)]
+    assert [e.key for e in order if e] == ["b", "c", "a"]
+
+
+async def test_an_unknown_host_gets_one_request_then_its_policy(frontier):
+    await frontier.add(CRAWL, [_entry("a"), _entry("b")])
+    first = await frontier.claim(CRAWL, "w", lease=30)
+    assert first.entry is not None
+    assert (await frontier.claim(CRAWL, "w", lease=30)).wait is not None  # robots not read yet
+    await frontier.host_policy(CRAWL, "a.test", delay=0, concurrency=8)
+    assert (await frontier.claim(CRAWL, "w", lease=30)).entry is not None
+
+
+async def test_a_host_delay_holds_the_next_claim_and_says_how_long(frontier):
+    await frontier.host_policy(CRAWL, "a.test", delay=5, concurrency=8)
+    await frontier.add(CRAWL, [_entry("a"), _entry("b"), _entry("x", host="b.test")])
+    assert (await frontier.claim(CRAWL, "w", lease=30)).entry.key == "a"
+    # a.test must wait; b.test (unknown: one request) goes ahead
+    assert (await frontier.claim(CRAWL, "w", lease=30)).entry.key == "x"
+    wait = (await frontier.claim(CRAWL, "w", lease=30)).wait
+    assert wait is not None and 0 < wait
+
+
+async def test_a_lapsed_claim_is_claimed_again_and_the_crawl_ends_when_nothing_is_left(frontier):
+    await frontier.host_policy(CRAWL, "a.test", delay=0, concurrency=8)
+    await frontier.add(CRAWL, [_entry("a")])
+    lost = await frontier.claim(CRAWL, "dead", lease=0.01)
+    await anyio.sleep(0.02)
+    again = await frontier.claim(CRAWL, "alive", lease=30)
+    assert lost.entry == again.entry
+    assert (await frontier.claim(CRAWL, "alive", lease=30)).wait is not None  # in flight
+    await frontier.done(CRAWL, "a", "alive")
+    assert (await frontier.claim(CRAWL, "alive", lease=30)).over
+
+
+async def test_admission_drops_exact_and_near_copies_and_keeps_the_page_budget(frontier):
+    assert (await _admit(frontier, "a", "h1", 0b1011_0000)).n == 1
+    assert (await _admit(frontier, "a2", "h1")).duplicate_of == "http://a.test/a"
+    assert (await _admit(frontier, "a3", "h3", 0b1011_0001)).duplicate_of == "http://a.test/a"
+    assert (await _admit(frontier, "b", "h4")).n == 2
+    assert (await _admit(frontier, "c", "h5")).n == 3
+    assert (await _admit(frontier, "d", "h6")).full  # max_pages=3
+    status = await frontier.status(CRAWL)
+    assert status["pages"] == 3 and status["bytes"] == 300
+    rows = await frontier.results(CRAWL, kind="page")
+    assert [n for n, _, _ in rows] == [1, 2, 3]
+
+
+async def test_budgets_stop_claims(frontier):
+    await frontier.start("short", max_pages=10, max_bytes=10, deadline=0.01)
+    await frontier.add("short", [_entry("a")])
+    await anyio.sleep(0.02)
+    assert (await frontier.claim("short", "w", lease=30)).over
+    assert (await frontier.status("short"))["stopped"] == "time"
