@@ -19,19 +19,16 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
 from anyio.abc import TaskGroup
 
-from ..compute import Compute
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
-from ..fetch.fetcher import Fetcher
 from ..jobs.executor import Executor
 from ..jobs.kinds import JobContext, Kind, Outcome
 from ..models import CrawlReport, CrawlSkip, Event, Page
-from ..net.robots import RobotsCache
 from ..params import CrawlParams
 from ..research.runner import ResearchRunner
 from ..store.frontier import Entry, FrontierStore
@@ -41,6 +38,11 @@ from . import dedupe
 from .frontier import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
 from .politeness import MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
 from .scope import Scope, canonical_url, site_host
+
+if TYPE_CHECKING:  # a Client registers the crawl kind without loading the fetch stack
+    from ..compute import Compute
+    from ..fetch.fetcher import Fetcher
+    from ..net.robots import RobotsCache
 
 __all__ = ["CRAWL_TASKS", "CrawlRunner", "Crawler", "build_crawl_partial", "crawl_kind"]
 
