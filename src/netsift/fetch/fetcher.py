@@ -47,6 +47,7 @@ class Content:
     page_type: PageType | None = None
     page_count: int | None = None
     entries: tuple[FeedEntry, ...] = ()
+    warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
 
 
 def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
@@ -89,12 +90,13 @@ def extract_content(
 
         text = decode_body(body, content_type).text
         extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
-        metadata = extract_metadata(text, page_url)
+        metadata = extract_metadata(extraction.read_html or text, page_url)
         return Content(
             extraction.title or metadata.title,
             extraction.content,
             metadata,
             page_type=extraction.page_type,
+            warnings=extraction.warnings,
         )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text
@@ -174,7 +176,7 @@ def build_page(
         cached=cached,
         rendered=render.rendered if render else False,
         render_reason=render.reason if render else None,
-        warnings=[render.warning] if render and render.warning else [],
+        warnings=[*content.warnings, *([render.warning] if render and render.warning else [])],
     )
 
 

@@ -31,6 +31,7 @@ from ..models import ContentFormat, PageType
 from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
+from .bounds import bound_attributes, bound_tree
 from .dom import (
     collapse_whitespace,
     drop,
@@ -67,12 +68,16 @@ _TRAFILATURA: dict[str, dict[str, Any]] = {
 
 @dataclass(frozen=True)
 class HtmlExtraction:
-    """What the HTML extractor found: a title, the main content in one format, the page type."""
+    """What the HTML extractor found: a title, the main content in one format, the page type;
+    what the bounds cut (`warnings`) and then the HTML as read (`read_html`, for the metadata
+    reader: None when nothing was cut)."""
 
     title: str | None
     content: str
     page_type: PageType | None = None
     classification: Classification | None = None
+    warnings: tuple[str, ...] = ()
+    read_html: str | None = None
 
 
 def _parser() -> lxml.html.HTMLParser:
@@ -195,9 +200,14 @@ def extract_html(
             f"unknown page type {page_type!r}; choose from {', '.join(PAGE_TYPE_CHOICES)}",
             details={"page_type": page_type},
         )
+    text, warnings = bound_attributes(text)
     tree = parse_html(text) if text.strip() else None
     if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
+    warnings += bound_tree(tree)
+    read_html = None
+    if warnings:  # the cut tree as HTML, before the extraction below prunes it
+        read_html = str(lxml.html.tostring(tree, encoding="unicode", method="html"))
     if page_type == "auto":
         classification = classify_page(tree, url)
     else:
@@ -228,4 +238,4 @@ def extract_html(
         content = tidy(content)
     if format == "text":
         content = plain_tables(content)
-    return HtmlExtraction(title, content, kind, classification)
+    return HtmlExtraction(title, content, kind, classification, tuple(warnings), read_html)
