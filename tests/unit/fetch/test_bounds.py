@@ -98,10 +98,11 @@ def test_text_that_only_looks_like_a_wide_tag_is_left_alone():
     """In a script, a comment, a title or a quoted value `<` starts no tag: `i<n` then 2,000
     words is code, and a data: URI's SVG is the value of one attribute."""
     code = "var i<n " + "x=1; " * 2000
+    svg = "d=&quot;1&quot; " * 1500
     for text in (
         f"<html><head><script>{code}</script></head><body><p>x</p></body></html>",
         f"<html><body><!-- <div {'a ' * 2000}> --><p>x</p></body></html>",
         f"<html><head><title>{code}",
-        f"<html><body><img src='data:image/svg+xml,<svg {'d=&quot;1&quot; ' * 1500}>'></body></html>",
+        f"<html><body><img src='data:image/svg+xml,<svg {svg}>'></body></html>",
     ):
         assert bounds.bound_attributes(text) == (text, [])
