@@ -110,7 +110,14 @@ def extract_content(
 
         pdf = extract_pdf(body)
         meta = Metadata(title=pdf.title, author=pdf.author, url=page_url, type="pdf")
-        return Content(pdf.title, pdf.text, meta, page_type="pdf", page_count=pdf.page_count)
+        return Content(
+            pdf.title,
+            pdf.text,
+            meta,
+            page_type="pdf",
+            page_count=pdf.page_count,
+            warnings=pdf.warnings,
+        )
     if kind == "feed":
         from .feed import extract_feed
 
