@@ -257,7 +257,7 @@ class Fetcher:
         self._robots = robots
         self._compute = compute
         self._recent = _RecentPages(ttl=recent_ttl)
-        self.render_step = RenderStep(settings, http, robots)
+        self.render_step = RenderStep(settings, http, robots, compute=compute)
         self._recent_rendered: dict[str, _RecentPages] = {}
 
     def _recent_for(self, render: RenderMode | None) -> _RecentPages:

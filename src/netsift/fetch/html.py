@@ -53,7 +53,7 @@ from .pagetype import (
 from .product import read_product
 from .tidy import plain_tables, tidy
 
-__all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
+__all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "bounded_html", "extract_html", "parse_html"]
 
 PAGE_TYPE_CHOICES: tuple[str, ...] = ("auto", *HTML_PAGE_TYPES)
 _TRAFILATURA: dict[str, dict[str, Any]] = {
@@ -133,6 +133,26 @@ def parse_html(text: str) -> etree._Element | None:
     return tree
 
 
+def _read_bounded(text: str) -> tuple[etree._Element | None, list[str], str | None]:
+    """The page's tree within the caps of `bounds.py`, what they cut, and the cut page as
+    HTML (None when nothing was cut) for readers that parse it themselves."""
+    text, warnings = bound_attributes(text)
+    tree = parse_html(text) if text.strip() else None
+    if tree is None:
+        return None, warnings, None
+    warnings += bound_tree(tree)
+    if not warnings:
+        return tree, [], None
+    return tree, warnings, str(lxml.html.tostring(tree, encoding="unicode", method="html"))
+
+
+def bounded_html(text: str) -> str:
+    """`text` as the caps let a parser read it (itself when nothing is cut), for the readers
+    with their own parser: lexbor is quadratic in depth and attributes."""
+    _, _, read_html = _read_bounded(text)
+    return read_html or text
+
+
 _INERT = ("style", "link", "meta")
 
 
@@ -200,14 +220,9 @@ def extract_html(
             f"unknown page type {page_type!r}; choose from {', '.join(PAGE_TYPE_CHOICES)}",
             details={"page_type": page_type},
         )
-    text, warnings = bound_attributes(text)
-    tree = parse_html(text) if text.strip() else None
+    tree, warnings, read_html = _read_bounded(text)
     if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
-    warnings += bound_tree(tree)
-    read_html = None
-    if warnings:  # the cut tree as HTML, before the extraction below prunes it
-        read_html = str(lxml.html.tostring(tree, encoding="unicode", method="html"))
     if page_type == "auto":
         classification = classify_page(tree, url)
     else:
