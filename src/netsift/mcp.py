@@ -357,8 +357,15 @@ def unreadable_request(exc: Exception) -> types.JSONRPCError:
 def serve_http(
     settings: Settings | None = None, *, host: str = "127.0.0.1", port: int = 8765
 ) -> None:
-    """Streamable HTTP on `host` (loopback by default; the SDK checks Host and Origin there)."""
+    """Streamable HTTP on `host` (loopback by default; the SDK checks Host and Origin there).
+
+    Every POST body is screened first (`mcp_http.ScreenedBodies`): at most
+    NETSIFT_SERVER_MAX_BODY bytes, as on the HTTP API, and one readable JSON-RPC message."""
     import uvicorn
 
-    app = create_server(settings).streamable_http_app(host=host)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    from .mcp_http import ScreenedBodies
+
+    settings = settings if settings is not None else Settings()
+    max_body = settings.server_max_body
+    app = create_server(settings).streamable_http_app(host=host, max_request_body_size=max_body)
+    uvicorn.run(ScreenedBodies(app, max_body=max_body), host=host, port=port, log_level="warning")

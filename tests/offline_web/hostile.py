@@ -7,16 +7,20 @@ baseline, never a wall-clock bound), and `bench/hostile.py` serves them at full 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable
 
 __all__ = [
     "PAGES",
     "deep_json",
     "digit_cards",
+    "heavy_pages_pdf",
     "many_links",
     "many_pages_pdf",
     "many_paragraphs",
     "nested_divs",
+    "self_drawing_pdf",
+    "shared_stream_pdf",
     "unclosed_divs",
     "wide_element",
 ]
@@ -65,14 +69,61 @@ def deep_json(n: int) -> bytes:
 
 def many_pages_pdf(n: int) -> bytes:
     """A PDF of `n` empty pages sharing one page object tree, each a tiny content stream."""
+    return shared_stream_pdf(n, b"BT /F1 1 Tf (p) Tj ET")
+
+
+def shared_stream_pdf(n: int, stream: bytes, *, compress: bool = False) -> bytes:
+    """A PDF of `n` pages that all draw one content stream (`compress`: deflated, so a few KB
+    can hold megabytes of operators that every page makes the reader interpret again)."""
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
     kids = " ".join(f"{3 + i} 0 R" for i in range(n))
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode())
     content_id = 3 + n
-    page = f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents {content_id} 0 R >>"
+    page = (
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents {content_id} 0 R "
+        f"/Resources << /Font << /F1 {content_id + 1} 0 R >> >> >>"
+    )
     objects.extend([page.encode()] * n)
-    stream = b"BT /F1 1 Tf (p) Tj ET"
-    objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.append(_stream(stream, compress=compress))
+    objects.append(_FONT)
+    return _pdf(objects)
+
+
+def self_drawing_pdf() -> bytes:
+    """A one-page PDF whose form XObject draws itself (recursion without end)."""
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 4 0 R "
+        b"/Resources << /XObject << /Fm0 5 0 R >> /Font << /F1 6 0 R >> >> >>"
+    )
+    form = (
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] "
+        b"/Resources << /XObject << /Fm0 5 0 R >> >> /Length 7 >>\nstream\n/Fm0 Do\nendstream"
+    )
+    return _pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            page,
+            _stream(b"BT /F1 1 Tf (self) Tj ET /Fm0 Do"),
+            form,
+            _FONT,
+        ]
+    )
+
+
+_FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+
+
+def _stream(data: bytes, *, compress: bool = False) -> bytes:
+    if compress:
+        data = zlib.compress(data, 9)
+        return (
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + (b"\nendstream")
+        )
+    return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+
+def _pdf(objects: list[bytes]) -> bytes:
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -87,6 +138,12 @@ def many_pages_pdf(n: int) -> bytes:
         xref,
     )
     return bytes(out)
+
+
+def heavy_pages_pdf(n: int) -> bytes:
+    """`n` pages drawing one deflated stream of 40,000 text operators: about 80 KB at 500
+    pages, and 20 million operators for a reader that interprets every page."""
+    return shared_stream_pdf(n, b"BT /F1 1 Tf (p) Tj ET\n" * 40_000, compress=True)
 
 
 def deep_json_ld(n: int) -> bytes:
@@ -112,4 +169,5 @@ PAGES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "deep-json-ld": (deep_json_ld, "text/html", 200_000),
     "big-int-json": (big_integer_json, "application/json", 5_000),
     "pdf-pages": (many_pages_pdf, "application/pdf", 500),
+    "pdf-heavy": (heavy_pages_pdf, "application/pdf", 500),
 }

@@ -58,7 +58,7 @@ class Content:
     page_count: int | None = None
     entries: tuple[FeedEntry, ...] = ()
     links: tuple[Link, ...] = ()
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
 
 
 def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
@@ -104,7 +104,7 @@ def extract_content(
 
         text = decode_body(body, content_type).text
         extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
-        tree = LexborHTMLParser(text)
+        tree = LexborHTMLParser(extraction.read_html or text)
         metadata = extract_metadata(tree, page_url)
         links, dropped = page_links(tree, page_url)
         return Content(
@@ -114,7 +114,12 @@ def extract_content(
             page_type=extraction.page_type,
             links=tuple(links),
             warnings=(
-                (f"kept the first {MAX_LINKS} links of {MAX_LINKS + dropped}",) if dropped else ()
+                *extraction.warnings,
+                *(
+                    (f"kept the first {MAX_LINKS} links of {MAX_LINKS + dropped}",)
+                    if dropped
+                    else ()
+                ),
             ),
         )
     if kind in ("text", "markdown"):
@@ -129,7 +134,14 @@ def extract_content(
 
         pdf = extract_pdf(body)
         meta = Metadata(title=pdf.title, author=pdf.author, url=page_url, type="pdf")
-        return Content(pdf.title, pdf.text, meta, page_type="pdf", page_count=pdf.page_count)
+        return Content(
+            pdf.title,
+            pdf.text,
+            meta,
+            page_type="pdf",
+            page_count=pdf.page_count,
+            warnings=pdf.warnings,
+        )
     if kind == "feed":
         from .feed import extract_feed
 
@@ -284,7 +296,7 @@ class Fetcher:
         self._robots = robots
         self._compute = compute
         self._recent = _RecentPages(ttl=recent_ttl)
-        self.render_step = RenderStep(settings, http, robots)
+        self.render_step = RenderStep(settings, http, robots, compute=compute)
         self._recent_rendered: dict[str, _RecentPages] = {}
         self._recent_sourced: dict[RenderMode | None, _RecentPages] = {}
 

@@ -31,6 +31,7 @@ from ..models import ContentFormat, PageType
 from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
+from .bounds import bound_attributes, bound_tree
 from .dom import (
     collapse_whitespace,
     drop,
@@ -52,7 +53,7 @@ from .pagetype import (
 from .product import read_product
 from .tidy import plain_tables, tidy
 
-__all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "extract_html", "parse_html"]
+__all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "bounded_html", "extract_html", "parse_html"]
 
 PAGE_TYPE_CHOICES: tuple[str, ...] = ("auto", *HTML_PAGE_TYPES)
 _TRAFILATURA: dict[str, dict[str, Any]] = {
@@ -67,12 +68,16 @@ _TRAFILATURA: dict[str, dict[str, Any]] = {
 
 @dataclass(frozen=True)
 class HtmlExtraction:
-    """What the HTML extractor found: a title, the main content in one format, the page type."""
+    """What the HTML extractor found: a title, the main content in one format, the page type;
+    what the bounds cut (`warnings`) and then the HTML as read (`read_html`, for the metadata
+    reader: None when nothing was cut)."""
 
     title: str | None
     content: str
     page_type: PageType | None = None
     classification: Classification | None = None
+    warnings: tuple[str, ...] = ()
+    read_html: str | None = None
 
 
 def _parser() -> lxml.html.HTMLParser:
@@ -126,6 +131,26 @@ def parse_html(text: str) -> etree._Element | None:
     if "html" not in text[:50].lower() and len(tree) < 2:  # not HTML at all
         return None
     return tree
+
+
+def _read_bounded(text: str) -> tuple[etree._Element | None, list[str], str | None]:
+    """The page's tree within the caps of `bounds.py`, what they cut, and the cut page as
+    HTML (None when nothing was cut) for readers that parse it themselves."""
+    text, warnings = bound_attributes(text)
+    tree = parse_html(text) if text.strip() else None
+    if tree is None:
+        return None, warnings, None
+    warnings += bound_tree(tree)
+    if not warnings:
+        return tree, [], None
+    return tree, warnings, str(lxml.html.tostring(tree, encoding="unicode", method="html"))
+
+
+def bounded_html(text: str) -> str:
+    """`text` as the caps let a parser read it (itself when nothing is cut), for the readers
+    with their own parser: lexbor is quadratic in depth and attributes."""
+    _, _, read_html = _read_bounded(text)
+    return read_html or text
 
 
 _INERT = ("style", "link", "meta")
@@ -195,7 +220,7 @@ def extract_html(
             f"unknown page type {page_type!r}; choose from {', '.join(PAGE_TYPE_CHOICES)}",
             details={"page_type": page_type},
         )
-    tree = parse_html(text) if text.strip() else None
+    tree, warnings, read_html = _read_bounded(text)
     if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
     if page_type == "auto":
@@ -228,4 +253,4 @@ def extract_html(
         content = tidy(content)
     if format == "text":
         content = plain_tables(content)
-    return HtmlExtraction(title, content, kind, classification)
+    return HtmlExtraction(title, content, kind, classification, tuple(warnings), read_html)

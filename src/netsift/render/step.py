@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
+from ..compute import INLINE_MAX_BYTES
 from ..config import Settings
 from ..errors import RenderFailed
 from ..fetch.decode import decode_body, parse_content_type
@@ -27,9 +28,10 @@ from ..models import RenderMode
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache
 from .chromium import find_browser, playwright_installed
-from .shell import classify_shell
+from .shell import ShellVerdict, classify_shell
 
 if TYPE_CHECKING:
+    from ..compute import Compute
     from .interceptor import MainDocument
     from .renderer import Renderer
 
@@ -78,10 +80,18 @@ class RenderOutcome:
 class RenderStep:
     """Owns the Renderer (built on first render) for one Fetcher."""
 
-    def __init__(self, settings: Settings, http: HttpClient, robots: RobotsCache | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        http: HttpClient,
+        robots: RobotsCache | None,
+        *,
+        compute: Compute | None = None,
+    ) -> None:
         self.settings = settings
         self.http = http
         self.robots = robots
+        self.compute = compute
         self._available: bool | None = None
         self._renderer: Renderer | None = None
 
@@ -122,7 +132,7 @@ class RenderStep:
             return RenderOutcome()
         reason: str | None = "render=always"
         if mode != "always":
-            verdict = classify_shell(decode_body(body, content_type).text)
+            verdict = await self._classify(body, content_type, final_url)
             if not verdict.shell:
                 return RenderOutcome()
             reason = verdict.reason
@@ -158,6 +168,13 @@ class RenderStep:
             reason=reason,
         )
 
+    async def _classify(self, body: bytes, content_type: str, url: str) -> ShellVerdict:
+        """`classify_body` in the compute pool: it parses the whole page, which on the event
+        loop held every other request (lexbor took minutes on a million unclosed divs)."""
+        if self.compute is None or len(body) <= INLINE_MAX_BYTES:
+            return classify_body(body, content_type)
+        return await self.compute.run(classify_body, body, content_type, what=f"the page at {url}")
+
     async def aclose(self) -> None:
         if self._renderer is not None:
             await self._renderer.aclose()
@@ -188,3 +205,11 @@ def _target(url: str, final_url: str) -> str:
     if fragment and not final.fragment:
         return str(final.copy_with(fragment=fragment))
     return final_url
+
+
+def classify_body(body: bytes, content_type: str) -> ShellVerdict:
+    """Whether a static HTML answer is a JavaScript shell, read within the structure caps of
+    `fetch/bounds.py`; pure (and picklable by name, for the compute pool)."""
+    from ..fetch.html import bounded_html
+
+    return classify_shell(bounded_html(decode_body(body, content_type).text))

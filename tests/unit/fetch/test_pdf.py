@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import time
+from collections.abc import Callable
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -11,6 +13,7 @@ from reportlab.pdfgen import canvas
 
 from netsift.errors import DecodeError
 from netsift.fetch.pdf import MAX_PAGES, extract_pdf
+from tests.offline_web.hostile import self_drawing_pdf, shared_stream_pdf
 
 
 def make_pdf(pages: list[str], *, title: str | None = None, author: str | None = None) -> bytes:
@@ -81,6 +84,43 @@ def test_pages_past_the_cap_are_not_read_and_the_text_says_so() -> None:
     assert f"<!-- page {MAX_PAGES} -->\n\npage text {MAX_PAGES}" in pdf.text
     assert f"page text {MAX_PAGES + 1}" not in pdf.text
     assert pdf.text.endswith(f"*[netsift read the first {MAX_PAGES} of {MAX_PAGES + 3} pages]*")
+    assert pdf.warnings == (f"netsift read the first {MAX_PAGES} of {MAX_PAGES + 3} pages",)
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(2):
+        started = time.process_time()
+        work()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def test_drawing_work_is_bounded_whatever_the_page_count() -> None:
+    """Pages drawing one deflated stream: 500 of 880 KB (an 80 KB file) took pypdf 390 CPU s,
+    every page's copy interpreted. Reading stops at the budget, so 500 pages cost what 5 do
+    (a stream and a budget a tenth of the real ones keep the test quick)."""
+    budget = 200_000
+
+    def heavy(pages: int) -> bytes:
+        return shared_stream_pdf(pages, b"BT /F1 1 Tf (p) Tj ET\n" * 4_000, compress=True)
+
+    pdf = extract_pdf(heavy(500), max_content_bytes=budget)
+    assert pdf.page_count == 500
+    assert pdf.warnings == (
+        "netsift read the first 2 of 500 pages: page 3 would pass the 0.190735 MB of drawing "
+        "instructions a PDF may make it read",
+    )
+    assert pdf.text.count("<!-- page ") == 2 and pdf.text.endswith("read]*")
+    few, many = heavy(5), heavy(500)
+    assert _cpu(lambda: extract_pdf(many, max_content_bytes=budget)) < 2 * _cpu(
+        lambda: extract_pdf(few, max_content_bytes=budget)
+    )
+
+
+def test_a_form_that_draws_itself_ends_with_the_text_around_it() -> None:
+    pdf = extract_pdf(self_drawing_pdf())
+    assert pdf.text == "<!-- page 1 -->\n\nself" and pdf.warnings == ()
 
 
 @pytest.mark.parametrize("algorithm", ["RC4-128", "AES-256"])

@@ -1,0 +1,35 @@
+"""The JavaScript-shell check reads a page within the structure caps: lexbor, its parser, is
+quadratic in nesting depth and in attributes, and the check ran on the server's event loop
+(a million unclosed divs held every other request for minutes). time(2n)/time(n) stays near 2."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from netsift.render.step import classify_body
+from tests.offline_web.hostile import unclosed_divs, wide_element
+
+LINEAR = 3.0  # ~2 when linear, ~4 when quadratic; the margin absorbs a busy host
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        work()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+@pytest.mark.parametrize(("build", "n"), [(unclosed_divs, 40_000), (wide_element, 20_000)])
+def test_the_shell_check_is_linear_on_hostile_structure(build, n):
+    small, large = build(n), build(2 * n)
+    classify_body(small, "text/html")
+    ratio = _cpu(lambda: classify_body(large, "text/html")) / max(
+        _cpu(lambda: classify_body(small, "text/html")), 1e-6
+    )
+    assert ratio < LINEAR
+    assert not classify_body(large, "text/html").shell
