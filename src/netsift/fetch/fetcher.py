@@ -99,7 +99,7 @@ def extract_content(
         from selectolax.lexbor import LexborHTMLParser
 
         from .html import extract_html
-        from .links import MAX_LINKS, page_links
+        from .links import page_links
         from .metadata import extract_metadata
 
         text = decode_body(body, content_type).text
@@ -113,14 +113,7 @@ def extract_content(
             metadata,
             page_type=extraction.page_type,
             links=tuple(links),
-            warnings=(
-                *extraction.warnings,
-                *(
-                    (f"kept the first {MAX_LINKS} links of {MAX_LINKS + dropped}",)
-                    if dropped
-                    else ()
-                ),
-            ),
+            warnings=(*extraction.warnings, *_links_dropped(dropped)),
         )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text
@@ -165,6 +158,14 @@ def extract_content(
         "netsift reads HTML, text, Markdown, JSON, PDF and feeds",
         details={"content_type": actual},
     )
+
+
+def _links_dropped(dropped: int) -> tuple[str, ...]:
+    from .links import MAX_LINKS
+
+    if not dropped:
+        return ()
+    return (f"netsift kept the first {MAX_LINKS:,} of {MAX_LINKS + dropped:,} links",)
 
 
 def _markdown_title(text: str) -> str | None:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 
 from netsift.fetch import bounds
+from netsift.fetch.links import MAX_LINKS
 from netsift.fetch.extract import extract
 from netsift.fetch.html import extract_html, parse_html
 from tests.offline_web.hostile import many_links, nested_divs, unclosed_divs, wide_element
@@ -59,8 +60,9 @@ def test_reading_a_wide_element_is_linear():
 def test_elements_past_the_cap_are_dropped_and_reported():
     page = extract(many_links(bounds.MAX_ELEMENTS), url="http://links.test/")
     total = bounds.MAX_ELEMENTS * 2 + 5  # li and a per link; html, head, title, body, ul
-    assert page.warnings == [
-        f"netsift read the first {bounds.MAX_ELEMENTS:,} of {total:,} elements"
+    assert page.warnings == [  # and of the links read, the first MAX_LINKS are kept
+        f"netsift read the first {bounds.MAX_ELEMENTS:,} of {total:,} elements",
+        f"netsift kept the first {MAX_LINKS:,} of {bounds.MAX_ELEMENTS // 2 - 3:,} links",
     ]
     assert "link 24996" in page.content and "link 24998" not in page.content
 

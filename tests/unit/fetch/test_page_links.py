@@ -54,7 +54,7 @@ def test_a_link_farm_keeps_the_first_links_and_says_how_many_it_dropped() -> Non
     page = netsift.extract(body, url=PAGE)
     assert len(page.links) == MAX_LINKS
     assert page.links[-1].url == f"https://site.example/p{MAX_LINKS - 1}"
-    assert f"kept the first {MAX_LINKS} links of {MAX_LINKS + 7}" in page.warnings
+    assert f"netsift kept the first {MAX_LINKS:,} of {MAX_LINKS + 7:,} links" in page.warnings
 
 
 def test_a_feed_lists_its_entries_as_links() -> None:
