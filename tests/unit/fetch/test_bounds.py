@@ -7,9 +7,9 @@ import time
 from collections.abc import Callable
 
 from netsift.fetch import bounds
-from netsift.fetch.links import MAX_LINKS
 from netsift.fetch.extract import extract
 from netsift.fetch.html import extract_html, parse_html
+from netsift.fetch.links import MAX_LINKS
 from tests.offline_web.hostile import many_links, nested_divs, unclosed_divs, wide_element
 
 LINEAR = 3.0  # ~2 when linear, ~4 when quadratic; the margin absorbs a busy host
