@@ -12,10 +12,17 @@ from lxml import etree
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
 from .dom import drop, own_copy, render_node, resolve_links, run_trafilatura
-from .pagetype import card_run
+from .pagetype import card_run, post_run
 from .region import find_main_region, text_length
 
-__all__ = ["BLOCK_PAGES", "drop_repeats", "open_accordions", "prune_controls", "read_blocks"]
+__all__ = [
+    "BLOCK_PAGES",
+    "drop_comments",
+    "drop_repeats",
+    "open_accordions",
+    "prune_controls",
+    "read_blocks",
+]
 
 BLOCK_PAGES = frozenset({"listing", "collection", "service"})
 _REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
@@ -35,6 +42,10 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _REPEATS = 3  # a short link label on this many blocks is each block's button, not content
 _LABEL_WORDS = 3
 _DIGIT = re.compile(r"\d")
+_COMMENT = re.compile(r"comment", re.IGNORECASE)
+# of the region's text: comments holding less than this are remarks on the page's items (a
+# list of books with its readers' thread under it); holding more, they are what it lists
+_COMMENTS_SHARE = 0.5
 
 
 def _names(node: etree._Element) -> str:
@@ -190,10 +201,27 @@ def open_accordions(root: etree._Element) -> None:
             _show(panel)
 
 
-def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[str, float, str]:
+def drop_comments(region: etree._Element) -> bool:
+    """Drop the readers' comments under a block page's items, and say whether there were
+    any: a thread of authored blocks that its own markup calls comments, holding under half
+    the region's text. A feed's cards name their authors too, but are classed as stories,
+    posts or entries, not comments."""
+    posts = post_run(region)
+    if not posts or not all(_COMMENT.search(p.get("class") or "") for p in posts):
+        return False
+    if sum(map(text_length, posts)) >= _COMMENTS_SHARE * text_length(region):
+        return False
+    for post in posts:
+        drop(post)
+    return True
+
+
+def _region(
+    tree: etree._Element, url: str | None, fmt: ContentFormat
+) -> tuple[str, float, str, bool]:
     """The pruned main region, how much of the region before the controls went it keeps
-    (the choice against trafilatura weighs the region as found: its controls hold text), and
-    the words of its run of repeated cards."""
+    (the choice against trafilatura weighs the region as found: its controls hold text), the
+    words of its run of repeated cards, and whether readers' comments were dropped from it."""
     work = own_copy(tree, None)
     open_accordions(work)
     prune_boilerplate(work)
@@ -205,12 +233,13 @@ def _region(tree: etree._Element, url: str | None, fmt: ContentFormat) -> tuple[
     prune_controls(region)
     drop_repeats(region)
     kept = text_length(region) / before if before else 1.0
+    commented = drop_comments(region)  # not chrome: the region's size without them is its own
     run = card_run(region)
     after = text_length(region)
     cards = " ".join(" ".join(card.itertext()) for card in run)
     if sum(map(text_length, run)) < _CARDS_SHARE * after:
         cards = ""  # not a page of cards: the choice is by length alone
-    return render_node(region, fmt), kept, cards
+    return render_node(region, fmt), kept, cards, commented
 
 
 def _keeps_cards(picked: str, cards: str) -> bool:
@@ -228,7 +257,9 @@ def read_blocks(
     keeps the region's cards: then the region's extra is the page's chrome, not more blocks.
     A pick as long as the region that left out the run of repeated cards (a listing's items)
     read the page's other text instead: the cards are the content."""
-    region, kept, cards = _region(tree, url, fmt)
+    region, kept, cards, commented = _region(tree, url, fmt)
+    if commented:  # the page's comments are not its content, in either reading
+        options = {**options, "include_comments": False}
     picked = run_trafilatura(tree, url, fmt, options)
     found = len(region) / kept if kept else 0.0
     # a pick longer than the whole region read text the region lacks, cards or not

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
 from typing import Any, Final, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
@@ -31,6 +31,7 @@ __all__ = [
     "classify_page",
     "count_priced_blocks",
     "json_ld_objects",
+    "post_run",
     "publication_marks",
     "schema_types",
 ]
@@ -209,7 +210,7 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
     # overturned that on any page measured, so the walk over it (most of the cost) is skipped
     declared = sum(1 for s in ev.signals if "→ article " in s)
     if not (declared >= 2 and set(ev.scores) == {"article"}):
-        _dom_signals(tree, ev)
+        _dom_signals(tree, ev, url)
     if not ev.scores:
         body = next(tree.iterdescendants("body"), tree)
         text = _text_length(body)
@@ -298,11 +299,22 @@ _CONTROL_TEXT = etree.XPath(".//button//text() | .//a//text()", smart_strings=Fa
 _INPUT_VALUES = etree.XPath(".//input/@value", smart_strings=False)
 
 
-def _dom_signals(tree: etree._Element, ev: _Evidence) -> None:
+def _dom_signals(tree: etree._Element, ev: _Evidence, url: str | None = None) -> None:
     body = next(tree.iterdescendants("body"), tree)  # find(".//body") walks in Python
     shape = _scan(body)
     if shape.posts >= 3:
-        ev.add("forum", min(4.0, 1.0 + shape.posts / 4), f"dom:posts={shape.posts}")
+        weight = min(4.0, 1.0 + shape.posts / 4)
+        titled = _titled_items(shape.post_nodes, url)
+        if titled >= _FEED_SHARE * shape.posts:
+            # authored blocks that each head a different story are a feed's cards, not posts:
+            # what would have counted for a thread counts, as much, for a listing
+            ev.add("listing", weight, f"dom:feed-items={titled}/{shape.posts}")
+        else:
+            ev.add("forum", weight, f"dom:posts={shape.posts}")
+    items, item_type = _item_run(shape.listed)
+    if items >= _CARD_RUN:
+        # as strong as a run of as many posts: the publisher declared each item one by one
+        ev.add("listing", min(4.0, 1.0 + items / 4), f"schema:items={items} {item_type}")
     if shape.code_blocks >= 2:
         weight = min(3.0, 0.5 * shape.code_blocks)
         ev.add("documentation", weight, f"dom:code-blocks={shape.code_blocks}")
@@ -335,6 +347,8 @@ class _Shape:
     """What one walk over the body sees: the DOM signals that need no second look."""
 
     posts: int = 0
+    post_nodes: list[etree._Element] = field(default_factory=list)
+    listed: list[etree._Element] = field(default_factory=list)  # items of a _LISTED_TYPES
     code_blocks: int = 0
     long_paragraphs: int = 0
     price_markup: bool = False
@@ -368,6 +382,9 @@ def _scan(body: etree._Element) -> _Shape:
             shape.headings.append(" ".join(node.itertext()))
         elif tag == "time" and node.get("datetime") is not None:
             shape.byline = True
+        itemtype = node.get("itemtype")
+        if itemtype and _listed_type(itemtype):
+            shape.listed.append(node)
         # node.get reads the attribute directly; node.attrib builds a proxy per element
         itemprop = node.get("itemprop")
         if itemprop:
@@ -401,9 +418,107 @@ def _scan(body: etree._Element) -> _Shape:
             walked.add(el)
             if el in candidates:
                 authored.add(el)
-    groups = Counter(candidates[n] for n in authored)
-    shape.posts = max(groups.values(), default=0)
+    # in document order, so that of groups as large the outer one (the whole post) is kept
+    groups = Counter(key for n, key in candidates.items() if n in authored)
+    if groups:
+        key, shape.posts = groups.most_common(1)[0]
+        shape.post_nodes = [n for n in candidates if n in authored and candidates[n] == key]
     return shape
+
+
+def post_run(root: etree._Element) -> list[etree._Element]:
+    """The largest group of same-shaped post blocks that name an author, in page order."""
+    return _scan(root).post_nodes
+
+
+_FEED_SHARE = 0.8  # of the posts: this many heading a story of their own make a feed (a
+# thread's posts head none, or all the same "Re: subject"; a few linked headings are quotes)
+_TITLE_WORDS = 3  # words in a title link: fewer are an author's name or a "#12" permalink
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_REPLY = re.compile(r"^(?:re\s*:\s*)+", re.IGNORECASE)
+
+
+def _titled_items(posts: list[etree._Element], url: str | None) -> int:
+    """How many of the posts head a different page of their own: a heading holding a link of a
+    few words to somewhere other than this page, each title another's (a feed of stories by
+    their authors). A thread's posts are on the page itself: no title, a subject that repeats
+    the thread's ("Re: …"), a permalink to an anchor here, or a heading naming the author."""
+    page = urldefrag(url or "")[0]
+    titles: set[str] = set()
+    for post in posts:
+        title = _title_link(post, page)
+        if title:
+            titles.add(title)
+    return len(titles)
+
+
+def _title_link(post: etree._Element, page: str) -> str | None:
+    """The text of the post's first heading link of a few words to another page; none when
+    it is a reply's subject ("Re: …" names the thread) or the heading names the author."""
+    for heading in post.iter(_HEADING_TAGS):
+        if _inside_author(heading, post) or any(_names_author(el) for el in heading.iter()):
+            continue
+        for link in heading.iter("a"):
+            href = (link.get("href") or "").strip()
+            if not href or href.startswith(("#", "javascript:")):
+                continue
+            if urldefrag(urljoin(page, href))[0] == page:
+                continue
+            text = " ".join(" ".join(link.itertext()).split())
+            if _REPLY.match(text):
+                return None  # a reply's subject names the thread: a post, not a story
+            if len(text.split()) >= _TITLE_WORDS:
+                return text
+    return None
+
+
+def _inside_author(node: etree._Element, post: etree._Element) -> bool:
+    """Whether the node is the post's author block or in one (its name is often a heading)."""
+    for el in chain((node,), node.iterancestors()):
+        if el is post:
+            return False
+        if _names_author(el):
+            return True
+    return False
+
+
+def _names_author(el: etree._Element) -> bool:
+    return isinstance(el.tag, str) and _class_marks(el.get("class") or "")[0]
+
+
+# schema.org types a page lists: a run of them declared one by one is the page's list
+_LISTED_TYPES = frozenset(
+    "product book event recipe article blogposting newsarticle creativework movie course "
+    "jobposting videoobject musicrecording musicalbum softwareapplication".split()
+)
+
+
+def _listed_type(itemtype: str) -> str | None:
+    """The schema.org type an `itemtype` names (its first), if it is one pages list."""
+    for value in itemtype.split()[:1]:
+        name = value.rstrip("/").rsplit("/", 1)[-1].lower()
+        if name in _LISTED_TYPES:
+            return name
+    return None
+
+
+def _item_run(listed: list[etree._Element]) -> tuple[int, str]:
+    """The largest run of sibling schema.org items of one listed type (not comments, posts,
+    questions or navigation), and the type: a list of books whose page also holds comments
+    is a listing, however many comments follow. Items inside another item are its parts."""
+    runs: Counter[tuple[etree._Element | None, str]] = Counter()
+    for node in listed:
+        name = _listed_type(node.get("itemtype") or "")
+        if (
+            name
+            and node.get("itemscope") is not None
+            and not any(a.get("itemscope") is not None for a in node.iterancestors())
+        ):
+            runs[(node.getparent(), name)] += 1
+    if not runs:
+        return 0, ""
+    (_, name), count = runs.most_common(1)[0]
+    return count, name
 
 
 _CARD_RUN = 6  # same-shaped linked siblings: fewer are a menu's or a footer's columns
