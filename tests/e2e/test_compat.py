@@ -337,6 +337,11 @@ def test_firecrawl_v2_crawl_polls_to_completion_and_pages(crawl_server, site):
     assert started.id.startswith("fc-") and started.url.endswith(f"/v2/crawl/{started.id}")
     status = firecrawl.get_crawl_status(started.id)
     assert status.status in ("scraping", "completed") and status.expires_at is not None
+    errors = firecrawl.get_crawl_errors(job.id)
+    assert any(e.url == "http://elsewhere.test/about" for e in errors.errors)  # off the site
+    assert all(url.startswith(site.url("/private/")) for url in errors.robots_blocked)
+    below = firecrawl.crawl(site.url("/docs/1"), limit=5, poll_interval=1)
+    assert [d.metadata_typed.source_url for d in below.data] == [site.url("/docs/1")]
     with pytest.raises(BadRequestError, match="allowExternalLinks"):
         firecrawl.crawl(site.url("/"), allow_external_links=True)
     with pytest.raises(BadRequestError, match="html"):

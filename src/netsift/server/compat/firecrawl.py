@@ -325,7 +325,8 @@ def _crawl_params(params: Crawl) -> CrawlParams:
     include = crawl_include(params.url, params.include_paths)
     path = urlsplit(params.url).path
     if not include and not params.whole_site() and path not in ("", "/"):
-        include = ["^" + re.escape(path)]  # Firecrawl's default: the start URL's children
+        # Firecrawl's default: the start URL and the paths below it (not its siblings)
+        include = ["^" + re.escape(path.rstrip("/")) + r"(?:/|\?|$)"]
     depth = params.max_discovery_depth if params.max_discovery_depth is not None else None
     if depth is None:
         depth = params.max_depth
