@@ -327,9 +327,9 @@ def _crawl_params(params: Crawl) -> CrawlParams:
     if not include and not params.whole_site() and path not in ("", "/"):
         # Firecrawl's default: the start URL and the paths below it (not its siblings)
         include = ["^" + re.escape(path.rstrip("/")) + r"(?:/|\?|$)"]
-    depth = params.max_discovery_depth if params.max_discovery_depth is not None else None
+    depth = params.max_discovery_depth
     if depth is None:
-        depth = params.max_depth
+        depth = params.max_depth  # v1's path depth, read as links followed (see the docs)
     fields: dict[str, Any] = {
         "url": params.url,
         "include": include,
