@@ -8,6 +8,7 @@ import httpx
 import pytest
 from firecrawl import Firecrawl
 from firecrawl.v1 import V1FirecrawlApp
+from firecrawl.v2.types import CrawlJob
 from firecrawl.v2.utils.error_handler import BadRequestError, WebsiteNotSupportedError
 from langchain_community.utilities import SearxSearchWrapper
 from tavily import TavilyClient
@@ -15,7 +16,9 @@ from tavily.errors import BadRequestError as TavilyBadRequest
 from tavily.errors import InvalidAPIKeyError, UsageLimitExceededError
 
 from netsift.server import create_app
-from netsift.server.compat.routing import is_firecrawl_search
+from netsift.server.compat.routing import is_firecrawl_crawl, is_firecrawl_search
+from tests.integration.crawl.conftest import GeneratedSite, serve_site
+from tests.offline_web.generated import SiteSpec
 from tests.offline_web.server import serve
 
 KEY = "compat-test-key"
@@ -228,7 +231,9 @@ def test_info_lists_each_compatible_base_url(server):
         ("POST", "/v2/scrape", b'{"url": ""}', 400, "success"),
         ("POST", "/v2/scrape", b"[]", 400, "success"),
         ("POST", "/v2/search", b'{"query": "x", "limit": 1000}', 400, "success"),
-        ("POST", "/v2/crawl", b"{}", 404, "success"),
+        ("POST", "/v2/crawl", b"{}", 400, "success"),
+        ("POST", "/v2/extract", b"{}", 404, "success"),
+        ("POST", "/tavily/crawl", b'{"url": "http://x.test/", "format": "text"}', 400, "detail"),
         ("GET", "/search?q=&format=json", b"", 400, "error"),
         ("GET", "/search?q=x&format=json&pageno=0", b"", 400, "error"),
         ("GET", "/search?q=x&format=csv", b"", 400, "error"),
@@ -282,3 +287,94 @@ def test_firecrawl_raw_html_and_links_formats(server, offline_web):
     assert document.markdown and "<" not in document.markdown
     assert document.links and offline_web.url("map.test", "/contact") in document.links
     assert offline_web.url("map.test", "/pricing") in document.links  # the fragment dropped
+
+
+# -- crawl (Tavily synchronous, Firecrawl v1 and v2 jobs) -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site():
+    yield from serve_site(SiteSpec(pages=12, host="compat.crawl.test"))
+
+
+@pytest.fixture
+def crawl_server(settings, sims, offline_web, site: GeneratedSite, tmp_path):
+    pins = sims.pins + offline_web.pins + site.pins
+    crawling = settings(
+        resolve=pins,
+        allow_networks=["127.0.0.0/8"],
+        jobs_url=f"sqlite:///{tmp_path / 'jobs.sqlite3'}",
+    )
+    with serve(create_app(crawling), lifespan="on") as live:
+        yield live
+
+
+def test_tavily_crawl_runs_to_the_end_in_tavilys_shape(crawl_server, site):
+    client = TavilyClient(api_key="any", api_base_url=crawl_server.url("/tavily"))
+    found = client.crawl(
+        site.url("/"), max_depth=2, limit=4, exclude_paths=["^/print/"], include_favicon=True
+    )
+    assert found["base_url"] == site.url("/") and isinstance(found["response_time"], float)
+    urls = [result["url"] for result in found["results"]]
+    assert len(urls) == 4 and urls[0] == site.url("/")
+    assert all(result["raw_content"] and "favicon" in result for result in found["results"])
+    only = client.crawl(site.url("/"), max_depth=3, limit=3, select_paths=["^/docs/"])
+    assert only["results"] and all("/docs/" in r["url"] for r in only["results"])
+    with pytest.raises(TavilyBadRequest, match=r"select_paths|include"):
+        client.crawl(site.url("/"), select_paths=["(("])
+    with pytest.raises(TavilyBadRequest, match="Markdown"):
+        client.crawl(site.url("/"), format="text")
+
+
+def test_firecrawl_v2_crawl_polls_to_completion_and_pages(crawl_server, site):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    job: CrawlJob = firecrawl.crawl(site.url("/"), limit=5, max_discovery_depth=3, poll_interval=1)
+    assert job.status == "completed" and job.completed == 5 == len(job.data)
+    first = job.data[0]
+    assert first.markdown and first.metadata_typed.source_url == site.url("/")
+    assert first.metadata_typed.status_code == 200 and first.links
+    started = firecrawl.start_crawl(site.url("/docs/1"), limit=3, include_paths=["^/docs/"])
+    assert started.id.startswith("fc-") and started.url.endswith(f"/v2/crawl/{started.id}")
+    status = firecrawl.get_crawl_status(started.id)
+    assert status.status in ("scraping", "completed") and status.expires_at is not None
+    errors = firecrawl.get_crawl_errors(job.id)
+    assert any(e.url == "http://elsewhere.test/about" for e in errors.errors)  # off the site
+    assert all(url.startswith(site.url("/private/")) for url in errors.robots_blocked)
+    below = firecrawl.crawl(site.url("/docs/1"), limit=5, poll_interval=1)
+    assert [d.metadata_typed.source_url for d in below.data] == [site.url("/docs/1")]
+    with pytest.raises(BadRequestError, match="allowExternalLinks"):
+        firecrawl.crawl(site.url("/"), allow_external_links=True)
+    with pytest.raises(BadRequestError, match="html"):
+        firecrawl.start_crawl(site.url("/"), scrape_options={"formats": ["html"]})
+
+
+def test_firecrawl_crawl_status_pages_through_next(crawl_server, site, monkeypatch):
+    from netsift.server.compat import firecrawl as door
+
+    monkeypatch.setattr(door, "CRAWL_PAGE_SIZE", 2)  # several status pages from a small crawl
+    client = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    job = client.crawl(site.url("/"), limit=5, poll_interval=1)
+    urls = [document.metadata_typed.source_url for document in job.data]
+    assert job.status == "completed" and len(urls) == 5 == len(set(urls))
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+def test_firecrawl_v1_crawl_and_netsift_crawl_share_the_root(crawl_server, site):
+    app = V1FirecrawlApp(api_key="any", api_url=crawl_server.url(""))
+    done = app.crawl_url(site.url("/"), limit=3, max_depth=2, poll_interval=1)
+    assert done.status == "completed" and len(done.data) == 3 and done.data[0].markdown
+    started = app.async_crawl_url(site.url("/"), limit=200, max_depth=10)
+    assert started.success and started.id.startswith("fc-")
+    assert app.check_crawl_status(started.id).status in ("scraping", "completed", "cancelled")
+    cancelled = app.cancel_crawl(started.id)
+    assert cancelled["success"] and cancelled["status"] == "cancelled"
+    assert app.check_crawl_status(started.id).status == "cancelled"
+    assert httpx.delete(crawl_server.url(f"/v1/crawl/{started.id}")).status_code == 409
+    # netsift's own crawl keeps its route and shape, also for a job Firecrawl's door started
+    own = httpx.post(crawl_server.url("/v1/crawl"), json={"url": site.url("/"), "max_pages": 2})
+    assert own.status_code == 202 and "id" in own.json()
+    job_id = started.id.removeprefix("fc-")
+    assert httpx.get(crawl_server.url(f"/v1/crawl/{job_id}")).json()["status"] == "cancelled"
+    assert is_firecrawl_crawl(b'{"url": "http://a.test/", "limit": 3, "origin": "python-sdk"}')
+    assert not is_firecrawl_crawl(b'{"url": "http://a.test/", "max_pages": 3, "max_depth": 2}')
+    assert not is_firecrawl_crawl(b'{"url": "http://a.test/", "bogus": 1}')

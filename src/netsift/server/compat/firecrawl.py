@@ -1,4 +1,5 @@
-"""Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape, search, map.
+"""Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape, search, map
+and crawl (a netsift crawl job, polled and cancelled by its id).
 
 firecrawl-py v2 builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
 URL, so Firecrawl's routes answer at the host root (`/v1/scrape`, `/v2/scrape`, `/v2/search`,
@@ -13,19 +14,23 @@ verifies certificates.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from datetime import timedelta
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...errors import InvalidInput, NetsiftError
+from ...errors import BlockedByRobots, InvalidInput, NetsiftError
 from ...models import ContentFormat, MapLink, Page, SearchResult
-from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
-from ..deps import CallerDep, StateDep
+from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS, CrawlParams
+from ...store.jobs import Job
+from ..deps import CallerDep, ServerState, StateDep
 from ..operations import Operations
 from ..responses import FetchRequest, MapRequest, SearchRequest, status_of
-from .shared import build, error_reply, parse_body, rank_score, time_range_of
+from .shared import build, crawl_include, error_reply, parse_body, rank_score, time_range_of
 
 __all__ = ["PREFIX", "render_error", "router"]
 
@@ -39,6 +44,26 @@ _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_E
 # Firecrawl's statuses where netsift's differ: a timeout is 408 there, a failed upstream 500
 # (firecrawl-py retries 502s, which would repeat a fetch netsift already reported as failed).
 _STATUS = {504: 408, 502: 500, 422: 400, 413: 400, 415: 400}
+# A crawl keeps each page as Markdown with its links, so those are the formats a crawl serves.
+CRAWL_FORMATS = {"markdown", "links"}
+# The crawl ids Firecrawl's clients are given: netsift's job id behind this mark, so that
+# `GET /v1/crawl/{id}` at the root (netsift's own route too) is told apart by its path alone;
+# netsift's own ids are hex and never carry it.
+CRAWL_ID_PREFIX = "fc-"
+ROBOTS_CODE = BlockedByRobots.code
+CRAWL_PAGE_SIZE = 50  # documents per status answer; `next` points at the rest
+# `expiresAt`: Firecrawl keeps a crawl's results 24 hours, and its v1 client requires the field.
+# netsift keeps them longer (until the job store is cleared), so this is a lower bound.
+CRAWL_KEPT = timedelta(hours=24)
+# netsift's job statuses in Firecrawl's words.
+_CRAWL_STATUS = {
+    "queued": "scraping",
+    "running": "scraping",
+    "done": "completed",
+    "failed": "failed",
+    "interrupted": "failed",
+    "cancelled": "cancelled",
+}
 
 router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
@@ -69,6 +94,29 @@ class Search(_Lenient):
     scrape_options: ScrapeOptions | None = Field(default=None, alias="scrapeOptions")
 
 
+class Crawl(_Lenient):
+    url: str = Field(min_length=1)
+    limit: int | None = Field(default=None, ge=1)
+    include_paths: list[str] = Field(default_factory=list, alias="includePaths")
+    exclude_paths: list[str] = Field(default_factory=list, alias="excludePaths")
+    max_depth: int | None = Field(default=None, ge=0, alias="maxDepth")  # v1
+    max_discovery_depth: int | None = Field(default=None, ge=0, alias="maxDiscoveryDepth")
+    crawl_entire_domain: bool | None = Field(default=None, alias="crawlEntireDomain")
+    allow_backward_links: bool | None = Field(default=None, alias="allowBackwardLinks")  # v1
+    allow_external_links: bool = Field(default=False, alias="allowExternalLinks")
+    allow_subdomains: bool = Field(default=False, alias="allowSubdomains")
+    ignore_robots_txt: bool = Field(default=False, alias="ignoreRobotsTxt")
+    regex_on_full_url: bool = Field(default=False, alias="regexOnFullURL")
+    webhook: Any = None
+    prompt: str | None = None
+    scrape_options: ScrapeOptions | None = Field(default=None, alias="scrapeOptions")
+
+    def whole_site(self) -> bool:
+        if self.crawl_entire_domain is not None:
+            return self.crawl_entire_domain
+        return bool(self.allow_backward_links)
+
+
 class Map(_Lenient):
     url: str = Field(min_length=1)
     search: str | None = None
@@ -95,13 +143,13 @@ def render_error(error: NetsiftError) -> JSONResponse:
     return error_reply(body, error, status=_STATUS.get(status, status))
 
 
-def _formats(options: ScrapeOptions) -> set[str]:
+def _formats(options: ScrapeOptions, served: set[str] = SERVED_FORMATS) -> set[str]:
     names = {f if isinstance(f, str) else str(f.get("type", "")) for f in options.formats}
-    unknown = sorted(names - SERVED_FORMATS)
+    unknown = sorted(names - served)
     if unknown:
         raise InvalidInput(
-            f"formats {', '.join(unknown)} are not served by netsift; "
-            f"ask for {', '.join(sorted(SERVED_FORMATS))}",
+            f"formats {', '.join(unknown)} are not served by netsift here; "
+            f"ask for {', '.join(sorted(served))}",
             details={"formats": unknown},
         )
     return names or {"markdown"}
@@ -251,3 +299,163 @@ async def map_v2(request: Request, state: StateDep, caller: CallerDep) -> dict[s
 @router.post("/v1/map", summary="Firecrawl v1 map: links")
 async def map_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
     return {"success": True, "links": [link.url for link in await _map(request, state, caller)]}
+
+
+# -- crawl ------------------------------------------------------------------------------------
+
+
+def _crawl_params(params: Crawl) -> CrawlParams:
+    """netsift's crawl for Firecrawl's fields; what netsift cannot honour is refused by name."""
+    refused = {
+        "allowExternalLinks": "netsift keeps a crawl on one site (allowSubdomains opens its "
+        "subdomains)",
+        "regexOnFullURL": "netsift matches includePaths/excludePaths on the path and query",
+        "webhook": "netsift sends no webhooks; poll GET /v2/crawl/{id}",
+    }
+    asked = {
+        "allowExternalLinks": params.allow_external_links,
+        "regexOnFullURL": params.regex_on_full_url,
+        "webhook": params.webhook is not None,
+    }
+    for field, why in refused.items():
+        if asked[field]:
+            raise InvalidInput(f"{field}: {why}", details={"field": field})
+    if params.scrape_options is not None:
+        _formats(params.scrape_options, CRAWL_FORMATS)
+    include = crawl_include(params.url, params.include_paths)
+    path = urlsplit(params.url).path
+    if not include and not params.whole_site() and path not in ("", "/"):
+        # Firecrawl's default: the start URL and the paths below it (not its siblings)
+        include = ["^" + re.escape(path.rstrip("/")) + r"(?:/|\?|$)"]
+    depth = params.max_discovery_depth
+    if depth is None:
+        depth = params.max_depth  # v1's path depth, read as links followed (see the docs)
+    fields: dict[str, Any] = {
+        "url": params.url,
+        "include": include,
+        "exclude": params.exclude_paths,
+        "subdomains": params.allow_subdomains,
+        "query": params.prompt or None,
+    }
+    if params.limit is not None:
+        fields["max_pages"] = params.limit
+    if depth is not None:
+        fields["max_depth"] = depth
+    if params.ignore_robots_txt:
+        fields["respect_robots"] = False
+    return build(CrawlParams, **fields)
+
+
+def _crawl_id(job_id: str) -> str:
+    return CRAWL_ID_PREFIX + job_id
+
+
+def _job_id(crawl_id: str) -> str:
+    return crawl_id.removeprefix(CRAWL_ID_PREFIX)
+
+
+async def _crawl_job(state: ServerState, crawl_id: str) -> Job:
+    job = await state.require_client().jobs.get(_job_id(crawl_id))
+    if job.kind != "crawl":
+        raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl")
+    return job
+
+
+async def _start_crawl(request: Request, state: StateDep, version: str) -> dict[str, Any]:
+    params = parse_body(Crawl, await request.body())
+    job = await state.require_client().start_crawl(_crawl_params(params))
+    url = str(request.base_url).rstrip("/") + f"/{version}/crawl/{_crawl_id(job.id)}"
+    return {"success": True, "id": _crawl_id(job.id), "url": url}
+
+
+@router.post("/v2/crawl", summary="Firecrawl v2 crawl: start a crawl job")
+async def crawl_v2(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    return await _start_crawl(request, state, "v2")
+
+
+@router.post("/v1/crawl", summary="Firecrawl v1 crawl: start a crawl job")
+async def crawl_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    return await _start_crawl(request, state, "v1")
+
+
+def _crawl_document(page: Page) -> dict[str, Any]:
+    """A crawled page as a Firecrawl Document: its Markdown, links and metadata."""
+    return {
+        "markdown": page.content,
+        "links": [link.url for link in page.links],
+        "metadata": _metadata(page),
+    }
+
+
+async def _crawl_status(
+    request: Request, state: ServerState, crawl_id: str, since: int, version: str
+) -> dict[str, Any]:
+    """A page of the crawl's documents (after result `since`), with its progress."""
+    client = state.require_client()
+    job = await _crawl_job(state, crawl_id)
+    rows = await client.crawls.pages(job.id, since=since, limit=CRAWL_PAGE_SIZE)
+    progress = await client.crawls.frontier.status(job.id)
+    completed = int(progress["pages"])
+    planned = int(job.params.get("max_pages", completed))
+    total = completed if job.finished else max(completed, min(int(progress["seen"]), planned))
+    body: dict[str, Any] = {
+        "success": True,
+        "status": _CRAWL_STATUS.get(job.status, "failed"),
+        "completed": completed,
+        "total": total,
+        "creditsUsed": completed,
+        "expiresAt": (job.updated_at + CRAWL_KEPT).isoformat(),
+        "data": [_crawl_document(page) for _, _, page in rows],
+    }
+    if len(rows) == CRAWL_PAGE_SIZE:  # more may follow: the next page starts after this one
+        base = str(request.base_url).rstrip("/")
+        body["next"] = f"{base}/{version}/crawl/{crawl_id}?since={rows[-1][0]}"
+    if job.error:
+        body["error"] = str(job.error.get("message", job.status))
+    return body
+
+
+Since = Annotated[int, Query(ge=0, description="After this result (the cursor in `next`).")]
+
+
+@router.get("/v2/crawl/{crawl_id}", summary="Firecrawl v2 crawl status, paged")
+async def crawl_status_v2(
+    crawl_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
+) -> dict[str, Any]:
+    return await _crawl_status(request, state, crawl_id, since, "v2")
+
+
+@router.get("/v1/crawl/{crawl_id}", summary="Firecrawl v1 crawl status, paged")
+async def crawl_status_v1(
+    crawl_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
+) -> dict[str, Any]:
+    return await _crawl_status(request, state, crawl_id, since, "v1")
+
+
+@router.delete("/v2/crawl/{crawl_id}", summary="Firecrawl crawl cancel", response_model=None)
+@router.delete("/v1/crawl/{crawl_id}", summary="Firecrawl crawl cancel", response_model=None)
+async def cancel_crawl(crawl_id: str, state: StateDep, _: CallerDep) -> JSONResponse:
+    """Cancel the crawl; one that already ended is Firecrawl's 409 (firecrawl-py: not
+    cancelled), its pages still readable."""
+    job = await _crawl_job(state, crawl_id)
+    if job.finished:
+        body = {"success": False, "error": f"crawl {crawl_id} already ended ({job.status})"}
+        return JSONResponse(body, status_code=409)
+    ended = await state.require_client().crawls.cancel(job.id)
+    return JSONResponse({"success": True, "status": _CRAWL_STATUS.get(ended.status, "failed")})
+
+
+@router.get("/v2/crawl/{crawl_id}/errors", summary="Firecrawl crawl errors")
+@router.get("/v1/crawl/{crawl_id}/errors", summary="Firecrawl crawl errors")
+async def crawl_errors(crawl_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    """The URLs the crawl left out and why; robots.txt refusals listed apart, as Firecrawl's."""
+    client = state.require_client()
+    job = await _crawl_job(state, crawl_id)
+    report = await client.crawls.report(job)
+    errors = [
+        {"id": str(n), "url": skip.url, "error": skip.message or skip.code, "code": skip.code}
+        for n, skip in enumerate(report.skipped, 1)
+        if skip.code != ROBOTS_CODE
+    ]
+    blocked = [skip.url for skip in report.skipped if skip.code == ROBOTS_CODE]
+    return {"errors": errors, "robotsBlocked": blocked}

@@ -2,9 +2,11 @@
 
 firecrawl-py drops any path from its base URL (`/v2/scrape`, `/v1/search` at the root), and
 SearXNG's callers query `/search` or the base URL itself (`/?q=…&format=json`). Only
-`POST /v1/search` and `POST /v1/map` are also netsift's own: a body is Firecrawl's when it has a
-field netsift's forbids and at least one of Firecrawl's fields for that call, so no valid
-netsift request is ever diverted.
+`POST /v1/search`, `POST /v1/map` and `POST /v1/crawl` are also netsift's own: a body is
+Firecrawl's when it has a field netsift's forbids and at least one of Firecrawl's fields for
+that call, so no valid netsift request is ever diverted. A crawl's `GET`/`DELETE
+/v1/crawl/{id}` go to Firecrawl's when the id is one Firecrawl's door gave out (`fc-…`),
+which netsift's own ids never are.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ...params import SearchParams
+from ...params import CrawlParams, SearchParams
 from ..responses import MapRequest, SearchRequest
 from . import firecrawl, searxng
 
-__all__ = ["CompatRouting", "is_firecrawl_search"]
+__all__ = ["CompatRouting", "is_firecrawl_crawl", "is_firecrawl_search"]
 
 # Firecrawl v1 search fields (firecrawl-py 4.x and its API reference).
 FIRECRAWL_SEARCH_FIELDS = frozenset(
@@ -56,6 +58,37 @@ FIRECRAWL_MAP_FIELDS = frozenset(
     }
 )
 NETSIFT_MAP_FIELDS = frozenset(MapRequest.model_fields)
+# Firecrawl v1/v2 crawl fields (firecrawl-py 4.x `crawl_url`, `crawl`); netsift's crawl has
+# none of them (`url` is shared; `max_depth` is netsift's spelling, `maxDepth` Firecrawl's).
+FIRECRAWL_CRAWL_FIELDS = frozenset(
+    {
+        "limit",
+        "includePaths",
+        "excludePaths",
+        "maxDepth",
+        "maxDiscoveryDepth",
+        "crawlEntireDomain",
+        "allowBackwardLinks",
+        "allowExternalLinks",
+        "allowSubdomains",
+        "ignoreSitemap",
+        "sitemap",
+        "ignoreQueryParameters",
+        "deduplicateSimilarURLs",
+        "regexOnFullURL",
+        "ignoreRobotsTxt",
+        "robotsUserAgent",
+        "delay",
+        "maxConcurrency",
+        "webhook",
+        "scrapeOptions",
+        "zeroDataRetention",
+        "prompt",
+        "origin",
+        "integration",
+    }
+)
+NETSIFT_CRAWL_FIELDS = frozenset(CrawlParams.model_fields)
 
 
 def is_firecrawl_search(body: bytes) -> bool:
@@ -66,6 +99,11 @@ def is_firecrawl_search(body: bytes) -> bool:
 def is_firecrawl_map(body: bytes) -> bool:
     """Whether a `POST /v1/map` body is Firecrawl's rather than netsift's (as for search)."""
     return _is_firecrawl(body, NETSIFT_MAP_FIELDS, FIRECRAWL_MAP_FIELDS)
+
+
+def is_firecrawl_crawl(body: bytes) -> bool:
+    """Whether a `POST /v1/crawl` body is Firecrawl's rather than netsift's (as for search)."""
+    return _is_firecrawl(body, NETSIFT_CRAWL_FIELDS, FIRECRAWL_CRAWL_FIELDS)
 
 
 def _is_firecrawl(body: bytes, netsift: frozenset[str], firecrawl: frozenset[str]) -> bool:
@@ -85,6 +123,8 @@ def _target(scope: Scope) -> str | None:
     method: str = scope["method"]
     if path.startswith("/v2/") or path == "/v1/scrape":
         return firecrawl.PREFIX + path
+    if path.startswith(_FIRECRAWL_CRAWL_ID) and method in ("GET", "HEAD", "DELETE"):
+        return firecrawl.PREFIX + path  # a crawl id only Firecrawl's door gives out
     if path == "/search" and method in ("GET", "HEAD"):
         return searxng.PREFIX + "/search"
     if path == "/" and method in ("GET", "HEAD"):
@@ -95,7 +135,12 @@ def _target(scope: Scope) -> str | None:
 
 
 # netsift's own routes whose path Firecrawl's v1 client also posts to, told apart by body.
-_SHARED = {"/v1/search": is_firecrawl_search, "/v1/map": is_firecrawl_map}
+_SHARED = {
+    "/v1/search": is_firecrawl_search,
+    "/v1/map": is_firecrawl_map,
+    "/v1/crawl": is_firecrawl_crawl,
+}
+_FIRECRAWL_CRAWL_ID = "/v1/crawl/" + firecrawl.CRAWL_ID_PREFIX
 
 
 class CompatRouting:

@@ -7,6 +7,7 @@ metrics, the SSRF guard and errors are netsift's own; these helpers only reshape
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
+from ...crawl.scope import Scope
 from ...errors import InvalidInput, NetsiftError
 from ...models import ContentFormat, Page, TimeRange
 from ..operations import Operations
@@ -22,6 +24,7 @@ from ..responses import FetchRequest, retry_after_of
 __all__ = [
     "READ_CONCURRENCY",
     "build",
+    "crawl_include",
     "error_reply",
     "in_domains",
     "parse_body",
@@ -115,6 +118,15 @@ async def read_pages(
                 return error
 
     return list(await asyncio.gather(*(read(url) for url in urls)))
+
+
+def crawl_include(url: str, include: list[str]) -> list[str]:
+    """A crawl's include patterns when another API's start URL need not match them (Tavily's
+    `select_paths`, Firecrawl's `includePaths` choose the pages beyond it): netsift's crawl
+    starts only from a URL in its scope, so the start path itself is let in, exactly."""
+    if not include or Scope.of(url, include=include).allows(url):
+        return include
+    return [*include, "^" + re.escape(urlsplit(url).path or "/") + "$"]
 
 
 def parse_body(model: type[ModelT], body: bytes) -> ModelT:

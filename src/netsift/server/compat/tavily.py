@@ -1,5 +1,5 @@
 """Tavily's API (`tavily-python`, LangChain's Tavily tools) over netsift: `/tavily/search`,
-`/tavily/extract` and `/tavily/map`. A client switches with
+`/tavily/extract`, `/tavily/map` and `/tavily/crawl`. A client switches with
 `api_base_url="http://HOST:8080/tavily"`; its API key is a netsift key (`Authorization:
 Bearer`, Tavily's own scheme).
 
@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...crawl.scope import PATTERN_TIMEOUT, check_patterns
+from ...crawl.scope import PATTERN_TIMEOUT, Scope, check_patterns
 from ...errors import InvalidInput, NetsiftError
 from ...models import ContentFormat, Page, SearchResponse
 from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
@@ -29,6 +29,7 @@ from ..operations import Operations
 from ..responses import MapRequest, SearchRequest, status_of
 from .shared import (
     build,
+    crawl_include,
     error_reply,
     in_domains,
     parse_body,
@@ -47,6 +48,11 @@ MAX_EXTRACT_URLS = 20
 # every provider understands `site:`; three times covers a filter that keeps a third.
 FILTER_OVERFETCH = 3
 MAX_SEARCH_COUNT = 50  # netsift's own per-search ceiling (params.py)
+# Tavily's crawl `timeout` default (seconds, tavily-python's too); the same number is the
+# client's HTTP timeout, so the crawl must end a little before it: it stops at this share of
+# the time and answers with the pages it has, leaving the rest for reading and sending them.
+DEFAULT_CRAWL_TIMEOUT = 150.0
+CRAWL_TIME_SHARE = 0.9
 
 router = APIRouter(prefix=PREFIX, tags=["compat: tavily"], include_in_schema=False)
 
@@ -79,6 +85,21 @@ class TavilyExtract(_Lenient):
     include_favicon: bool = False
     include_usage: bool = False
     timeout: float | None = Field(default=None, gt=0, le=300)
+
+
+class TavilyCrawl(_Lenient):
+    url: str = Field(min_length=1)
+    max_depth: int = Field(default=1, ge=0)  # Tavily's default: the start page's links
+    limit: int = Field(default=50, ge=1)
+    instructions: str | None = None
+    select_paths: list[str] = Field(default_factory=list)
+    exclude_paths: list[str] = Field(default_factory=list)
+    select_domains: list[str] = Field(default_factory=list)
+    exclude_domains: list[str] = Field(default_factory=list)
+    format: Literal["markdown", "text"] = "markdown"
+    timeout: float = Field(default=DEFAULT_CRAWL_TIMEOUT, gt=0)
+    include_favicon: bool = False
+    include_usage: bool = False
 
 
 class TavilyMap(_Lenient):
@@ -240,6 +261,57 @@ async def map_site(request: Request, state: StateDep, caller: CallerDep) -> dict
     }
     if params.include_usage:
         body["usage"] = {"pages": sum(r.status in ("read", "failed") for r in result.sitemaps)}
+    return body
+
+
+@router.post("/crawl", summary="Tavily-compatible crawl: a site's pages, read to the end")
+async def crawl(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    """One netsift crawl, run to its end within Tavily's `timeout`: `limit` is its page budget,
+    `max_depth` the links followed, `instructions` its query (best-first order),
+    `select_paths`/`exclude_paths` its path patterns and `select_domains`/`exclude_domains`
+    open and filter the subdomains, as for map. `allow_external` is ignored: Tavily's default
+    is to allow, and netsift keeps a crawl on one site (and its subdomains) whatever is asked,
+    so refusing would break callers that spell out Tavily's default. `max_breadth`,
+    `extract_depth` and `chunks_per_source` have no netsift counterpart and are ignored."""
+    started = time.monotonic()
+    params = parse_body(TavilyCrawl, await request.body())
+    if params.format == "text":
+        raise InvalidInput(
+            "format: netsift's crawl keeps pages as Markdown; ask for markdown, "
+            "or read single pages as text with /extract",
+            details={"format": params.format},
+        )
+    check_patterns(params.select_domains, "select_domains")
+    check_patterns(params.exclude_domains, "exclude_domains")
+    report = await state.require_client().crawl(
+        params.url,
+        max_pages=params.limit,
+        max_depth=params.max_depth,
+        include=crawl_include(params.url, params.select_paths),
+        exclude=params.exclude_paths,
+        subdomains=bool(params.select_domains),
+        query=params.instructions or None,
+        deadline=params.timeout * CRAWL_TIME_SHARE,
+    )
+    selected = Scope.of(params.url, subdomains=True, include=params.select_paths)
+    results: list[dict[str, Any]] = []
+    for page in report.pages:
+        if not selected.allows(page.final_url):
+            continue  # the start page, crawled to reach the selected paths
+        if not _host_passes(page.final_url, params.select_domains, params.exclude_domains):
+            continue
+        item: dict[str, Any] = {"url": page.final_url, "raw_content": page.content, "images": []}
+        if params.include_favicon:
+            item["favicon"] = page.metadata.favicon
+        results.append(item)
+    body: dict[str, Any] = {
+        "base_url": params.url,
+        "results": results,
+        "response_time": round(time.monotonic() - started, 3),
+        "request_id": report.job_id or uuid.uuid4().hex,
+    }
+    if params.include_usage:
+        body["usage"] = {"pages": report.pages_read}
     return body
 
 
