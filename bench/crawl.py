@@ -193,7 +193,8 @@ def run_crawl4ai(site: Any, spec: SiteSpec, python: str) -> dict[str, Any]:
         stderr=subprocess.DEVNULL,
         text=True,
         cwd=tempfile.gettempdir(),  # its package has a types.py: keep bench/ off its sys.path
-        env={**os.environ, "CRAWL4_AI_BASE_DIRECTORY": str(site.tmp)},  # a fresh robots cache
+        # a fresh robots.txt cache each run, as each netsift run starts with none
+        env={**os.environ, "CRAWL4_AI_BASE_DIRECTORY": str(site.tmp / f"c4a-{time.time_ns()}")},
     )
     cpu = 0.0
     while proc.poll() is None:
