@@ -1,7 +1,8 @@
 """Crawl benchmark: a generated 2,000-page site, crawled by netsift (1 and 2 worker
-processes) and, in the same run, by trafilatura's focused crawler.
+processes) and, in the same run, by trafilatura's focused crawler and Crawl4AI's HTTP crawler.
 
-    .venv/bin/python bench/crawl.py [--pages 2000] [--rounds 1] [--latency 0.0]
+    .venv/bin/python bench/crawl.py [--pages 2000] [--rounds 1] [--latency 0.0] \
+        [--crawl4ai PYTHON]
 
 Serves tests/offline_web/generated.py's site in this process on 127.0.0.1 (robots rules,
 exact and near copies, canonical aliases, tracking spellings, a 429 page, slow pages, an
@@ -12,8 +13,10 @@ focused_crawler`, which collects links and does not extract pages) runs in a sub
 each contender it prints pages/s (expected pages reached per wall second), CPU seconds per
 page (the contender's whole process tree), the requests a correct crawler would not have made
 (robots-disallowed, duplicates asked although canonicalisable, calendar pages past the first
-three, off-site) and the expected pages it missed. Crawl4AI is not run here: its HTTP
-crawler needs a venv of its own (see the render bench) and was not installed for this run.
+three, off-site) and the expected pages it missed. Crawl4AI's HTTP (non-browser) deep crawl
+runs when `--crawl4ai` names an interpreter where it is installed (it needs a venv of its own:
+bench/_crawl4ai_crawl_peer.py is its side). `--latency` makes every page answer that many
+seconds late, so the comparison is not only CPU-bound.
 Not a test: run it on a quiet machine; contenders run one after another, rounds interleave.
 """
 
@@ -176,19 +179,47 @@ def run_trafilatura(site: Any, spec: SiteSpec) -> dict[str, Any]:
     return {"elapsed": elapsed, "cpu": cpu, "status": (proc.stdout.read() if proc.stdout else "")}
 
 
+def run_crawl4ai(site: Any, spec: SiteSpec, python: str) -> dict[str, Any]:
+    site.state.reset()
+    peer = {
+        "url": f"http://{HOST}:{site.port}/",
+        "max_pages": len(expected_paths(spec)),
+        "pins": {HOST: "127.0.0.1"},
+    }
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [python, str(REPO / "bench" / "_crawl4ai_crawl_peer.py"), json.dumps(peer)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=tempfile.gettempdir(),  # its package has a types.py: keep bench/ off its sys.path
+        # a fresh robots.txt cache each run, as each netsift run starts with none
+        env={**os.environ, "CRAWL4_AI_BASE_DIRECTORY": str(site.tmp / f"c4a-{time.time_ns()}")},
+    )
+    cpu = 0.0
+    while proc.poll() is None:
+        cpu = max(cpu, tree_cpu(proc.pid))
+        time.sleep(0.2)
+    elapsed = time.perf_counter() - started
+    return {"elapsed": elapsed, "cpu": cpu, "status": (proc.stdout.read() if proc.stdout else "")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--latency", type=float, default=0.0)
-    parser.add_argument("--skip", nargs="*", default=[], help="netsift-1 netsift-2 trafilatura")
+    parser.add_argument("--crawl4ai", metavar="PYTHON", help="an interpreter with crawl4ai")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], help="netsift-1 netsift-2 trafilatura crawl4ai"
+    )
     args = parser.parse_args()
     spec = SiteSpec(pages=args.pages, host=HOST, latency=args.latency)
     state = SiteState()
     expected = len(expected_paths(spec))
     rows: dict[str, list[dict[str, Any]]] = {}
     with serve(build_site(spec, state)) as live, tempfile.TemporaryDirectory() as tmp:
-        site = type("Site", (), {"port": live.port, "state": state})()
+        site = type("Site", (), {"port": live.port, "state": state, "tmp": Path(tmp)})()
         assert httpx.get(live.url("/robots.txt")).status_code == 200
         for _ in range(args.rounds):
             contenders = {
@@ -196,6 +227,8 @@ def main() -> None:
                 "netsift-2": lambda: run_netsift(site, spec, 2, Path(tmp)),
                 "trafilatura": lambda: run_trafilatura(site, spec),
             }
+            if args.crawl4ai:
+                contenders["crawl4ai"] = lambda: run_crawl4ai(site, spec, args.crawl4ai)
             for name, run in contenders.items():
                 if name in args.skip:
                     continue
