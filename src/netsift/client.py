@@ -527,6 +527,7 @@ class Client:
         deadline: float | None = None,
         respect_robots: bool | None = None,
         workers: int | None = None,
+        format: ContentFormat | None = None,
     ) -> CrawlReport:
         """Crawl a site from `url` to the end (as a job) and return every page it kept.
 
@@ -544,6 +545,7 @@ class Client:
             "deadline": deadline,
             "respect_robots": respect_robots,
             "workers": workers,
+            "format": format,
         }
         params = validated(
             CrawlParams, url=url, **{name: v for name, v in options.items() if v is not None}

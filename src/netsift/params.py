@@ -272,6 +272,9 @@ class CrawlParams(_SiteScope):
     within its scope, robots.txt and budgets; each page as clean Markdown with its links."""
 
     url: Url
+    format: ContentFormat = Field(
+        default="markdown", description="Each page's content as markdown, text or html."
+    )
     max_pages: int = Field(
         default=50, ge=1, le=MAX_CRAWL_PAGES, description="Pages to keep at most."
     )

@@ -233,7 +233,7 @@ def test_info_lists_each_compatible_base_url(server):
         ("POST", "/v2/search", b'{"query": "x", "limit": 1000}', 400, "success"),
         ("POST", "/v2/crawl", b"{}", 400, "success"),
         ("POST", "/v2/extract", b"{}", 404, "success"),
-        ("POST", "/tavily/crawl", b'{"url": "http://x.test/", "format": "text"}', 400, "detail"),
+        ("POST", "/tavily/crawl", b'{"url": "http://x.test/", "format": "pdf"}', 400, "detail"),
         ("GET", "/search?q=&format=json", b"", 400, "error"),
         ("GET", "/search?q=x&format=json&pageno=0", b"", 400, "error"),
         ("GET", "/search?q=x&format=csv", b"", 400, "error"),
@@ -322,8 +322,11 @@ def test_tavily_crawl_runs_to_the_end_in_tavilys_shape(crawl_server, site):
     assert only["results"] and all("/docs/" in r["url"] for r in only["results"])
     with pytest.raises(TavilyBadRequest, match=r"select_paths|include"):
         client.crawl(site.url("/"), select_paths=["(("])
-    with pytest.raises(TavilyBadRequest, match="Markdown"):
-        client.crawl(site.url("/"), format="text")
+    as_text = client.crawl(site.url("/"), max_depth=1, limit=2, format="text")
+    assert as_text["results"] and all(
+        r["raw_content"] and "](" not in r["raw_content"] and "# " not in r["raw_content"]
+        for r in as_text["results"]
+    )
 
 
 def test_firecrawl_v2_crawl_polls_to_completion_and_pages(crawl_server, site):

@@ -28,7 +28,7 @@ from anyio.abc import TaskGroup
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
 from ..jobs.executor import Executor
 from ..jobs.kinds import JobContext, Kind, Outcome
-from ..models import CrawlReport, CrawlSkip, Event, Page
+from ..models import ContentFormat, CrawlReport, CrawlSkip, Event, Page
 from ..params import CrawlParams
 from ..research.runner import ResearchRunner
 from ..store.frontier import Entry, FrontierStore
@@ -71,6 +71,7 @@ class Plan:
     words: frozenset[str]
     max_depth: int
     respect_robots: bool
+    format: ContentFormat = "markdown"
 
     @classmethod
     def of(cls, params: CrawlParams, *, respect_robots: bool) -> Plan:
@@ -78,7 +79,7 @@ class Plan:
             params.url, subdomains=params.subdomains, include=params.include, exclude=params.exclude
         )
         robots = respect_robots if params.respect_robots is None else params.respect_robots
-        return cls(scope, query_words(params.query), params.max_depth, robots)
+        return cls(scope, query_words(params.query), params.max_depth, robots, params.format)
 
 
 def _skip(url: str, error: NetsiftError, **extra: Any) -> dict[str, Any]:
@@ -208,6 +209,7 @@ class Crawler:
 
             page = await self.fetcher.fetch(
                 entry.url,
+                format=plan.format,
                 respect_robots=plan.respect_robots,
                 no_cache=True,
                 render="never",

@@ -275,12 +275,6 @@ async def crawl(request: Request, state: StateDep, _: CallerDep) -> dict[str, An
     `extract_depth` and `chunks_per_source` have no netsift counterpart and are ignored."""
     started = time.monotonic()
     params = parse_body(TavilyCrawl, await request.body())
-    if params.format == "text":
-        raise InvalidInput(
-            "format: netsift's crawl keeps pages as Markdown; ask for markdown, "
-            "or read single pages as text with /extract",
-            details={"format": params.format},
-        )
     check_patterns(params.select_domains, "select_domains")
     check_patterns(params.exclude_domains, "exclude_domains")
     report = await state.require_client().crawl(
@@ -292,6 +286,7 @@ async def crawl(request: Request, state: StateDep, _: CallerDep) -> dict[str, An
         subdomains=bool(params.select_domains),
         query=params.instructions or None,
         deadline=params.timeout * CRAWL_TIME_SHARE,
+        format=params.format,
     )
     selected = Scope.of(params.url, subdomains=True, include=params.select_paths)
     results: list[dict[str, Any]] = []
