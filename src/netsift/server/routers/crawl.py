@@ -9,34 +9,36 @@
                                      the last `n` seen, `limit` at most; `next` says where to go on
     DELETE /v1/crawl/{id}            cancel it (its pages so far stay readable)
 
-The job machinery is research's (same store, same event numbering, same SSE resumption), so
-this router only translates; the pages come from the crawl's frontier store.
+The job machinery is every job's (server/job_api.py: same store, same event numbering, same
+SSE resumption), so this router only translates; the pages come from the crawl's frontier store.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
 
-from ...errors import InvalidInput, NetsiftError, error_from_dict
-from ...models import Event, Page
+from ...models import Page
 from ...params import CrawlParams
+from ...store.jobs import Job
 from ..deps import CallerDep, ServerState, StateDep
-from ..responses import BODY, GUARDED, SSE, describe_validation, errors_for
-from .research import (
+from ..job_api import (
     MAX_SEQ,
     JobView,
-    ResumeMessage,
-    _job_body,
-    _since,
-    _stream,
-    _wants_sse,
-    _ws_error,
+    answer_events,
+    answer_started,
+    job_body,
+    require_kind,
+    ws_job,
 )
+from ..responses import BODY, GUARDED, SSE, errors_for
+
+if TYPE_CHECKING:
+    from ...client import Client
 
 __all__ = ["router", "ws_crawl"]
 
@@ -66,11 +68,6 @@ class CrawlPages(BaseModel):
     next: int | None = Field(description="`since` for the next call; None when none remain.")
 
 
-def _require_crawl(job: Any) -> None:
-    if job.kind != "crawl":
-        raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl")
-
-
 @router.post(
     "",
     status_code=202,
@@ -92,19 +89,9 @@ async def start_crawl(
     client = state.require_client()
     params = CrawlParams.model_validate(body.model_dump())
     job = await client.start_crawl(params)
-    location = {"Location": f"/v1/crawl/{job.id}"}
-    if _wants_sse(request):
-        response = _stream(client.crawls, job, 0)
-        response.headers.update(location)
-        return response
-    if not wait:
-        return JSONResponse(_job_body(job), status_code=202, headers=location)
-    done = await client.crawls.wait(job.id, timeout=params.deadline + 60)
-    if done.status == "done" and done.result is not None:
-        return JSONResponse({"job_id": job.id, **done.result}, headers=location)
-    if done.error:
-        raise error_from_dict(done.error)
-    return JSONResponse(_job_body(done), status_code=202, headers=location)
+    return await answer_started(
+        request, client.crawls, job, wait=wait, deadline=params.deadline, path=router.prefix
+    )
 
 
 @router.get(
@@ -115,8 +102,8 @@ async def start_crawl(
 )
 async def get_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     job = await state.require_client().jobs.get(job_id)
-    _require_crawl(job)
-    return _job_body(job)
+    require_kind(job, "crawl")
+    return job_body(job)
 
 
 @router.get(
@@ -139,17 +126,9 @@ async def crawl_events(
 ) -> Response:
     client = state.require_client()
     job = await client.jobs.get(job_id)
-    _require_crawl(job)
-    start = _since(last_event_id, since)
-    if _wants_sse(request):
-        return _stream(client.crawls, job, start)
-    events: list[Event] = await client.jobs.events(job_id, since=start)
-    return JSONResponse(
-        {
-            "job_id": job_id,
-            "status": job.status,
-            "events": [e.model_dump(mode="json") for e in events],
-        }
+    require_kind(job, "crawl")
+    return await answer_events(
+        request, client, client.crawls, job, since=since, last_event_id=last_event_id
     )
 
 
@@ -168,7 +147,7 @@ async def crawl_pages(
 ) -> CrawlPages:
     client = state.require_client()
     job = await client.jobs.get(job_id)
-    _require_crawl(job)
+    require_kind(job, "crawl")
     rows = await client.crawls.pages(job_id, since=since, limit=limit)
     pages = [CrawledPage(n=n, depth=depth, page=page) for n, depth, page in rows]
     more = len(rows) == limit or not job.finished
@@ -188,8 +167,8 @@ async def crawl_pages(
 )
 async def cancel_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     client = state.require_client()
-    _require_crawl(await client.jobs.get(job_id))
-    return _job_body(await client.crawls.cancel(job_id))
+    require_kind(await client.jobs.get(job_id), "crawl")
+    return job_body(await client.crawls.cancel(job_id))
 
 
 async def ws_crawl(
@@ -197,22 +176,11 @@ async def ws_crawl(
 ) -> None:
     """A WebSocket `crawl` message: start a crawl (the crawl fields) or follow one (`job_id`
     + `since`), then send each of its events with the message's `request_id` — research's
-    protocol (routers/research.py), the pages paged over HTTP. Nothing is raised."""
-    request_id = fields.get("request_id")
-    try:
-        client = state.require_client()
-        if "job_id" in fields:
-            resume = ResumeMessage.model_validate(fields)
-            job = await client.jobs.get(resume.job_id)
-            _require_crawl(job)
-            since = resume.since
-        else:
-            body = {k: v for k, v in fields.items() if k != "request_id"}
-            job = await client.start_crawl(CrawlParams.model_validate(body))
-            since = 0
-        async for event in client.crawls.follow(job.id, since=since):
-            await send({"request_id": request_id, **event.model_dump(mode="json")})
-    except ValidationError as exc:
-        await send(_ws_error(request_id, InvalidInput(describe_validation(exc))))
-    except NetsiftError as exc:
-        await send(_ws_error(request_id, exc))
+    protocol (job_api.ws_job), the pages paged over HTTP. Nothing is raised."""
+
+    async def start(client: Client, body: dict[str, Any]) -> Job:
+        return await client.start_crawl(CrawlParams.model_validate(body))
+
+    await ws_job(
+        state, fields, send, start=start, runner=lambda client: client.crawls, kind="crawl"
+    )

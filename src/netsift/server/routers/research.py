@@ -14,29 +14,33 @@ replica sharing the store can serve the rest of a stream another one started.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import datetime
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
-from fastapi.sse import KEEPALIVE_COMMENT
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi.responses import Response
 
-from ...errors import InvalidInput, NetsiftError, error_from_dict
-from ...models import Event, ResearchReport
+from ...models import ResearchReport
 from ...params import ResearchParams
-from ...research.runner import ResearchRunner
 from ...store.jobs import Job, JobStatus
 from ..deps import CallerDep, ServerState, StateDep
-from ..events import encode_sse
-from ..responses import BODY, GUARDED, SSE, describe_validation, errors_for
+from ..job_api import (
+    MAX_SEQ,
+    JobView,
+    answer_events,
+    answer_started,
+    job_body,
+    sse_events,
+    ws_job,
+)
+from ..responses import BODY, GUARDED, SSE, errors_for
+
+if TYPE_CHECKING:
+    from ...client import Client
 
 __all__ = ["router", "sse_events", "ws_research"]
 
 router = APIRouter(prefix="/v1/research", tags=["research"], responses=errors_for(*GUARDED))
-KEEPALIVE_SECONDS = 15.0
-MAX_WAIT_SECONDS = 3600.0
 
 
 class ResearchRequest(ResearchParams):
@@ -47,67 +51,6 @@ class FinishedResearch(ResearchReport):
     """The report of a job that ended, with the job's id (`POST /v1/research?wait=true`)."""
 
     job_id: str
-
-
-class JobView(BaseModel):
-    """A research job as the API shows it: its store record without the runner's bookkeeping
-    (`owner`, `heartbeat_at`, `lease_until`); `result` holds the report (partial when cancelled)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    kind: str
-    status: JobStatus
-    params: dict[str, Any]
-    created_at: datetime
-    updated_at: datetime
-    result: dict[str, Any] | None
-    error: dict[str, Any] | None
-    last_seq: int
-    attempts: int = Field(description="Claims by a worker; 2 or more: resumed after a stop.")
-    cancel_requested: bool
-    usage: dict[str, Any] = Field(description="Searches (by provider), pages and tokens spent.")
-
-
-def _wants_sse(request: Request) -> bool:
-    return "text/event-stream" in request.headers.get("accept", "")
-
-
-# the largest seq a job store holds (SQLite's INTEGER); a longer number is bad input, not a 500
-MAX_SEQ = 2**63 - 1
-
-
-def _since(last_event_id: str | None, since: int | None) -> int:
-    """Where a stream resumes: `Last-Event-ID` (what EventSource sends) wins over `?since=`."""
-    if last_event_id is not None and last_event_id.strip():
-        value = last_event_id.strip()
-        if not (value.isascii() and value.isdigit() and len(value) < 20) or int(value) > MAX_SEQ:
-            raise InvalidInput("Last-Event-ID must be the seq number of an event")
-        return int(value)
-    return since or 0
-
-
-async def sse_events(
-    runner: ResearchRunner, job_id: str, *, since: int, keepalive: float = KEEPALIVE_SECONDS
-) -> AsyncIterator[bytes]:
-    """The job's events after `since` as SSE, with keep-alive comments while it thinks."""
-    async for event in runner.follow_idle(job_id, since=since, idle=keepalive):
-        yield KEEPALIVE_COMMENT if event is None else encode_sse(event)
-
-
-def _stream(runner: ResearchRunner, job: Job, since: int) -> StreamingResponse:
-    return StreamingResponse(
-        sse_events(runner, job.id, since=since),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Job-Id": job.id},
-    )
-
-
-_BOOKKEEPING = {"owner", "heartbeat_at", "lease_until", "client"}
-
-
-def _job_body(job: Job) -> dict[str, Any]:
-    return job.model_dump(mode="json", exclude=_BOOKKEEPING)
 
 
 @router.post(
@@ -141,19 +84,9 @@ async def start_research(
     client = state.require_client()
     params = ResearchParams.model_validate(body.model_dump())
     job = await client.start_research(params)
-    location = {"Location": f"/v1/research/{job.id}"}
-    if _wants_sse(request):
-        response = _stream(client.runner, job, 0)
-        response.headers.update(location)
-        return response
-    if not wait:
-        return JSONResponse(_job_body(job), status_code=202, headers=location)
-    done = await client.runner.wait(job.id, timeout=params.deadline + 60)
-    if done.status == "done" and done.result is not None:
-        return JSONResponse({"job_id": job.id, **done.result}, headers=location)
-    if done.error:
-        raise error_from_dict(done.error)
-    return JSONResponse(_job_body(done), status_code=202, headers=location)
+    return await answer_started(
+        request, client.runner, job, wait=wait, deadline=params.deadline, path=router.prefix
+    )
 
 
 @router.get("", summary="Recent research jobs", responses=errors_for(404, 422))
@@ -169,7 +102,7 @@ async def list_research(
 ) -> dict[str, Any]:
     client = state.require_client()
     jobs = await client.jobs.list_jobs(limit=limit, status=status, before=before)
-    return {"jobs": [j.model_dump(mode="json", exclude={"result", *_BOOKKEEPING}) for j in jobs]}
+    return {"jobs": [job_body(j, exclude=frozenset({"result"})) for j in jobs]}
 
 
 @router.get(
@@ -180,7 +113,7 @@ async def list_research(
 )
 async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     client = state.require_client()
-    return _job_body(await client.jobs.get(job_id))
+    return job_body(await client.jobs.get(job_id))
 
 
 @router.get(
@@ -203,16 +136,8 @@ async def research_events(
 ) -> Response:
     client = state.require_client()
     job = await client.jobs.get(job_id)
-    start = _since(last_event_id, since)
-    if _wants_sse(request):
-        return _stream(client.runner, job, start)
-    events: list[Event] = await client.jobs.events(job_id, since=start)
-    return JSONResponse(
-        {
-            "job_id": job_id,
-            "status": job.status,
-            "events": [e.model_dump(mode="json") for e in events],
-        }
+    return await answer_events(
+        request, client, client.runner, job, since=since, last_event_id=last_event_id
     )
 
 
@@ -224,47 +149,17 @@ async def research_events(
 )
 async def cancel_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     job = await state.require_client().runner.cancel(job_id)
-    return _job_body(job)
-
-
-class ResumeMessage(BaseModel):
-    """WebSocket: follow a job already started, from the event after `since`. Strict like
-    every body (`"since": "5"` or `true` is refused, not coerced)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    request_id: str
-    job_id: str = Field(min_length=1, max_length=64)
-    since: int = Field(default=0, ge=0, le=MAX_SEQ)
+    return job_body(job)
 
 
 async def ws_research(
     state: ServerState, fields: dict[str, Any], send: Callable[[dict[str, Any]], Awaitable[None]]
 ) -> None:
     """A WebSocket `research` message: start a job (the research fields) or resume one
-    (`job_id` + `since`), then send every event with the message's `request_id`.
+    (`job_id` + `since`), then send every event with the message's `request_id`; the `done`
+    event carries the report (job_api.ws_job)."""
 
-    Events keep the job's `seq`, so a client that lost its socket sends `{type: research,
-    job_id, since: <last seq>}` on a new one and misses nothing. The `done` event carries the
-    report. Failures are sent as an `error` for the request_id; nothing is raised."""
-    request_id = fields.get("request_id")
-    try:
-        client = state.require_client()
-        if "job_id" in fields:
-            resume = ResumeMessage.model_validate(fields)
-            job = await client.jobs.get(resume.job_id)
-            since = resume.since
-        else:
-            body = {k: v for k, v in fields.items() if k != "request_id"}
-            job = await client.start_research(ResearchParams.model_validate(body))
-            since = 0
-        async for event in client.runner.follow(job.id, since=since):
-            await send({"request_id": request_id, **event.model_dump(mode="json")})
-    except ValidationError as exc:
-        await send(_ws_error(request_id, InvalidInput(describe_validation(exc))))
-    except NetsiftError as exc:
-        await send(_ws_error(request_id, exc))
+    async def start(client: Client, body: dict[str, Any]) -> Job:
+        return await client.start_research(ResearchParams.model_validate(body))
 
-
-def _ws_error(request_id: Any, error: NetsiftError) -> dict[str, Any]:
-    return {"type": "error", "request_id": request_id, "seq": 0, "data": {"error": error.to_dict()}}
+    await ws_job(state, fields, send, start=start, runner=lambda client: client.runner)

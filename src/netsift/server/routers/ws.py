@@ -54,6 +54,11 @@ MODELS: dict[str, type[BaseModel]] = {
     "meta": MetaRequest,
     "map": MapRequest,
 }
+JobMessage = Callable[
+    [ServerState, dict[str, Any], Callable[[dict[str, Any]], Awaitable[None]]], Awaitable[None]
+]
+# Messages that start or follow a job: each event of the job is sent with the request_id.
+JOB_MESSAGES: dict[Any, JobMessage] = {"research": research.ws_research, "crawl": crawl.ws_crawl}
 
 
 class _Socket:
@@ -166,21 +171,12 @@ async def ws(websocket: WebSocket) -> None:
         finally:
             in_flight -= 1
 
-    async def run_research(fields: dict[str, Any]) -> None:
+    async def run_job(follow: JobMessage, fields: dict[str, Any]) -> None:
         nonlocal in_flight
         try:
-            await research.ws_research(state, fields, socket.send)
+            await follow(state, fields, socket.send)
         except (WebSocketDisconnect, OSError, RuntimeError):
             pass  # the client left; the job goes on and can be followed again
-        finally:
-            in_flight -= 1
-
-    async def run_crawl(fields: dict[str, Any]) -> None:
-        nonlocal in_flight
-        try:
-            await crawl.ws_crawl(state, fields, socket.send)
-        except (WebSocketDisconnect, OSError, RuntimeError):
-            pass  # the client left; the crawl goes on and can be followed again
         finally:
             in_flight -= 1
 
@@ -209,17 +205,11 @@ async def ws(websocket: WebSocket) -> None:
                             f"at most {MAX_IN_FLIGHT} requests may be in flight on one socket",
                             retry_after=1,
                         )
-                    if fields.get("type") == "research":  # a job's events: see research.py
-                        fields.pop("type")
+                    if (follow := JOB_MESSAGES.get(fields.get("type"))) is not None:
+                        fields.pop("type")  # a job's events: see server/job_api.py
                         await state.limits.hit_request(caller.key)
                         in_flight += 1
-                        group.start_soon(run_research, fields)
-                        continue
-                    if fields.get("type") == "crawl":  # a crawl job's events: see crawl.py
-                        fields.pop("type")
-                        await state.limits.hit_request(caller.key)
-                        in_flight += 1
-                        group.start_soon(run_crawl, fields)
+                        group.start_soon(run_job, follow, fields)
                         continue
                     kind = check_type(fields)
                     await state.limits.hit_request(caller.key)
