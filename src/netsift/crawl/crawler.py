@@ -461,20 +461,7 @@ class CrawlRunner(ResearchRunner):
         return await self.wait(job.id), None
 
     async def cancel(self, job_id: str) -> Job:
-        job = await self.store.get(job_id)
-        if job.finished:
-            raise InvalidInput(f"job {job_id} already ended ({job.status})")
-        await self.store.request_cancel(job_id)
-        if not self.executor.interrupt(job_id, "cancel"):
-            events = await self.store.events(job_id)
-            await self.store.finish(
-                job_id,
-                worker=None,
-                status="cancelled",
-                event=("error", {"code": "cancelled"}),
-                result=build_crawl_partial(events),
-            )
-        ended = await self.wait(job_id, timeout=5.0)
+        ended = await super().cancel(job_id)
         # No claim after this, wherever the crawl's helpers run (they also see the job end).
         await self.frontier.stop(job_id, "cancelled")
         return ended

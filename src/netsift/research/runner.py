@@ -155,14 +155,16 @@ class ResearchRunner:
             raise InvalidInput(f"job {job_id} already ended ({job.status})")
         await self.store.request_cancel(job_id)
         if not self.executor.interrupt(job_id, "cancel"):
-            # Nobody holds it (queued, or its worker died): end it here, with what it found.
+            # Nobody holds it (queued, or its worker died): end it here, with what it found,
+            # summed up the way its kind sums up a job that did not finish.
             events = await self.store.events(job_id)
+            kind = self.executor.kinds.get(job.kind)
             await self.store.finish(
                 job_id,
                 worker=None,
                 status="cancelled",
                 event=("error", {"code": "cancelled"}),
-                result=build_partial(events),
+                result=kind.partial(events) if kind is not None else None,
             )
         return await self.wait(job_id, timeout=CANCEL_WAIT)
 
