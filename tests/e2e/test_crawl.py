@@ -5,12 +5,7 @@ crawl that resumes on another worker after its first one is killed (kill -9)."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +21,7 @@ from netsift.config import Settings
 from netsift.server import create_app
 from netsift.tools.crawl_text import lean_crawl
 from tests.e2e.cli import in_process, subprocess_call
+from tests.e2e.fleet import Fleet, until
 from tests.e2e.test_parity import assert_same, mcp_call, stable
 from tests.integration.crawl.conftest import GeneratedSite, serve_site
 from tests.offline_web.generated import SiteSpec, expected_paths
@@ -84,63 +80,12 @@ def test_cli_for_people_lists_pages(site: GeneratedSite, env: dict[str, str]) ->
     assert "stopped: max_pages" in run.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := check():
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"never got there: {what}")
-
-
-class Fleet:
-    def __init__(self, env: dict[str, str], tmp: Path) -> None:
-        self.env = env
-        self.tmp = tmp
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def start(self, *args: str) -> subprocess.Popen[bytes]:
-        log = open(self.tmp / f"proc-{len(self.processes)}.log", "wb")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "netsift", *args],
-            env={**os.environ, **self.env},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        self.processes.append(process)
-        return process
-
-    def api(self) -> str:
-        port = _free_port()
-        self.start("serve", "--port", str(port), "--no-worker", "--log-level", "warning")
-        url = f"http://127.0.0.1:{port}"
-
-        def up() -> bool:
-            try:
-                return httpx.get(f"{url}/v1/info", timeout=1).status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        _until(up, what="the API to start")
-        return url
-
-    def close(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait(timeout=10)
+PATIENCE = 60.0  # seconds a wait in these tests may take: a crawl of the site is slower
 
 
 @pytest.fixture
 def fleet(env: dict[str, str], tmp_path: Path) -> Iterator[Fleet]:
-    made = Fleet(env, tmp_path)
+    made = Fleet(env, tmp_path, patience=PATIENCE)
     try:
         yield made
     finally:
@@ -166,7 +111,7 @@ def test_a_crawl_resumes_on_another_worker_after_kill_9(fleet: Fleet, site: Gene
     assert started.status_code == 202
     job_id = started.json()["id"]
     assert started.headers["location"] == f"/v1/crawl/{job_id}"
-    _until(lambda: len(_pages(api, job_id)) >= 5, what="the first worker keeping pages")
+    until(lambda: len(_pages(api, job_id)) >= 5, PATIENCE, what="the first worker keeping pages")
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
     fleet.start("worker")
@@ -175,7 +120,7 @@ def test_a_crawl_resumes_on_another_worker_after_kill_9(fleet: Fleet, site: Gene
         job: dict[str, Any] = httpx.get(f"{api}/v1/crawl/{job_id}").json()
         return job if job["status"] not in ("queued", "running") else None
 
-    job = _until(ended, timeout=120, what="the crawl to end on the second worker")
+    job = until(ended, timeout=120, what="the crawl to end on the second worker")
     assert job["status"] == "done" and job["attempts"] == 2
     pages = _pages(api, job_id)
     kept = [httpx.URL(p["page"]["final_url"]).raw_path.decode() for p in pages]
@@ -204,7 +149,7 @@ def test_http_crawl_waits_streams_and_cancels(fleet: Fleet, site: GeneratedSite)
     bad = httpx.post(f"{api}/v1/crawl", json={**body, "max_pages": 0}, timeout=10)
     assert bad.status_code in (400, 422) and bad.json()["error"]["code"] == "invalid_input"
     slow = httpx.post(f"{api}/v1/crawl", json={**body, "max_pages": 500}, timeout=10).json()
-    _until(lambda: _pages(api, slow["id"]), what="a first page")
+    until(lambda: _pages(api, slow["id"]), PATIENCE, what="a first page")
     cancelled = httpx.delete(f"{api}/v1/crawl/{slow['id']}", timeout=30).json()
     assert cancelled["status"] == "cancelled"
     assert _pages(api, slow["id"])  # what it kept stays readable

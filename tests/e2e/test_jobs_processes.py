@@ -6,84 +6,23 @@ Leases are short here (NETSIFT_JOB_LEASE) so a dead worker's job is taken over q
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.e2e.fleet import Fleet, free_port, until
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
 
 LEASE = "3.0"
 FINAL = ("done", "error")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := check():
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"never got there: {what}")
-
-
-class Fleet:
-    """The processes of one test, all pointed at the same store; killed at the end."""
-
-    def __init__(self, env: dict[str, str], tmp: Path) -> None:
-        self.env = env
-        self.tmp = tmp
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def start(self, *args: str) -> subprocess.Popen[bytes]:
-        log = open(self.tmp / f"proc-{len(self.processes)}.log", "wb")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "netsift", *args],
-            env={**os.environ, **self.env},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        self.processes.append(process)
-        return process
-
-    def api(self) -> str:
-        port = _free_port()
-        self.start("serve", "--port", str(port), "--no-worker", "--log-level", "warning")
-        url = f"http://127.0.0.1:{port}"
-
-        def up() -> bool:
-            try:
-                return httpx.get(f"{url}/v1/info", timeout=1).status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        _until(up, what="the API to start")
-        return url
-
-    def worker(self, *extra: str) -> subprocess.Popen[bytes]:
-        return self.start("worker", "--concurrency", "2", *extra)
-
-    def close(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait(timeout=10)
 
 
 BOTH = pytest.mark.parametrize(
@@ -159,12 +98,12 @@ def test_a_job_resumes_on_another_worker_after_kill_9(fleet: Fleet, research_web
     api = fleet.api()
     first = fleet.worker()
     job_id = _start(api)
-    _until(lambda: research_web.state.pages, what="the first worker reading pages")
+    until(lambda: research_web.state.pages, what="the first worker reading pages")
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
     research_web.state.page_latency = 0.0
     fleet.worker()
-    job = _until(lambda: _ended(api, job_id), what="the job to end on the second worker")
+    job = until(lambda: _ended(api, job_id), what="the job to end on the second worker")
     assert job["status"] == "done" and job["attempts"] == 2
     assert job["result"]["citations"] and job["usage"]["searches"] >= 1
     events = _events(api, job_id)
@@ -180,11 +119,11 @@ def test_a_paused_worker_loses_its_lease_and_the_job_is_published_once(
     api = fleet.api()
     first = fleet.worker()
     job_id = _start(api)
-    _until(lambda: research_web.state.pages, what="the first worker reading pages")
+    until(lambda: research_web.state.pages, what="the first worker reading pages")
     first.send_signal(signal.SIGSTOP)  # alive but silent: only its lease can tell
     research_web.state.page_latency = 0.0
     fleet.worker()
-    job = _until(lambda: _ended(api, job_id), what="the second worker to take over")
+    job = until(lambda: _ended(api, job_id), what="the second worker to take over")
     first.send_signal(signal.SIGCONT)  # it wakes, still mid-job: its writes are refused
     time.sleep(2.5)
     assert job["status"] == "done" and job["attempts"] == 2
@@ -198,8 +137,8 @@ def test_cancel_from_another_process_reaches_the_worker(fleet: Fleet, research_w
     api = fleet.api()
     fleet.worker()
     job_id = _start(api)
-    _until(lambda: _job(api, job_id)["status"] == "running", what="the job to start")
-    _until(lambda: research_web.state.pages, what="the worker reading pages")
+    until(lambda: _job(api, job_id)["status"] == "running", what="the job to start")
+    until(lambda: research_web.state.pages, what="the worker reading pages")
     cancelled = httpx.delete(f"{api}/v1/research/{job_id}", timeout=10).json()
     assert cancelled["status"] == "cancelled"  # ended by the worker within the wait
     assert cancelled["result"]["partial"] and cancelled["result"]["queries"]
@@ -216,13 +155,13 @@ def test_sigterm_hands_the_job_back_and_another_worker_finishes_it(
     api = fleet.api()
     first = fleet.worker()
     job_id = _start(api)
-    _until(lambda: research_web.state.pages, what="the worker reading pages")
+    until(lambda: research_web.state.pages, what="the worker reading pages")
     first.send_signal(signal.SIGTERM)
     assert first.wait(timeout=15) == 0  # bounded by NETSIFT_JOB_STOP_TIMEOUT
     assert _job(api, job_id)["status"] == "queued"  # handed back, not failed
     research_web.state.page_latency = 0.0
     fleet.worker()
-    job = _until(lambda: _ended(api, job_id), what="the job to end on the second worker")
+    job = until(lambda: _ended(api, job_id), what="the job to end on the second worker")
     assert job["status"] == "done" and job["attempts"] == 2
     _assert_one_clean_stream(_events(api, job_id), "done")
 
@@ -241,10 +180,10 @@ def _sample(text: str, name: str, **labels: str) -> float:
 @SQLITE
 def test_a_worker_process_serves_its_own_metrics(fleet: Fleet, research_web: ResearchWeb):
     api = fleet.api()
-    port = _free_port()
+    port = free_port()
     worker = fleet.worker("--metrics-port", str(port))
     job_id = _start(api)
-    job = _until(lambda: _ended(api, job_id), what="the worker to run the job")
+    job = until(lambda: _ended(api, job_id), what="the worker to run the job")
     assert job["status"] == "done"
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     assert _sample(text, "netsift_jobs_total", kind="research", outcome="done") == 1

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import pytest
 from starlette.responses import Response
 
 from netsift.mcp_http import ScreenedBodies
+from tests.e2e.fleet import free_port
 from tests.offline_web.server import serve
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -33,15 +33,9 @@ HELLO = {
 MAX_BODY = 64 * 1024
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def mcp_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "NETSIFT_DATA_DIR": str(tmp_path_factory.mktemp("mcp-http")),
