@@ -3,7 +3,6 @@ the work stays linear (time(2n)/time(n) near 2, never a wall-clock bound)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from netsift.fetch import bounds
@@ -11,18 +10,10 @@ from netsift.fetch.extract import extract
 from netsift.fetch.html import extract_html, parse_html
 from netsift.fetch.links import MAX_LINKS
 from tests.offline_web.hostile import many_links, nested_divs, unclosed_divs, wide_element
+from tests.timing import least_cpu
 
 # time(4n)/time(n): ~4 when linear, ~16 when quadratic; the margin absorbs a busy host
 LINEAR = 8.0
-
-
-def _cpu(work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def test_an_element_past_the_attribute_cap_keeps_its_first_attributes():
@@ -55,7 +46,7 @@ def test_reading_a_wide_element_is_linear():
 
     small, large = read(20_000), read(80_000)
     small()
-    assert _cpu(large) / max(_cpu(small), 1e-6) < LINEAR
+    assert least_cpu(large) / max(least_cpu(small), 1e-6) < LINEAR
 
 
 def test_elements_past_the_cap_are_dropped_and_reported():
@@ -83,7 +74,7 @@ def test_nesting_at_the_parser_limit_is_reported_and_metadata_reads_the_same_tre
 
     small, large = read(40_000), read(160_000)
     small()
-    assert _cpu(large) / max(_cpu(small), 1e-6) < LINEAR
+    assert least_cpu(large) / max(least_cpu(small), 1e-6) < LINEAR
 
 
 def test_long_tag_names_cost_what_long_tags_with_spaces_cost():
@@ -92,8 +83,8 @@ def test_long_tag_names_cost_what_long_tags_with_spaces_cost():
     names = ("<" + "a" * 4000 + ">") * 200
     spaced = ("<a " + "a " * 1998 + ">") * 200
     bounds.bound_attributes(names)
-    assert _cpu(lambda: bounds.bound_attributes(names)) < 5 * max(
-        _cpu(lambda: bounds.bound_attributes(spaced)), 1e-6
+    assert least_cpu(lambda: bounds.bound_attributes(names)) < 5 * max(
+        least_cpu(lambda: bounds.bound_attributes(spaced)), 1e-6
     )
 
 

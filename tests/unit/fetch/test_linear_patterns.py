@@ -4,31 +4,21 @@ pathological input is near 2 (a quadratic pattern gives 4 and more), never a wal
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 import pytest
 
 from netsift.fetch import article, feed, forum, pagetype, product
+from tests.timing import least_cpu
 
 N = 20_000
 LINEAR = 3.0  # time(2n)/time(n): ~2 when linear, ~4 when quadratic; the margin absorbs noise
 
 
-def _cpu(work: Callable[[], object]) -> float:
-    """The least CPU time of a few runs (the least is the least disturbed by a busy host)."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
-
-
 def _ratio(build: Callable[[int], Callable[[], object]]) -> float:
     small, large = build(N), build(2 * N)
     small()  # warm
-    return _cpu(large) / max(_cpu(small), 1e-6)
+    return least_cpu(large) / max(least_cpu(small), 1e-6)
 
 
 def test_price_pattern_is_linear_on_digit_runs():

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
-from collections.abc import Callable
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -14,6 +12,7 @@ from reportlab.pdfgen import canvas
 from netsift.errors import DecodeError
 from netsift.fetch.pdf import MAX_PAGES, extract_pdf
 from tests.offline_web.hostile import self_drawing_pdf, shared_stream_pdf
+from tests.timing import least_cpu
 
 
 def make_pdf(pages: list[str], *, title: str | None = None, author: str | None = None) -> bytes:
@@ -87,15 +86,6 @@ def test_pages_past_the_cap_are_not_read_and_the_text_says_so() -> None:
     assert pdf.warnings == (f"netsift read the first {MAX_PAGES} of {MAX_PAGES + 3} pages",)
 
 
-def _cpu(work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(2):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
-
-
 def test_drawing_work_is_bounded_whatever_the_page_count() -> None:
     """Pages drawing one deflated stream: 500 of 880 KB (an 80 KB file) took pypdf 390 CPU s,
     every page's copy interpreted. Reading stops at the budget, so 500 pages cost what 5 do
@@ -115,8 +105,8 @@ def test_drawing_work_is_bounded_whatever_the_page_count() -> None:
     few, many = heavy(5), heavy(500)
     # unbounded, 500 pages cost 100x what 5 do; bounded, both draw 2 pages and the rest is
     # opening the larger page tree (~2x on a busy host), so 10x fails only without the budget
-    assert _cpu(lambda: extract_pdf(many, max_content_bytes=budget)) < 10 * _cpu(
-        lambda: extract_pdf(few, max_content_bytes=budget)
+    assert least_cpu(lambda: extract_pdf(many, max_content_bytes=budget), runs=2) < 10 * least_cpu(
+        lambda: extract_pdf(few, max_content_bytes=budget), runs=2
     )
 
 

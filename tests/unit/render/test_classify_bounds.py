@@ -4,33 +4,22 @@ quadratic in nesting depth and in attributes, and the check ran on the server's 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import pytest
 
 from netsift.render.step import classify_body
 from tests.offline_web.hostile import unclosed_divs, wide_element
+from tests.timing import least_cpu
 
 # time(4n)/time(n): ~4 when linear, ~16 when quadratic; the margin absorbs a busy host
 LINEAR = 8.0
-
-
-def _cpu(work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 @pytest.mark.parametrize(("build", "n"), [(unclosed_divs, 40_000), (wide_element, 20_000)])
 def test_the_shell_check_is_linear_on_hostile_structure(build, n):
     small, large = build(n), build(4 * n)
     classify_body(small, "text/html")
-    ratio = _cpu(lambda: classify_body(large, "text/html")) / max(
-        _cpu(lambda: classify_body(small, "text/html")), 1e-6
+    ratio = least_cpu(lambda: classify_body(large, "text/html")) / max(
+        least_cpu(lambda: classify_body(small, "text/html")), 1e-6
     )
     assert ratio < LINEAR
     assert not classify_body(large, "text/html").shell
