@@ -19,7 +19,9 @@ from mcp import types
 from mcp.types import jsonrpc_message_adapter
 from pydantic import ValidationError
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .asgi_body import read_capped, replay
 
 __all__ = ["BODY_SECONDS", "ScreenedBodies"]
 
@@ -49,7 +51,7 @@ class ScreenedBodies:
             return
         body: bytes | None = None
         with anyio.move_on_after(self.body_seconds):
-            body = await self._read(receive)
+            body = await read_capped(receive, self.max_body)
             if body is None:
                 await _reply(send, 413, types.INVALID_REQUEST, self._too_large())
                 return
@@ -60,20 +62,7 @@ class ScreenedBodies:
         if problem := check_message(body):
             await _reply(send, 400, *problem)
             return
-        await self.app(scope, _replay(body, receive), send)
-
-    async def _read(self, receive: Receive) -> bytes | None:
-        """The whole body, or None as soon as it passes `max_body` (chunked bodies too)."""
-        chunks = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return bytes(chunks)
-            chunks += message.get("body", b"")
-            if len(chunks) > self.max_body:
-                return None
-            if not message.get("more_body", False):
-                return bytes(chunks)
+        await self.app(scope, replay(body, receive), send)
 
     def _too_large(self) -> str:
         return f"the request body is larger than this server accepts ({self.max_body} bytes)"
@@ -94,19 +83,6 @@ def check_message(body: bytes) -> tuple[int, str] | None:
             '"2.0" and a method, or a result or error for an id)',
         )
     return None
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 async def _reply(send: Send, status: int, code: int, message: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..asgi_body import read_capped, replay
 from ..errors import InvalidInput, NetsiftError, TooLarge
 from ..net.audit import request_id_var
 from .metrics import Metrics
@@ -66,11 +67,11 @@ class RequestContext:
             await send(message)
 
         try:
-            replay = await self._capped_body(scope, headers, receive)
-            if isinstance(replay, NetsiftError):
-                await self._refuse(replay, send_with_id)
+            capped = await self._capped_body(scope, headers, receive)
+            if isinstance(capped, NetsiftError):
+                await self._refuse(capped, send_with_id)
                 return
-            await self.app(scope, replay or receive, send_with_id)
+            await self.app(scope, capped or receive, send_with_id)
         finally:
             route = scope.get("route")
             name = getattr(route, "path", None) or "unmatched"
@@ -93,30 +94,8 @@ class RequestContext:
         if scope["method"] not in BODY_METHODS:
             return None
         # No declared length (chunked): read it here, up to the cap, then replay it.
-        chunks: list[bytes] = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                return self._too_large(None)
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        return replay
+        body = await read_capped(receive, self.max_body)
+        return self._too_large(None) if body is None else replay(body, receive)
 
     def _too_large(self, declared: int | None) -> TooLarge:
         details: dict[str, Any] = {"limit": self.max_body}
