@@ -87,7 +87,13 @@ def web_settings(
 
 @pytest.fixture
 async def web_client(web_settings: WebSettingsFactory) -> AsyncIterator[Client]:
-    """An entered Client pinned to the offline web.
+    """An entered Client pinned to the offline web."""
+    async for client in entered_client(web_settings()):
+        yield client
+
+
+async def entered_client(settings: Settings) -> AsyncIterator[Client]:
+    """A Client entered for a fixture's whole life.
 
     pytest-asyncio runs a fixture's setup and teardown in different tasks, but the Client's
     task group must be entered and exited in one task: a helper task holds it open.
@@ -99,7 +105,7 @@ async def web_client(web_settings: WebSettingsFactory) -> AsyncIterator[Client]:
 
     async def hold() -> None:
         try:
-            async with Client(web_settings()) as client:
+            async with Client(settings) as client:
                 opened.set_result(client)
                 await release.wait()
         except BaseException as exc:

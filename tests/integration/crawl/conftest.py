@@ -4,7 +4,6 @@ address the guard refuses."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +12,7 @@ import pytest
 
 from netsift.client import Client
 from netsift.config import Settings
+from tests.offline_web.fixtures import entered_client
 from tests.offline_web.generated import SiteSpec, build_site
 from tests.offline_web.server import serve
 from tests.offline_web.state import SiteState
@@ -66,23 +66,6 @@ def site_settings(make_settings: Callable[..., Settings], site: GeneratedSite) -
 
 @pytest.fixture
 async def crawl_client(site_settings: SiteSettings) -> AsyncIterator[Client]:
-    """An entered Client (its task group held open by one task, as web_client does)."""
-    opened: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
-    release = asyncio.Event()
-
-    async def hold() -> None:
-        try:
-            async with Client(site_settings()) as client:
-                opened.set_result(client)
-                await release.wait()
-        except BaseException as exc:
-            if not opened.done():
-                opened.set_exception(exc)
-            raise
-
-    holder = asyncio.create_task(hold())
-    try:
-        yield await opened
-    finally:
-        release.set()
-        await holder
+    """An entered Client (its task group held open by one task, as web_client's)."""
+    async for client in entered_client(site_settings()):
+        yield client
