@@ -87,31 +87,28 @@ class TavilyExtract(_Lenient):
     timeout: float | None = Field(default=None, gt=0, le=300)
 
 
-class TavilyCrawl(_Lenient):
+class _TavilySite(_Lenient):
+    """What Tavily's map and crawl both take: a site, its bounds and a budget."""
+
     url: str = Field(min_length=1)
-    max_depth: int = Field(default=1, ge=0)  # Tavily's default: the start page's links
     limit: int = Field(default=50, ge=1)
     instructions: str | None = None
     select_paths: list[str] = Field(default_factory=list)
     exclude_paths: list[str] = Field(default_factory=list)
     select_domains: list[str] = Field(default_factory=list)
     exclude_domains: list[str] = Field(default_factory=list)
+    include_usage: bool = False
+
+
+class TavilyCrawl(_TavilySite):
+    max_depth: int = Field(default=1, ge=0)  # Tavily's default: the start page's links
     format: Literal["markdown", "text"] = "markdown"
     timeout: float = Field(default=DEFAULT_CRAWL_TIMEOUT, gt=0)
     include_favicon: bool = False
-    include_usage: bool = False
 
 
-class TavilyMap(_Lenient):
-    url: str = Field(min_length=1)
-    limit: int = Field(default=50, ge=1)
-    instructions: str | None = None
-    select_paths: list[str] = Field(default_factory=list)
-    exclude_paths: list[str] = Field(default_factory=list)
-    select_domains: list[str] = Field(default_factory=list)
-    exclude_domains: list[str] = Field(default_factory=list)
+class TavilyMap(_TavilySite):
     timeout: float | None = Field(default=None, gt=0)
-    include_usage: bool = False
 
 
 def render_error(error: NetsiftError) -> JSONResponse:
