@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "TIME_RANGE_WORDS",
     "Attempt",
     "Citation",
     "ContentFormat",
@@ -41,6 +42,17 @@ __all__ = [
 ContentFormat = Literal["markdown", "text", "html"]
 RenderMode = Literal["auto", "always", "never"]
 TimeRange = Literal["d", "w", "m", "y"]
+# The words a time range is also spelled with, on the CLI and in the compatible APIs.
+TIME_RANGE_WORDS: dict[str, TimeRange] = {
+    "d": "d",
+    "day": "d",
+    "w": "w",
+    "week": "w",
+    "m": "m",
+    "month": "m",
+    "y": "y",
+    "year": "y",
+}
 SafeSearch = Literal["off", "moderate", "strict"]
 PageType = Literal[
     "article",

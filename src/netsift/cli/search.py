@@ -15,9 +15,6 @@ if TYPE_CHECKING:
 
 __all__ = ["providers", "search"]
 
-TIME_RANGES = {"d": "d", "day": "d", "w": "w", "week": "w", "m": "m", "month": "m"}
-TIME_RANGES |= {"y": "y", "year": "y"}
-
 
 def search(
     query: Annotated[str | None, typer.Argument(help="What to search for.")] = None,
@@ -49,6 +46,7 @@ def search(
     """Search the web across providers with failover; failures are reported, never hidden."""
     from ..client import Client
     from ..errors import InvalidInput
+    from ..models import TIME_RANGE_WORDS
     from ..params import SearchParams
 
     settings = build_settings()
@@ -70,14 +68,14 @@ def search(
     async def one() -> SearchResponse:
         if not query:
             raise InvalidInput("give a query, or --stdin for JSON lines")
-        if time_range is not None and time_range not in TIME_RANGES:
+        if time_range is not None and time_range not in TIME_RANGE_WORDS:
             raise InvalidInput(f"--time-range must be d, w, m or y, not {time_range!r}")
         options: dict[str, Any] = {
             "query": query,
             "count": count,
             "providers": providers,
             "merge": merge,
-            "time_range": TIME_RANGES[time_range] if time_range else None,
+            "time_range": TIME_RANGE_WORDS[time_range] if time_range else None,
             "region": region,
             "safesearch": safesearch,
             "no_cache": no_cache,

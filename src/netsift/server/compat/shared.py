@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from ...crawl.scope import Scope
 from ...errors import InvalidInput, NetsiftError
-from ...models import ContentFormat, Page, TimeRange
+from ...models import TIME_RANGE_WORDS, ContentFormat, Page, TimeRange
 from ..operations import Operations
 from ..responses import FetchRequest, retry_after_of
 
@@ -42,14 +42,7 @@ RANK_DECAY = 0.1
 READ_CONCURRENCY = 5
 
 _TIME_RANGES: dict[str, TimeRange] = {
-    "day": "d",
-    "d": "d",
-    "week": "w",
-    "w": "w",
-    "month": "m",
-    "m": "m",
-    "year": "y",
-    "y": "y",
+    **TIME_RANGE_WORDS,
     "qdr:d": "d",  # Google's `tbs`, as Firecrawl passes it
     "qdr:w": "w",
     "qdr:m": "m",
