@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from .errors import InvalidInput
 from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
@@ -218,8 +219,9 @@ class _SiteScope(_Params):
 
         try:
             check_patterns(value, info.field_name)
-        except InvalidInput as exc:
-            raise ValueError(exc.message) from None
+        except InvalidInput as exc:  # the field is named once, by the validation report
+            problem = exc.message.removeprefix(f"{info.field_name}: ")
+            raise PydanticCustomError("path_pattern", problem) from None
         return value
 
 

@@ -5,7 +5,9 @@ from netsift.errors import InvalidInput
 from netsift.params import (
     MAX_BATCH_QUERIES,
     BatchSearchParams,
+    CrawlParams,
     FetchParams,
+    MapParams,
     ResearchParams,
     SearchParams,
     validated,
@@ -61,3 +63,12 @@ def test_validated_names_the_field():
     with pytest.raises(InvalidInput, match="max_length"):
         validated(FetchParams, url="https://a.example/", max_length="x")
     assert validated(ResearchParams, question="why?", deadline=10).deadline == 10.0
+
+
+@pytest.mark.parametrize("model", [MapParams, CrawlParams])
+def test_a_bad_path_pattern_is_named_once_in_plain_words(model):
+    with pytest.raises(InvalidInput) as caught:
+        validated(model, url="https://example.org/", exclude=["(("])
+    message = caught.value.message
+    assert message.startswith("exclude: '((' is not a regular expression")
+    assert message.count("exclude") == 1 and "Value error" not in message
