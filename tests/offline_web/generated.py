@@ -34,7 +34,14 @@ from starlette.routing import Route
 
 from tests.offline_web.state import SiteState
 
-__all__ = ["SiteSpec", "build_site", "expected_paths", "forbidden"]
+__all__ = [
+    "ARCHIVE_MONTHS",
+    "CALENDAR_ENTRY",
+    "SiteSpec",
+    "build_site",
+    "expected_paths",
+    "forbidden",
+]
 
 FANOUT = 8  # children per page: 2,000 pages are four levels deep
 DUPLICATE_EVERY = 10  # every 10th page has an exact copy, a near copy and an alias
@@ -100,11 +107,12 @@ def _doc_links(n: int, spec: SiteSpec) -> list[tuple[str, str]]:
 
 
 ARCHIVE_MONTHS = 48  # /archive links four years of (empty) calendar months at once
+CALENDAR_ENTRY = "/calendar/2024/1"  # the month the home page links: the calendar's way in
 
 
 def expected_paths(spec: SiteSpec) -> set[str]:
     """Paths a correct crawl (no depth or page limit) keeps: home, docs, slow twins, /busy."""
-    paths = {"/", "/busy", "/archive", "/calendar/2024/1"}
+    paths = {"/", "/busy", "/archive", CALENDAR_ENTRY}
     paths.update(f"/docs/{n}" for n in range(spec.pages))
     paths.update(f"/slow/{n}" for n in range(0, spec.pages, SLOW_EVERY))
     return paths
@@ -134,7 +142,7 @@ def build_site(spec: SiteSpec, state: SiteState) -> Starlette:
         return Response(_html(title, paragraphs, links, canonical), media_type="text/html")
 
     async def home(request: Request) -> Response:
-        links = [("/docs/0", "Documentation"), ("/calendar/2024/1", "Events calendar")]
+        links = [("/docs/0", "Documentation"), (CALENDAR_ENTRY, "Events calendar")]
         links += [("/busy", "Status"), ("/away", "Partner site"), ("/inside", "Intranet")]
         links += [("/archive", "Event archive")]
         links += [("http://elsewhere.test/about", "Elsewhere"), ("http://10.0.0.7/admin", "Admin")]
