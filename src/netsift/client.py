@@ -127,6 +127,7 @@ class Client:
                     cpu_seconds=self.settings.task_cpu_seconds,
                     memory_mb=self.settings.task_memory_mb,
                 ),
+                niceness=self.settings.worker_niceness,
             )
         return self._compute
 

@@ -35,7 +35,7 @@ from pebble import ProcessExpired, ProcessPool
 
 from .errors import NetsiftError, TooComplex, error_from_dict
 
-__all__ = ["INLINE_MAX_BYTES", "Compute", "ComputeLimits", "default_workers"]
+__all__ = ["INLINE_MAX_BYTES", "WORKER_NICENESS", "Compute", "ComputeLimits", "default_workers"]
 
 T = TypeVar("T")
 
@@ -53,6 +53,12 @@ WALL_GRACE_SECONDS = 5.0
 # A worker is replaced after this many tasks, so slow leaks (caches in parsers, fragmentation
 # after a large page) cannot accumulate for the life of the server.
 TASKS_PER_WORKER = 500
+
+# Workers run at this much lower scheduling priority (nice) than the process that serves
+# requests: parsing is throughput work and answering is latency work, so when both want a
+# core the kernel runs the event loop first (at 10, CFS weighs a worker at about a tenth of
+# the loop on a contended core) while an idle core still goes wholly to the worker.
+WORKER_NICENESS = 10
 
 # The modules a worker needs, imported once by the forkserver so each fork starts warm.
 PRELOAD = ["netsift.fetch.fetcher"]
@@ -78,9 +84,11 @@ class ComputeLimits:
         return self.cpu_seconds * WALL_FACTOR + WALL_GRACE_SECONDS
 
 
-def _init_worker(memory_mb: int) -> None:
-    """Cap the worker's address space at what it holds now plus the task's allowance."""
+def _init_worker(memory_mb: int, niceness: int) -> None:
+    """Yield the CPU to request handling; cap the address space at what the worker holds now
+    plus the task's allowance."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops us
+    os.nice(niceness)
     if memory_mb <= 0:
         return
     held = _address_space_bytes()
@@ -128,11 +136,14 @@ class Compute:
     safe to call from many tasks at once: extra work queues in the pool.
     """
 
-    def __init__(self, *, workers: int, limits: ComputeLimits) -> None:
+    def __init__(
+        self, *, workers: int, limits: ComputeLimits, niceness: int = WORKER_NICENESS
+    ) -> None:
         if workers < 1:
             raise ValueError("workers must be 1 or more")
         self.workers = workers
         self.limits = limits
+        self.niceness = niceness
         self._pool: ProcessPool | None = None
         self._lock = threading.Lock()
 
@@ -145,7 +156,7 @@ class Compute:
                     max_workers=self.workers,
                     max_tasks=TASKS_PER_WORKER,
                     initializer=_init_worker,
-                    initargs=[self.limits.memory_mb],
+                    initargs=[self.limits.memory_mb, self.niceness],
                     context=context,
                 )
                 # pebble forks its workers on the first schedule: do it here, off the loop

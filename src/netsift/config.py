@@ -344,6 +344,9 @@ class Settings(BaseSettings):
     # per worker beyond its idle size: a 10 MB body (the default byte cap) parses into trees of
     # ~20x its size, which trafilatura copies a few times; 0 = no ceiling
     task_memory_mb: int = Field(default=1024, ge=0)
+    # how much lower the workers' scheduling priority is than the serving process's (nice):
+    # when parsing and answering want the same core, answering goes first (compute.py)
+    worker_niceness: int = Field(default=10, ge=0, le=19)
 
     @field_validator(
         "capabilities",

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from netsift.compute import Compute, ComputeLimits
+from netsift.compute import WORKER_NICENESS, Compute, ComputeLimits
 from netsift.errors import TooComplex, UnsupportedContentType
 from netsift.fetch.fetcher import _extract_content
 
@@ -24,6 +24,10 @@ def hog(megabytes: int) -> int:
 
 def pid() -> int:
     return os.getpid()
+
+
+def niceness() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
 
 
 @pytest.fixture
@@ -46,6 +50,10 @@ async def test_a_runaway_task_is_killed_and_the_next_one_runs(compute):
     assert "the spinner" in caught.value.message
     assert await compute.run(pid) > 0  # a fresh worker took the task
     assert before > 0
+
+
+async def test_workers_yield_the_cpu_to_the_serving_process(compute):
+    assert await compute.run(niceness) == min(19, niceness() + WORKER_NICENESS)
 
 
 async def test_neighbours_finish_while_a_task_runs_away(compute):

@@ -55,6 +55,32 @@ _MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 _HIDDEN = ("script", "style", "noscript", "template", "svg", "head")
+# The <script> types a browser runs (HTML's "JavaScript MIME type essence match", plus modules
+# and import maps); any other type is a data block (JSON-LD, JSON state, templates) that no
+# browser executes, so it cannot build content and is no evidence of a shell.
+_RUNNABLE_TYPES = frozenset(
+    {
+        "",
+        "module",
+        "importmap",
+        "application/ecmascript",
+        "application/javascript",
+        "application/x-ecmascript",
+        "application/x-javascript",
+        "text/ecmascript",
+        "text/javascript",
+        "text/javascript1.0",
+        "text/javascript1.1",
+        "text/javascript1.2",
+        "text/javascript1.3",
+        "text/javascript1.4",
+        "text/javascript1.5",
+        "text/jscript",
+        "text/livescript",
+        "text/x-ecmascript",
+        "text/x-javascript",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -92,6 +118,15 @@ def _empty_app_root(tree: HTMLParser) -> str | None:
     return None
 
 
+def _runs_scripts(tree: HTMLParser) -> bool:
+    """Whether any <script> is code a browser would run (not a JSON-LD or other data block)."""
+    for node in tree.css("script"):
+        kind = (node.attributes.get("type") or "").split(";")[0].strip().lower()
+        if kind in _RUNNABLE_TYPES:
+            return True
+    return False
+
+
 def _noscript_asks(tree: HTMLParser) -> bool:
     return any(_NOSCRIPT_ASKS.search(node.text() or "") for node in tree.css("noscript"))
 
@@ -100,8 +135,7 @@ def classify_shell(html: str) -> ShellVerdict:
     """Whether `html` needs a browser to show its content, and the evidence (pure)."""
     tree = HTMLParser(html)
     length = visible_text_length(tree)
-    scripts = tree.css("script")
-    if not scripts:
+    if not _runs_scripts(tree):
         return ShellVerdict(False, None, length)
     if length < NOSCRIPT_TEXT and _noscript_asks(tree):
         return ShellVerdict(True, "a <noscript> asks for JavaScript", length)

@@ -33,6 +33,8 @@ def page(body: str, head: str = "") -> str:
         ),
         (page("<main>Loading…</main><script>window.__NUXT__={}</script>"), "Nuxt markers"),
         (page("<p>Loading</p><script src=/bundle.js></script>"), "scripts and only"),
+        (page("<p>Loading</p><script type='module' src=/app.mjs></script>"), "scripts and only"),
+        (page("<div id=app></div><script type='Text/JavaScript; x'>go()</script>"), "empty app"),
     ],
 )
 def test_shells_are_recognised_with_their_evidence(html: str, evidence: str) -> None:
@@ -46,6 +48,9 @@ def test_shells_are_recognised_with_their_evidence(html: str, evidence: str) -> 
     [
         page("<p>Short page, no scripts.</p>"),  # short is not a shell without scripts
         page("<div id='root'></div>"),  # no script will ever fill it
+        # data blocks are not code: a JSON-LD-only page is short, not a shell
+        page('<p>text</p><script type=\'application/ld+json\'>{"@type": "Thing"}</script>'),
+        page("<div id='app'></div><script type='application/json'>{}</script>"),
         page(f"<div id='__next'><article>{WORDS * 10}</article></div><script id='__NEXT_DATA__'>"),
         page(f"<div id='root'>{WORDS * 10}</div><script src=app.js></script>"),
         page(f"<p>{WORDS * 3}</p><p>{WORDS * 2}</p><script>track()</script>"),
