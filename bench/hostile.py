@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import socket
 import statistics
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 import httpx
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -32,7 +34,6 @@ from starlette.routing import Route
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.offline_web.hostile import PAGES
-from tests.offline_web.server import serve
 
 
 def _free_port() -> int:
@@ -143,6 +144,28 @@ async def _run(base: str, site: str, server_pid: int, names: list[str], rounds: 
         )
 
 
+def _serve_site(names: list[str], port: int) -> None:
+    """The hostile pages, served from a process of their own: in the benchmark's process its
+    thread would hold the GIL while sending megabytes, and the probe's p99 would measure that."""
+    bodies = {name: (PAGES[name][0](PAGES[name][2]), PAGES[name][1]) for name in names}
+
+    async def page(request: Request) -> Response:
+        body, content_type = bodies[request.path_params["name"]]
+        return Response(body, media_type=content_type)
+
+    app = Starlette(routes=[Route("/{name}", page)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+
+
+def _wait_for(url: str) -> None:
+    for _ in range(100):
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.TransportError:
+            time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", default=",".join(PAGES))
@@ -151,43 +174,34 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="runs of every page, interleaved")
     args = parser.parse_args()
     names = [name for name in args.pages.split(",") if name]
-    bodies = {name: (PAGES[name][0](PAGES[name][2]), PAGES[name][1]) for name in names}
-
-    async def page(request: Request) -> Response:
-        body, content_type = bodies[request.path_params["name"]]
-        return Response(body, media_type=content_type)
-
-    app = Starlette(routes=[Route("/{name}", page)])
-    with serve(app) as site:
-        port = _free_port()
-        env = {
-            **os.environ,
-            "NETSIFT_RESOLVE": "hostile.test:127.0.0.1",
-            "NETSIFT_ALLOW_NETWORKS": "127.0.0.0/8",
-            "NETSIFT_RESPECT_ROBOTS": "false",
-            "NETSIFT_CAPABILITIES": "fetch",
-            "NETSIFT_SERVER_RATE_LIMIT": "100000/minute",
-            "NETSIFT_TASK_CPU_SECONDS": str(args.cpu),
-            "NETSIFT_TASK_MEMORY_MB": str(args.memory),
-            "NETSIFT_TIMEOUT": "300",
-        }
-        command = [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
-        server = subprocess.Popen(command, env=env)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(100):
-                try:
-                    httpx.get(f"{base}/healthz", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.2)
-            print(f"budget: {args.cpu} CPU s and {args.memory} MB per page\n")
-            asyncio.run(
-                _run(base, f"http://hostile.test:{site.port}", server.pid, names, args.rounds)
-            )
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    site_port, port = _free_port(), _free_port()
+    site = multiprocessing.get_context("spawn").Process(
+        target=_serve_site, args=(names, site_port), daemon=True
+    )
+    site.start()
+    env = {
+        **os.environ,
+        "NETSIFT_RESOLVE": "hostile.test:127.0.0.1",
+        "NETSIFT_ALLOW_NETWORKS": "127.0.0.0/8",
+        "NETSIFT_RESPECT_ROBOTS": "false",
+        "NETSIFT_CAPABILITIES": "fetch",
+        "NETSIFT_SERVER_RATE_LIMIT": "100000/minute",
+        "NETSIFT_TASK_CPU_SECONDS": str(args.cpu),
+        "NETSIFT_TASK_MEMORY_MB": str(args.memory),
+        "NETSIFT_TIMEOUT": "300",
+    }
+    command = [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
+    server = subprocess.Popen(command, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(f"{base}/healthz")
+        _wait_for(f"http://127.0.0.1:{site_port}/{names[0]}")
+        print(f"budget: {args.cpu} CPU s and {args.memory} MB per page\n")
+        asyncio.run(_run(base, f"http://hostile.test:{site_port}", server.pid, names, args.rounds))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        site.terminate()
 
 
 if __name__ == "__main__":
