@@ -43,10 +43,16 @@ def _free_port() -> int:
 
 
 def _tree(pid: int) -> list[int]:
-    """pid and its descendants (the compute pool's forkserver and workers)."""
+    """pid and its descendants (the compute pool's forkserver and workers). Every thread's
+    children: the forkserver is started from a thread of the server, not its main one."""
     out = [pid]
-    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-        out.extend(_tree(int(child)))
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            children = (task / "children").read_text().split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread ended
+        for child in children:
+            out.extend(_tree(int(child)))
     return out
 
 
