@@ -363,8 +363,13 @@ class SitemapReader:
 
         await charge_page()  # a download on the client's behalf, as a fetched page is
         request = httpx.Request("GET", check_url(url), headers={"Accept": ACCEPT})
+        # the protocol's own cap, not the page cap: a sitemap of 50,000 URLs passes 10 MB
         response = await self._http.send(
-            request, kind="sitemap", deadline=self._timeout, on_hop=on_hop
+            request,
+            kind="sitemap",
+            deadline=self._timeout,
+            max_bytes=SITEMAP_MAX_BYTES,
+            on_hop=on_hop,
         )
         if response.status_code >= 400:
             raise HTTPError(

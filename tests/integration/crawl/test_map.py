@@ -148,3 +148,13 @@ async def test_the_guard_refuses_the_loopback_without_the_exemption(web_settings
         with pytest.raises(BlockedAddress):
             await client.map(offline_web.url("map.test", "/"))
     assert offline_web.state.hits("map.test") == 0
+
+
+async def test_a_sitemap_may_be_larger_than_a_page(web_settings, offline_web):
+    """The protocol allows 50 MB a sitemap: the page cap (NETSIFT_MAX_BYTES) does not apply."""
+    from netsift.client import Client
+
+    async with Client(web_settings(max_bytes=128)) as client:
+        result = await client.map(offline_web.url("map.test", "/"), sitemaps="only")
+    assert [r.url for r in result.sitemaps if r.status == "failed"] == []
+    assert {"/docs/api-reference", "/blog/second-post"} <= set(paths(result))
