@@ -347,8 +347,17 @@ def test_firecrawl_v2_crawl_polls_to_completion_and_pages(crawl_server, site):
     assert [d.metadata_typed.source_url for d in below.data] == [site.url("/docs/1")]
     with pytest.raises(BadRequestError, match="allowExternalLinks"):
         firecrawl.crawl(site.url("/"), allow_external_links=True)
-    with pytest.raises(BadRequestError, match="html"):
-        firecrawl.start_crawl(site.url("/"), scrape_options={"formats": ["html"]})
+    as_html = firecrawl.crawl(
+        site.url("/"), limit=2, scrape_options={"formats": ["html", "links"]}, poll_interval=1
+    )
+    assert as_html.data and all(
+        d.html and d.html.lstrip().startswith("<") and d.markdown is None and d.links
+        for d in as_html.data
+    )
+    with pytest.raises(BadRequestError, match="one content format"):
+        firecrawl.start_crawl(site.url("/"), scrape_options={"formats": ["markdown", "html"]})
+    with pytest.raises(BadRequestError, match="screenshot"):
+        firecrawl.start_crawl(site.url("/"), scrape_options={"formats": ["screenshot"]})
 
 
 def test_firecrawl_crawl_status_pages_through_next(crawl_server, site, monkeypatch):

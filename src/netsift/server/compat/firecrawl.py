@@ -44,8 +44,9 @@ _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_E
 # Firecrawl's statuses where netsift's differ: a timeout is 408 there, a failed upstream 500
 # (firecrawl-py retries 502s, which would repeat a fetch netsift already reported as failed).
 _STATUS = {504: 408, 502: 500, 422: 400, 413: 400, 415: 400}
-# A crawl keeps each page as Markdown with its links, so those are the formats a crawl serves.
-CRAWL_FORMATS = {"markdown", "links"}
+# A crawl keeps each page in one content format (Markdown or main-content HTML) with its links,
+# so those are the formats a crawl serves, one content format per crawl.
+CRAWL_FORMATS = {"markdown", "html", "links"}
 # The crawl ids Firecrawl's clients are given: netsift's job id behind this mark, so that
 # `GET /v1/crawl/{id}` at the root (netsift's own route too) is told apart by its path alone;
 # netsift's own ids are hex and never carry it.
@@ -320,8 +321,14 @@ def _crawl_params(params: Crawl) -> CrawlParams:
     for field, why in refused.items():
         if asked[field]:
             raise InvalidInput(f"{field}: {why}", details={"field": field})
+    formats = {"markdown"}
     if params.scrape_options is not None:
-        _formats(params.scrape_options, CRAWL_FORMATS)
+        formats = _formats(params.scrape_options, CRAWL_FORMATS)
+    if {"markdown", "html"} <= formats:
+        raise InvalidInput(
+            "formats: a netsift crawl keeps one content format a page; ask markdown or html",
+            details={"formats": ["html", "markdown"]},
+        )
     include = crawl_include(params.url, params.include_paths)
     path = urlsplit(params.url).path
     if not include and not params.whole_site() and path not in ("", "/"):
@@ -336,6 +343,7 @@ def _crawl_params(params: Crawl) -> CrawlParams:
         "exclude": params.exclude_paths,
         "subdomains": params.allow_subdomains,
         "query": params.prompt or None,
+        "format": "html" if "html" in formats else "markdown",
     }
     if params.limit is not None:
         fields["max_pages"] = params.limit
@@ -378,10 +386,11 @@ async def crawl_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str,
     return await _start_crawl(request, state, "v1")
 
 
-def _crawl_document(page: Page) -> dict[str, Any]:
-    """A crawled page as a Firecrawl Document: its Markdown, links and metadata."""
+def _crawl_document(page: Page, content: str) -> dict[str, Any]:
+    """A crawled page as a Firecrawl Document: its content (`markdown` or `html`), links and
+    metadata."""
     return {
-        "markdown": page.content,
+        content: page.content,
         "links": [link.url for link in page.links],
         "metadata": _metadata(page),
     }
@@ -397,6 +406,7 @@ async def _crawl_status(
     progress = await client.crawls.frontier.status(job.id)
     completed = int(progress["pages"])
     planned = int(job.params.get("max_pages", completed))
+    content = "html" if job.params.get("format") == "html" else "markdown"
     total = completed if job.finished else max(completed, min(int(progress["seen"]), planned))
     body: dict[str, Any] = {
         "success": True,
@@ -405,7 +415,7 @@ async def _crawl_status(
         "total": total,
         "creditsUsed": completed,
         "expiresAt": (job.updated_at + CRAWL_KEPT).isoformat(),
-        "data": [_crawl_document(page) for _, _, page in rows],
+        "data": [_crawl_document(page, content) for _, _, page in rows],
     }
     if len(rows) == CRAWL_PAGE_SIZE:  # more may follow: the next page starts after this one
         base = str(request.base_url).rstrip("/")
