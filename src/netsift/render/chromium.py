@@ -38,6 +38,11 @@ _DISABLED_FEATURES = (
     "NetworkTimeServiceQuerying",
     "PrivacySandboxSettings4",
     "WebRtcHideLocalIpsWithMdns",
+    # Chromium 15x renders the address bar's suggestion popup as a WebUI page and preloads it,
+    # in a renderer process of its own per context (~60 MiB PSS each, bench/README.md): a
+    # headless render never shows an address bar
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
 )
 
 

@@ -42,7 +42,7 @@ from ..net.http import HttpClient
 from ..net.robots import RobotsCache
 from .chromium import browser_args, find_browser, proxy_settings
 from .interceptor import Budget, Interceptor, MainDocument
-from .memory import PROC, descendants, tree_rss
+from .memory import PROC, descendants, tree_pss
 from .sink import SINK_HOST, DenyAllProxy
 from .wait import scroll_screens, settle
 
@@ -331,7 +331,7 @@ class Renderer:
         return []
 
     def memory_bytes(self) -> int:
-        return tree_rss(self.browser_pids())
+        return tree_pss(self.browser_pids())
 
     async def _enforce_memory(self) -> None:
         """Between renders, recycle a browser that holds more than the ceiling."""

@@ -11,7 +11,7 @@ import pytest
 
 from netsift.config import Settings
 from netsift.render.chromium import browser_args, find_browser, proxy_settings
-from netsift.render.memory import descendants, parse_stat_ppid, rss_bytes, tree_rss
+from netsift.render.memory import descendants, parse_stat_ppid, pss_bytes, tree_pss
 from netsift.render.sink import request_target
 from netsift.render.step import resolve_mode
 
@@ -96,10 +96,10 @@ def test_proc_parsing() -> None:
     assert parse_stat_ppid("123 (chrome (renderer)) S 77 123 1 0") == 77
     assert parse_stat_ppid("broken") is None
     if Path("/proc/self/status").exists():
-        assert rss_bytes(os.getpid()) > 0
-        assert tree_rss([os.getpid()]) == rss_bytes(os.getpid())
+        assert pss_bytes(os.getpid()) > 0
+        assert tree_pss([os.getpid()]) == pss_bytes(os.getpid())
         assert os.getpid() not in descendants(os.getpid())
-    assert rss_bytes(-1) == 0
+    assert pss_bytes(-1) == 0
 
 
 def test_browser_headers_that_travel() -> None:
