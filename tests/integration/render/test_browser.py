@@ -154,7 +154,7 @@ async def test_browser_holds_no_ui_renderers_and_is_weighed_by_pss(
                 renders.start_soon(lambda u=url: client.fetch(u, render="always"))
         renderer = client.fetcher.render_step.renderer
         pids = renderer.browser_pids()
-        titles = [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in pids]
+        titles = [b" ".join(_cmdline(pid)) for pid in pids]
         rss = sum(_rss(pid) for pid in pids)
         used = renderer.memory_bytes()
     assert sum(b"--type=renderer" in title for title in titles) >= 1
