@@ -148,10 +148,13 @@ async def test_browser_holds_no_ui_renderers_and_is_weighed_by_pss(
     """No renderer for the address bar's WebUI popup (Chromium preloads one per context), and
     the memory ceiling weighs the tree by PSS: shared pages once, not once per process."""
     async with Client(_settings(offline_web, tmp_path, render_concurrency=2)) as client:
-        urls = [offline_web.url("spa.test", path) for path in ("/article", "/feed")]
+
+        async def render(path: str) -> None:
+            await client.fetch(offline_web.url("spa.test", path), render="always")
+
         async with anyio.create_task_group() as renders:
-            for url in urls:
-                renders.start_soon(lambda u=url: client.fetch(u, render="always"))
+            for path in ("/article", "/feed"):  # two at once: two contexts
+                renders.start_soon(render, path)
         renderer = client.fetcher.render_step.renderer
         pids = renderer.browser_pids()
         titles = [b" ".join(_cmdline(pid)) for pid in pids]
