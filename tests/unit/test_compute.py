@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import platform
+import sys
 
 import pytest
 
@@ -24,6 +26,27 @@ def hog(megabytes: int) -> int:
 
 def pid() -> int:
     return os.getpid()
+
+
+def extraction_loaded() -> bool:
+    return "trafilatura" in sys.modules and "netsift.fetch.html" in sys.modules
+
+
+_PINNED: list[bytes] = []
+
+
+def churn(megabytes: int) -> None:
+    """Grow the C heap by `megabytes` of 2 KiB blocks (above pymalloc's, below mmap's size) and
+    free them, with a block allocated after them still held: free() cannot shrink the heap."""
+    blocks = [bytes(2048) for _ in range(megabytes * 512)]
+    _PINNED.append(bytes(2048))
+    del blocks
+
+
+def resident() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
 
 
 @pytest.fixture
@@ -69,3 +92,24 @@ async def test_errors_inside_a_worker_keep_their_code(compute):
     with pytest.raises(UnsupportedContentType) as caught:
         await compute.run(_extract_content, png, "image/png", "http://x.test/i", "markdown", "auto")
     assert caught.value.details["content_type"] == "image/png"
+
+
+async def test_workers_start_with_the_extraction_loaded(compute):
+    """The forkserver read a page before it forked them (compute_warmup): what extraction loads
+    on first use is in pages the workers share, not loaded again into each."""
+    assert await compute.run(extraction_loaded)
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc" or not os.path.exists("/proc/self/status"),
+    reason="malloc_trim is glibc's; RSS is read from /proc",
+)
+async def test_a_worker_hands_back_the_heap_a_task_grew():
+    pool = Compute(workers=1, limits=ComputeLimits(cpu_seconds=5, memory_mb=400))
+    try:
+        before = await pool.run(resident)
+        await pool.run(churn, 64)
+        grown = await pool.run(resident) - before
+    finally:
+        await asyncio.to_thread(pool.close)
+    assert grown < 16 * 1024 * 1024  # without the trim the worker keeps the 64 MiB
