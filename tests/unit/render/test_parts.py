@@ -46,10 +46,15 @@ def test_switches_leave_the_browser_no_network_of_its_own() -> None:
         "--disable-quic",
         "--dns-prefetch-disable",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        "--disable-gpu",
     ):
         assert switch in args
     assert "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" in args
-    assert any(a.startswith("--disable-features=") and "DnsOverHttps" in a for a in args)
+    # one list: Chromium keeps only the last of repeated switches
+    (features,) = [a for a in args if a.startswith("--disable-features=")]
+    assert {"DnsOverHttps", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"} <= set(
+        features.removeprefix("--disable-features=").split(",")
+    )
     assert proxy_settings("http://127.0.0.1:9") == {
         "server": "http://127.0.0.1:9",
         "bypass": "<-loopback>",  # loopback goes through the sink too
