@@ -1,10 +1,12 @@
 """Imported last by the compute pool's forkserver (`compute.WARMUP`): read one small HTML page.
 
 Extraction loads most of what it needs on first use: the HTML readers, trafilatura, lxml,
-courlan, htmldate, charset tables, compiled patterns. Loaded in each worker, that is ~13 MiB
-of private memory per worker (bench/README.md, render); loaded here, before the forkserver
-forks, it sits in pages the workers share copy-on-write. This module's import is its effect:
-a module name is all a forkserver can be given to run.
+courlan, htmldate, charset tables, compiled patterns, and, the first time a page has too
+little text for trafilatura (a JavaScript shell), justext's stop words of every language
+(~12 MiB of strings, ~30 MiB of a worker's resident set once built). Loaded in each worker,
+that is private memory per worker (bench/README.md, render); loaded here, before the
+forkserver forks, it sits in pages the workers share copy-on-write. This module's import is
+its effect: a module name is all a forkserver can be given to run.
 """
 
 from __future__ import annotations
@@ -25,14 +27,24 @@ _PAGE = (
 ).encode()
 
 
+# A JavaScript shell's static answer: too little text, so trafilatura tries its justext rescue.
+_SHELL = (
+    b"<!doctype html><html><head><title>App</title></head><body><div id=root></div>"
+    b"<noscript>You need to enable JavaScript to run this app.</noscript>"
+    b"<script src=/app.js></script></body></html>"
+)
+
+
 def warm_up() -> None:
-    """Extract `_PAGE` once; any failure only means the workers load things themselves."""
-    try:
-        extract_content(
-            _PAGE, content_type="text/html", url="https://warm-up.invalid/", format="markdown"
-        )
-    except Exception:
-        pass
+    """Extract `_PAGE` and `_SHELL` once; a failure only means the workers load things
+    themselves."""
+    for page in (_PAGE, _SHELL):
+        try:
+            extract_content(
+                page, content_type="text/html", url="https://warm-up.invalid/", format="markdown"
+            )
+        except Exception:
+            pass
 
 
 warm_up()

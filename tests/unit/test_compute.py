@@ -29,7 +29,11 @@ def pid() -> int:
 
 
 def extraction_loaded() -> bool:
-    return "trafilatura" in sys.modules and "netsift.fetch.html" in sys.modules
+    """The HTML readers are imported, and trafilatura's rescue stop list (every language's
+    stop words, built the first time a page has too little text) is built."""
+    external = sys.modules.get("trafilatura.external")
+    loaded = "netsift.fetch.html" in sys.modules and external is not None
+    return loaded and bool(getattr(external, "JT_STOPLIST", None))
 
 
 _PINNED: list[bytes] = []
