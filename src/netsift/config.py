@@ -317,7 +317,7 @@ class Settings(BaseSettings):
     browser_path: str | None = None  # a Chromium to use instead of Playwright's own
     render_timeout: float = Field(default=20.0, gt=0)  # one render, waits included
     render_concurrency: int = Field(default=2, ge=1, le=32)  # renders at once per process
-    render_memory_mb: int = Field(default=1024, ge=1)  # browser RSS that triggers a restart
+    render_memory_mb: int = Field(default=1024, ge=1)  # browser PSS that triggers a restart
     render_max_requests: int = Field(default=200, ge=1)  # requests one page may make
     render_max_bytes: int = Field(default=32 * 1024 * 1024, gt=0)  # bytes one render may load
     render_scrolls: int = Field(default=5, ge=0, le=50)  # screens scrolled for lazy lists

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import platform
+import sys
 
 import pytest
 
@@ -28,6 +30,31 @@ def pid() -> int:
 
 def niceness() -> int:
     return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def extraction_loaded() -> bool:
+    """The HTML readers are imported, and trafilatura's rescue stop list (every language's
+    stop words, built the first time a page has too little text) is built."""
+    external = sys.modules.get("trafilatura.external")
+    loaded = "netsift.fetch.html" in sys.modules and external is not None
+    return loaded and bool(getattr(external, "JT_STOPLIST", None))
+
+
+_PINNED: list[bytes] = []
+
+
+def churn(megabytes: int) -> None:
+    """Grow the C heap by `megabytes` of 2 KiB blocks (above pymalloc's, below mmap's size) and
+    free them, with a block allocated after them still held: free() cannot shrink the heap."""
+    blocks = [bytes(2048) for _ in range(megabytes * 512)]
+    _PINNED.append(bytes(2048))
+    del blocks
+
+
+def resident() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
 
 
 @pytest.fixture
@@ -77,3 +104,24 @@ async def test_errors_inside_a_worker_keep_their_code(compute):
     with pytest.raises(UnsupportedContentType) as caught:
         await compute.run(_extract_content, png, "image/png", "http://x.test/i", "markdown", "auto")
     assert caught.value.details["content_type"] == "image/png"
+
+
+async def test_workers_start_with_the_extraction_loaded(compute):
+    """The forkserver read a page before it forked them (compute_warmup): what extraction loads
+    on first use is in pages the workers share, not loaded again into each."""
+    assert await compute.run(extraction_loaded)
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc" or not os.path.exists("/proc/self/status"),
+    reason="malloc_trim is glibc's; RSS is read from /proc",
+)
+async def test_a_worker_hands_back_the_heap_a_task_grew():
+    pool = Compute(workers=1, limits=ComputeLimits(cpu_seconds=5, memory_mb=400))
+    try:
+        before = await pool.run(resident)
+        await pool.run(churn, 64)
+        grown = await pool.run(resident) - before
+    finally:
+        await asyncio.to_thread(pool.close)
+    assert grown < 16 * 1024 * 1024  # without the trim the worker keeps the 64 MiB

@@ -38,6 +38,11 @@ _DISABLED_FEATURES = (
     "NetworkTimeServiceQuerying",
     "PrivacySandboxSettings4",
     "WebRtcHideLocalIpsWithMdns",
+    # Chromium 15x renders the address bar's suggestion popup as a WebUI page and preloads it,
+    # in a renderer process of its own per context (~60 MiB PSS each, bench/README.md): a
+    # headless render never shows an address bar
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
 )
 
 
@@ -79,6 +84,10 @@ def browser_args(sink_host: str) -> list[str]:
         f"--disable-features={','.join(_DISABLED_FEATURES)}",
         f"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE {sink_host}",
         "--disable-dev-shm-usage",  # containers' /dev/shm is small; tabs crash without this
+        # no GPU: text needs no WebGL or GPU raster, and the GPU process then holds only the
+        # compositor (~15 MiB less PSS, bench/README.md); WebGL off is less code pages reach
+        "--disable-gpu",
+        "--disable-software-rasterizer",
     ]
 
 

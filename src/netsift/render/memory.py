@@ -1,8 +1,12 @@
-"""How much memory the browser holds: the resident set of a process tree, read from /proc.
+"""How much memory the browser holds: the proportional set of a process tree, from /proc.
 
 Chromium is many processes (browser, GPU, network, one renderer per site) under Playwright's
-driver; the ceiling applies to their sum. Linux only: elsewhere the tree reads as empty and
-the ceiling is not enforced (`tree_rss` returns 0).
+driver; the ceiling applies to their sum. The sum is of PSS (each shared page split between
+the processes that map it), not RSS: Chromium's processes share most of their code and fonts,
+and a sum of resident sets counts those once per process (a browser at ~560 MiB of PSS summed
+to over 1 GiB of RSS, past the default ceiling, and was restarted every few renders;
+bench/README.md). Linux only: elsewhere the tree reads as empty and the ceiling is not
+enforced (`tree_pss` returns 0).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["descendants", "parse_stat_ppid", "rss_bytes", "tree_rss"]
+__all__ = ["descendants", "parse_stat_ppid", "pss_bytes", "tree_pss"]
 
 PROC = Path("/proc")
 
@@ -44,17 +48,19 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def rss_bytes(pid: int) -> int:
-    """Resident set size of one process (0 when it is gone or unreadable)."""
-    try:
-        for line in (PROC / str(pid) / "status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return 0
+def pss_bytes(pid: int) -> int:
+    """Proportional set size of one process (0 when it is gone or unreadable); the resident
+    set where the kernel has no smaps_rollup (before Linux 4.14)."""
+    for name, key in (("smaps_rollup", "Pss:"), ("status", "VmRSS:")):
+        try:
+            for line in (PROC / str(pid) / name).read_text().splitlines():
+                if line.startswith(key):
+                    return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            continue
     return 0
 
 
-def tree_rss(pids: list[int]) -> int:
-    """Sum of the resident sets of `pids` (shared pages counted per process: an upper bound)."""
-    return sum(rss_bytes(pid) for pid in pids)
+def tree_pss(pids: list[int]) -> int:
+    """Sum of the proportional sets of `pids`: what the tree holds, shared pages counted once."""
+    return sum(pss_bytes(pid) for pid in pids)

@@ -57,6 +57,13 @@ def _audit(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def _rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
 def _cmdline(pid: int) -> list[bytes]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
 
@@ -133,6 +140,29 @@ async def test_browser_has_no_network_of_its_own(offline_web: OfflineWeb, tmp_pa
         cmdline = _cmdline(browser_proc[0])
     assert f"--proxy-server=http://127.0.0.1:{port}".encode() in cmdline
     assert any(arg.startswith(b"--host-resolver-rules=MAP * ~NOTFOUND") for arg in cmdline)
+
+
+async def test_browser_holds_no_ui_renderers_and_is_weighed_by_pss(
+    offline_web: OfflineWeb, tmp_path: Path
+) -> None:
+    """No renderer for the address bar's WebUI popup (Chromium preloads one per context), and
+    the memory ceiling weighs the tree by PSS: shared pages once, not once per process."""
+    async with Client(_settings(offline_web, tmp_path, render_concurrency=2)) as client:
+
+        async def render(path: str) -> None:
+            await client.fetch(offline_web.url("spa.test", path), render="always")
+
+        async with anyio.create_task_group() as renders:
+            for path in ("/article", "/feed"):  # two at once: two contexts
+                renders.start_soon(render, path)
+        renderer = client.fetcher.render_step.renderer
+        pids = renderer.browser_pids()
+        titles = [b" ".join(_cmdline(pid)) for pid in pids]
+        rss = sum(_rss(pid) for pid in pids)
+        used = renderer.memory_bytes()
+    assert sum(b"--type=renderer" in title for title in titles) >= 1
+    assert not [title for title in titles if b"--top-chrome-webui" in title]
+    assert 0 < used < rss  # Chromium's processes share their code: PSS sums to less than RSS
 
 
 async def test_robots_and_byte_budget_apply_to_the_page_requests(

@@ -57,6 +57,17 @@ Object.defineProperty(window, 'sessionStorage', { get() { for (;;) {} } });
 </script></body></html>"""
 
 
+_HOARD_PAGE = """<!doctype html><html><head><title>Hoard</title></head><body>
+<div id="root"></div><script>
+window.hoard = Array.from({length: 400000}, (_, i) => ({i, text: 'item ' + i}));
+document.getElementById('root').textContent = 'Hoarded ' + window.hoard.length + ' objects.';
+</script></body></html>"""
+
+
+async def _hoard(request: Request) -> Response:
+    return HTMLResponse(_HOARD_PAGE)
+
+
 async def _stubborn(request: Request) -> Response:
     return HTMLResponse(_STUBBORN_PAGE)
 
@@ -96,6 +107,7 @@ def live() -> Iterator[LiveServer]:
             Route("/live", _page),
             Route("/remember", _remember),
             Route("/stubborn", _stubborn),
+            Route("/hoard", _hoard),
             WebSocketRoute("/echo", _echo),
             WebSocketRoute("/flood", _flood),
         ]
@@ -176,3 +188,18 @@ async def test_a_page_that_hangs_the_wipe_is_closed_not_reused(
     assert contexts == 1  # the hung one was closed, not left behind
     assert "Remembered: [null,null,null,null]" in after.content
     assert pages == 2 and launches == 1  # a new page in a new context, the same browser
+
+
+async def test_a_kept_page_does_not_keep_the_last_sites_heap(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    async with Client(_settings(tmp_path)) as client:
+        page = await client.fetch(live.url("/hoard"), render="always", format="text")
+        renderer = client.fetcher.render_step.renderer
+        kept = renderer._idle[0]
+        assert kept.page is not None
+        session = await kept.context.new_cdp_session(kept.page)
+        heap = await session.send("Runtime.getHeapUsage")
+        await session.detach()
+    assert "Hoarded 400000 objects." in page.content
+    assert heap["usedSize"] < 8 * 1024 * 1024, heap  # ~30 MB hoarded, collected by the wipe

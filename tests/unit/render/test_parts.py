@@ -11,7 +11,7 @@ import pytest
 
 from netsift.config import Settings
 from netsift.render.chromium import browser_args, find_browser, proxy_settings
-from netsift.render.memory import descendants, parse_stat_ppid, rss_bytes, tree_rss
+from netsift.render.memory import descendants, parse_stat_ppid, pss_bytes, tree_pss
 from netsift.render.sink import request_target
 from netsift.render.step import resolve_mode
 
@@ -46,10 +46,15 @@ def test_switches_leave_the_browser_no_network_of_its_own() -> None:
         "--disable-quic",
         "--dns-prefetch-disable",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        "--disable-gpu",
     ):
         assert switch in args
     assert "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" in args
-    assert any(a.startswith("--disable-features=") and "DnsOverHttps" in a for a in args)
+    # one list: Chromium keeps only the last of repeated switches
+    (features,) = [a for a in args if a.startswith("--disable-features=")]
+    assert {"DnsOverHttps", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"} <= set(
+        features.removeprefix("--disable-features=").split(",")
+    )
     assert proxy_settings("http://127.0.0.1:9") == {
         "server": "http://127.0.0.1:9",
         "bypass": "<-loopback>",  # loopback goes through the sink too
@@ -96,10 +101,10 @@ def test_proc_parsing() -> None:
     assert parse_stat_ppid("123 (chrome (renderer)) S 77 123 1 0") == 77
     assert parse_stat_ppid("broken") is None
     if Path("/proc/self/status").exists():
-        assert rss_bytes(os.getpid()) > 0
-        assert tree_rss([os.getpid()]) == rss_bytes(os.getpid())
+        assert pss_bytes(os.getpid()) > 0
+        assert tree_pss([os.getpid()]) == pss_bytes(os.getpid())
         assert os.getpid() not in descendants(os.getpid())
-    assert rss_bytes(-1) == 0
+    assert pss_bytes(-1) == 0
 
 
 def test_browser_headers_that_travel() -> None:
