@@ -10,7 +10,7 @@ import pytest
 
 from netsift.compute import Compute, ComputeLimits
 from netsift.errors import TooComplex, UnsupportedContentType
-from netsift.fetch.fetcher import _extract_content
+from netsift.fetch.content import _extract_content
 
 
 def spin() -> None:

@@ -9,6 +9,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from tests.offline_web.server import serve
+from tests.paths import REPO
+
+PAGE = REPO / "tests" / "offline_web" / "pages" / "article.html"
 
 # What neither `import netsift` nor a Client nor `netsift --help` loads: the readers
 # (trafilatura, pypdf and the PIL it brings, feedparser), the optional doors (openai, fastapi,
@@ -156,3 +168,45 @@ def test_mcp_lists_its_tools_before_it_builds_a_client() -> None:
     """An MCP host starts a server per session and lists its tools at once."""
     modules = loaded_after(MCP_LISTING)  # the script asserts what loaded when
     assert "netsift.mcp" in modules
+
+
+def test_the_forkserver_preload_brings_no_http_layer_or_settings() -> None:
+    """What a pool worker starts with (compute.PRELOAD): the readers, not the fetcher's network
+    half (httpx, the guarded HTTP layer, the settings, the render step)."""
+    modules = loaded_after("import netsift.compute as c\nfor name in c.PRELOAD: __import__(name)")
+    assert "trafilatura" in modules  # the HTML reader, warm in every worker
+    skips = ("httpx", "pydantic_settings", "netsift.config", "netsift.net", "netsift.render")
+    assert heavy(modules, skips) == []
+
+
+FETCH_COMMAND = """
+import os, sys, tempfile
+os.environ.update(NETSIFT_DATA_DIR=tempfile.mkdtemp(), NETSIFT_ALLOW_NETWORKS="127.0.0.1/32",
+                  NETSIFT_RESPECT_ROBOTS="false")
+sys.argv = ["netsift", "fetch", {url!r}, "--json"]
+from netsift.cli import main
+from netsift import oneshot
+try:
+    main()
+except SystemExit as done:
+    assert not done.code, done.code
+assert oneshot._worker is not None, "no worker was forked"
+"""
+
+
+def test_a_fetch_command_reads_the_page_in_its_worker_not_in_itself(page_url: str) -> None:
+    """`netsift fetch URL`: the page is read in the command's forked worker, so the command's
+    own process never imports the readers (trafilatura, lxml)."""
+    modules = loaded_after(FETCH_COMMAND.format(url=page_url))
+    assert "netsift.oneshot" in modules
+    assert heavy(modules, (*HEAVY, "lxml")) == []
+
+
+async def _article(request: Request) -> Response:
+    return Response(PAGE.read_bytes(), media_type="text/html")
+
+
+@pytest.fixture(scope="module")
+def page_url() -> Iterator[str]:
+    with serve(Starlette(routes=[Route("/article", _article)])) as server:
+        yield server.url("/article")
