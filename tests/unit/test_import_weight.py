@@ -79,7 +79,7 @@ def test_cli_help_loads_no_heavy_stack() -> None:
 
 def test_a_cli_client_loads_neither_readers_nor_research_nor_httpx_cli() -> None:
     """What `netsift search` builds: a Client, under the CLI (so httpx comes without its CLI)."""
-    modules = loaded_after("import netsift.cli\nfrom netsift.client import Client\nClient()")
+    modules = loaded_after("import netsift.cli\nfrom netsift.client import Client\nClient().http")
     assert "httpx" in modules
     assert heavy(modules, HEAVY + CLI_SKIPS) == []
 
@@ -97,11 +97,16 @@ def test_a_client_needs_none_of_the_optional_extras() -> None:
     loaded_after(code)  # raises (the subprocess fails) on an ImportError
 
 
-# What a cached search does not need: the fetch stack (the page readers' dispatcher, the render
+# What a cached search does not need: the HTTP stack (httpx, the guarded client: built with
+# the first provider asked), the fetch stack (the page readers' dispatcher, the render
 # step, the process pool), the `limits` library (no limit is checked on a cache hit), the
-# research agent (the Client enters the research runner, which is light), and any provider
+# research stack and the crawler (the command does not enter the job runner), and any provider
 # module (a name is checked without importing it; the one asked loads when it is called).
 SEARCH_SKIPS = (
+    "httpx",
+    "httpcore",
+    "netsift.net.http",
+    "netsift.search.failover",
     "netsift.fetch.fetcher",
     "netsift.compute",
     "netsift.render",
@@ -116,7 +121,7 @@ SEARCH_SKIPS = (
 CACHED_SEARCH = """
 import asyncio, sys
 sys.modules.setdefault("httpx._main", None)
-from netsift.client import Client
+from netsift.cli.clients import jobless_client
 from netsift.config import Settings
 from netsift.models import SearchResponse
 from netsift.search.service import SearchService
@@ -124,7 +129,7 @@ from netsift.store.cache import cache_key
 
 async def main():
     settings = Settings(cache_url="memory://", providers=["brave"], brave_api_key="k")
-    async with Client(settings) as client:
+    async with jobless_client(settings) as client:  # as `netsift search` holds it
         service = client.search_service
         key = cache_key("rust", providers=["brave"], count=10, merge=False, time_range=None,
                         region=None, safesearch="moderate")
@@ -137,11 +142,12 @@ asyncio.run(main())
 """
 
 
-def test_a_cached_search_loads_no_fetch_stack_limits_or_other_providers() -> None:
+def test_a_cached_search_loads_no_http_fetch_or_job_stack_limits_or_providers() -> None:
+    """`netsift search` holds its Client without entering it (cli/clients.py), so the job
+    runner's kinds (the crawler, the research runner) stay unloaded too."""
     modules = loaded_after(CACHED_SEARCH)
     assert "netsift.search.service" in modules
-    readers = tuple(name for name in HEAVY if name != "netsift.research")
-    assert heavy(modules, readers + SEARCH_SKIPS) == []
+    assert heavy(modules, (*HEAVY, *SEARCH_SKIPS, "netsift.crawl")) == []
 
 
 MCP_LISTING = """
