@@ -23,6 +23,7 @@ long-running doors (serve, mcp, worker) never fork one: their workers come from 
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import multiprocessing
 import threading
@@ -40,6 +41,9 @@ def fork_worker(memory_mb: int, preload: list[str]) -> None:
     (the command then uses the pool). For a CLI command that runs one task and exits."""
     global _worker
     if _worker is None and threading.active_count() == 1:
+        # what exists now lives as long as the command: the collector of neither process need
+        # walk it again, and the child's would write to every page it shares with the parent
+        gc.freeze()
         _worker = ForkedWorker(memory_mb, preload)
 
 

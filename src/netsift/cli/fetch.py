@@ -37,8 +37,13 @@ PageTypeOption = Annotated[
 def _one_shot(settings: Settings) -> None:
     """Fork the command's extraction worker now, before the event loop starts a thread, so a
     one-page command pays for one interpreter's start-up instead of three (netsift/oneshot.py
-    says why this keeps the worker's limits); --stdin serves many pages and keeps the pool."""
+    says why this keeps the worker's limits); --stdin serves many pages and keeps the pool.
+
+    The pages' models and the readers' dispatch (fetch/content.py) are imported first: the
+    command builds its Page with them anyway, and the worker then shares them instead of
+    importing them again."""
     from ..compute import PRELOAD
+    from ..fetch import content  # noqa: F401
     from ..oneshot import fork_worker
 
     fork_worker(settings.task_memory_mb, PRELOAD)
