@@ -36,9 +36,18 @@ HEAVY = (
     "netsift.research",
     "netsift.fetch.html",
 )
-# `netsift --help` opens neither the settings (pydantic-settings) nor the HTTP client, and the
-# CLI never loads httpx's own command line (httpx._main: click, rich.progress, rich.syntax).
-HELP_ALSO_SKIPS = ("pydantic_settings", "httpx", "netsift.client", "netsift.config")
+# `netsift --help` opens neither the settings (pydantic-settings) nor the HTTP client, nor
+# pydantic at all (the CLI's error boundary checks for its ValidationError without importing
+# it), and the CLI never loads httpx's own command line (httpx._main: click, rich.progress,
+# rich.syntax).
+HELP_ALSO_SKIPS = (
+    "pydantic_settings",
+    "pydantic",
+    "pydantic_core",
+    "httpx",
+    "netsift.client",
+    "netsift.config",
+)
 CLI_SKIPS = ("httpx._main",)
 
 
