@@ -13,7 +13,8 @@ per-task timeout, kill-and-replace and result channel. pebble does exactly that,
 
 Workers are forked from a forkserver (never from the multi-threaded server process) that has
 imported the extraction modules once, so starting or replacing a worker costs a fork, not an
-import of lxml and trafilatura.
+import of lxml and trafilatura. A one-page CLI command forks its single worker from itself
+instead, under the same limits (oneshot.py says why); `run` uses it while it lives.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 The network layer does the dangerous part (address checks at connect time, redirect hops,
 byte and time caps); this module decides what a response means: robots per hop, status,
-content type, extraction by kind, and explicit pagination (never a silent cut).
+content type, then extraction by kind and explicit pagination (never a silent cut), which live
+in content.py because the compute pool's workers run them without this module's network half.
 """
 
 from __future__ import annotations
