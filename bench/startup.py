@@ -6,10 +6,11 @@ Agent harnesses start a process per tool call, so what a command costs before it
 is paid on every call. Each contender runs as a subprocess; its cost is the CPU of its whole
 process tree (user + system, from `getrusage(RUSAGE_CHILDREN)` deltas), which a busy machine
 disturbs far less than wall time. The tree includes processes that outlive the command: this
-script is a child subreaper (Linux `PR_SET_CHILD_SUBREAPER`), so netsift's forkserver and
-extraction workers, orphaned when the command exits, are reparented here and reaped into the
-figure (without it a fetch looked about 2x cheaper than it is). Contenders of one figure run
-interleaved, round after round, and the median is reported with the ratio netsift / peer:
+script is a child subreaper (Linux `PR_SET_CHILD_SUBREAPER`), so any extraction worker or
+forkserver a command leaves behind as it exits is reparented here and reaped into the figure
+(without it a fetch through the pool looked about 2x cheaper than it is). Contenders of one
+figure run interleaved, round after round, and the median is reported with the ratio
+netsift / peer:
 
 - `netsift --help` beside `trafilatura --help` (and `ddgs --help` for reference);
 - a cached `netsift search --json` (the provider simulators from tests/offline_web, the SQLite

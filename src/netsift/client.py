@@ -28,9 +28,6 @@ from .models import (
     SearchResponse,
     TimeRange,
 )
-from .net.audit import AuditLog
-from .net.http import HttpClient
-from .net.resolver import Resolver
 from .params import (
     BatchSearchParams,
     CrawlParams,
@@ -54,6 +51,8 @@ if TYPE_CHECKING:
     from .crawl.crawler import Crawler, CrawlRunner
     from .crawl.map import Mapper
     from .fetch.fetcher import Fetcher
+    from .net.http import HttpClient
+    from .net.resolver import Resolver
     from .net.robots import RobotsCache
     from .params import SitemapMode
     from .research.agent import ResearchAgent
@@ -79,8 +78,10 @@ class Client:
         transport: Any = None,
     ) -> None:
         self.settings = settings if settings is not None else Settings()
-        audit = AuditLog(self.settings.audit_log) if self.settings.audit_log else None
-        self.http = HttpClient(self.settings, resolver=resolver, transport=transport, audit=audit)
+        # the guarded HTTP client (httpx) is built at first use: a cached search never needs it
+        self._http: HttpClient | None = None
+        self._resolver = resolver
+        self._transport = transport
         # robots, compute and the fetcher are built at first use (properties below): a search
         # never loads the fetch stack (the page readers, the render step, the process pool).
         self._robots: RobotsCache | None = None
@@ -103,6 +104,19 @@ class Client:
         self._mapper: Mapper | None = None
         self._frontier: FrontierStore | None = None
         self._crawls: CrawlRunner | None = None
+
+    @property
+    def http(self) -> HttpClient:
+        """The one guarded HTTP client every request of this Client goes through."""
+        if self._http is None:
+            from .net.audit import AuditLog
+            from .net.http import HttpClient
+
+            audit = AuditLog(self.settings.audit_log) if self.settings.audit_log else None
+            self._http = HttpClient(
+                self.settings, resolver=self._resolver, transport=self._transport, audit=audit
+            )
+        return self._http
 
     @property
     def robots(self) -> RobotsCache:
@@ -145,7 +159,7 @@ class Client:
         if self._search is None:
             from .search.service import SearchService
 
-            self._search = SearchService(self.settings, self.http)
+            self._search = SearchService(self.settings, lambda: self.http)
         return self._search
 
     @property
@@ -313,7 +327,8 @@ class Client:
             await self._search.aclose()
         if self._fetcher is not None:
             await self._fetcher.aclose()
-        await self.http.aclose()
+        if self._http is not None:
+            await self._http.aclose()
         if self._compute is not None:
             await asyncio.to_thread(self._compute.close)
 

@@ -13,7 +13,8 @@ per-task timeout, kill-and-replace and result channel. pebble does exactly that,
 
 Workers are forked from a forkserver (never from the multi-threaded server process) that has
 imported the extraction modules once, so starting or replacing a worker costs a fork, not an
-import of lxml and trafilatura.
+import of lxml and trafilatura. A one-page CLI command forks its single worker from itself
+instead, under the same limits (oneshot.py says why); `run` uses it while it lives.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
+from . import oneshot
 from .errors import NetsiftError, TooComplex, error_from_dict
 
 __all__ = ["INLINE_MAX_BYTES", "WORKER_NICENESS", "Compute", "ComputeLimits", "default_workers"]
@@ -60,8 +62,10 @@ TASKS_PER_WORKER = 500
 # the loop on a contended core) while an idle core still goes wholly to the worker.
 WORKER_NICENESS = 10
 
-# The modules a worker needs, imported once by the forkserver so each fork starts warm.
-PRELOAD = ["netsift.fetch.fetcher"]
+# The modules a worker needs, imported once by the forkserver so each fork starts warm: the
+# readers' dispatch (light on purpose: no httpx, settings or render step) and the HTML reader
+# (trafilatura, lxml), which nearly every task uses.
+PRELOAD = ["netsift.fetch.content", "netsift.fetch.html"]
 # Imported after PRELOAD: reads a small page in the forkserver, so what extraction loads on
 # first use is shared by the workers instead of loaded into each (compute_warmup.py).
 WARMUP = "netsift.compute_warmup"
@@ -200,6 +204,13 @@ class Compute:
         `function` must be importable by name (module level) and its arguments picklable.
         `what` names the work in the error message ("the page at …").
         """
+        forked = oneshot.claim(self.limits.memory_mb)  # a one-shot CLI command's own worker
+        if forked is not None:
+            limits = self.limits
+            status, value = await forked.run(
+                limits.cpu_seconds, limits.wall_seconds, function, args
+            )
+            return self._outcome(status, value, what)  # type: ignore[no-any-return]
         # starting the pool waits for the forkserver to import the extraction modules: seconds
         # that must not be spent on the event loop
         pool = self._pool
@@ -218,8 +229,17 @@ class Compute:
             raise self._expired(what, exc.exitcode) from None
         except CancelledError:  # the pool was closed under us
             raise asyncio.CancelledError from None
+        return self._outcome(status, value, what)  # type: ignore[no-any-return]
+
+    def _outcome(self, status: str, value: Any, what: str) -> Any:
+        """A worker's answer (`_run_task`'s, or a one-shot worker's time-out or death) as the
+        function's value or the error it stands for."""
+        if status == "time":
+            raise self._too_complex(what, "time", self.limits.wall_seconds)
+        if status == "expired":
+            raise self._expired(what, value)
         if status == "ok":
-            return value  # type: ignore[no-any-return]
+            return value
         if status == "error":
             raise error_from_dict(value)
         if status == "memory":

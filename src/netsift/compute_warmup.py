@@ -11,7 +11,7 @@ its effect: a module name is all a forkserver can be given to run.
 
 from __future__ import annotations
 
-from .fetch.fetcher import extract_content
+from .fetch.content import extract_content
 
 _PAGE = (
     "<!doctype html><html lang=en><head><meta charset=utf-8><title>Warm-up</title>"

@@ -41,9 +41,10 @@ secrets; `details` holds machine-readable context.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import ValidationError
+if TYPE_CHECKING:  # for a type only: `netsift --help` loads no pydantic
+    from pydantic import ValidationError
 
 __all__ = [
     "AllProvidersFailed",

@@ -12,7 +12,7 @@ import pytest
 
 from netsift.compute import WORKER_NICENESS, Compute, ComputeLimits
 from netsift.errors import TooComplex, UnsupportedContentType
-from netsift.fetch.fetcher import _extract_content
+from netsift.fetch.content import _extract_content
 
 
 def spin() -> None:

@@ -9,15 +9,16 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeGuard, TypeVar
 
 import anyio
 import typer
-from pydantic import ValidationError
 
 from ..errors import ConfigError, InvalidInput, NetsiftError
 
 if TYPE_CHECKING:  # the settings (pydantic-settings, httpx) load with the first command body
+    from pydantic import ValidationError
+
     from ..config import Settings
 
 __all__ = [
@@ -117,6 +118,8 @@ def build_settings(**overrides: Any) -> Settings:
     variable to fix). Paths netsift will write to are checked here too, so an unwritable data
     directory is a clear exit 5 instead of a failure halfway through a command.
     """
+    from pydantic import ValidationError
+
     from ..config import Settings
 
     clean = {key: value for key, value in overrides.items() if value is not None}
@@ -226,8 +229,6 @@ def guarded(*, as_json: bool, verbose: bool = False) -> Iterator[None]:
         yield
     except NetsiftError as exc:
         fail(exc, as_json=as_json, verbose=verbose)
-    except ValidationError as exc:
-        fail(InvalidInput.from_validation(exc), as_json=as_json)
     except KeyboardInterrupt:
         raise typer.Exit(INTERRUPTED_EXIT) from None
     except typer.Exit:
@@ -235,7 +236,19 @@ def guarded(*, as_json: bool, verbose: bool = False) -> Iterator[None]:
     except ImportError as exc:
         fail(missing_extra(exc) or internal(exc), as_json=as_json)
     except Exception as exc:
+        if _is_validation_error(exc):
+            fail(InvalidInput.from_validation(exc), as_json=as_json)
         fail(store_unreachable(exc) or internal(exc), as_json=as_json)
+
+
+def _is_validation_error(exc: Exception) -> TypeGuard[ValidationError]:
+    """pydantic's ValidationError, checked without importing pydantic (`--help` never does):
+    if pydantic is not loaded, nothing raised one."""
+    if "pydantic_core" not in sys.modules:
+        return False
+    from pydantic import ValidationError
+
+    return isinstance(exc, ValidationError)
 
 
 def store_unreachable(exc: BaseException) -> ConfigError | None:

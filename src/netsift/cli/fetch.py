@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .boundary import build_settings, run
+from .clients import jobless_client
 from .output import emit_json, print_meta, print_page, status
 
 if TYPE_CHECKING:
+    from ..config import Settings
     from ..models import ContentFormat, Metadata, Page
 
 __all__ = ["extract", "fetch", "meta"]
@@ -30,6 +32,21 @@ PageTypeOption = Annotated[
         show_default=True,
     ),
 ]
+
+
+def _one_shot(settings: Settings) -> None:
+    """Fork the command's extraction worker now, before the event loop starts a thread, so a
+    one-page command pays for one interpreter's start-up instead of three (netsift/oneshot.py
+    says why this keeps the worker's limits); --stdin serves many pages and keeps the pool.
+
+    The pages' models and the readers' dispatch (fetch/content.py) are imported first: the
+    command builds its Page with them anyway, and the worker then shares them instead of
+    importing them again."""
+    from ..compute import PRELOAD
+    from ..fetch import content  # noqa: F401
+    from ..oneshot import fork_worker
+
+    fork_worker(settings.task_memory_mb, PRELOAD)
 
 
 def _format(value: str) -> ContentFormat:
@@ -87,6 +104,8 @@ def fetch(
         run(lines, as_json=True)
         return
 
+    _one_shot(settings)
+
     async def one() -> Page:
         if url is None:
             raise InvalidInput("give a URL, or --stdin for JSON lines")
@@ -100,7 +119,7 @@ def fetch(
                 "render": render,
             }
         )
-        async with Client(settings) as client:
+        async with jobless_client(settings) as client:
             with status(f"Fetching {url}"):
                 return await client.fetch(**params.model_dump())
 
@@ -117,14 +136,14 @@ def meta(
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
 ) -> None:
     """Print a page's link-preview card: title, description, image, site name, favicon."""
-    from ..client import Client
     from ..params import MetaParams
 
     settings = build_settings(respect_robots=False if no_robots else None)
+    _one_shot(settings)
 
     async def one() -> Metadata:
         params = MetaParams(url=url)
-        async with Client(settings) as client:
+        async with jobless_client(settings) as client:
             with status(f"Reading {url}"):
                 return await client.meta(params.url)
 

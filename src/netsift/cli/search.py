@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .boundary import build_settings, run
+from .clients import jobless_client
 from .output import emit_json, human, print_search, status
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def search(
             "no_cache": no_cache,
         }
         params = SearchParams.model_validate(options)
-        async with Client(settings) as client:
+        async with jobless_client(settings) as client:
             with status(f"Searching {query!r}"):
                 return await client.search(**params.model_dump())
 

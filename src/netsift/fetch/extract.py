@@ -6,7 +6,7 @@ import time
 from datetime import UTC, datetime
 
 from ..models import ContentFormat, Page
-from .fetcher import build_page, extract_content
+from .content import build_page, extract_content
 
 __all__ = ["extract"]
 

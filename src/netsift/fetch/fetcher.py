@@ -2,12 +2,12 @@
 
 The network layer does the dangerous part (address checks at connect time, redirect hops,
 byte and time caps); this module decides what a response means: robots per hop, status,
-content type, extraction by kind, and explicit pagination (never a silent cut).
+content type, then extraction by kind and explicit pagination (never a silent cut), which live
+in content.py because the compute pool's workers run them without this module's network half.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -18,212 +18,25 @@ import httpx
 
 from ..compute import INLINE_MAX_BYTES, Compute
 from ..config import Settings
-from ..errors import HTTPError, InvalidInput, UnsupportedContentType
-from ..models import (
-    ContentFormat,
-    FeedEntry,
-    Link,
-    Metadata,
-    Page,
-    PageType,
-    Redirect,
-    RenderMode,
-)
+from ..errors import HTTPError, InvalidInput
+from ..models import ContentFormat, Page, Redirect, RenderMode
 from ..net.guard import check_url
 from ..net.http import HttpClient
 from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from ..render.step import RenderOutcome, RenderStep
 from ..usage import charge_page
+from .content import Content, _extract_content, build_page, extract_content, paginate
 from .decode import decode_body, parse_content_type
-from .json import extract_json
-from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
+from .sniff import detect_kind
 
+# Content, build_page, extract_content and paginate live in content.py; imported from here too.
 __all__ = ["Content", "Fetcher", "build_page", "extract_content", "paginate"]
 
 ACCEPT = (
     "text/html,application/xhtml+xml,application/pdf,application/json,"
     "application/rss+xml,application/atom+xml,text/markdown,text/plain;q=0.9,*/*;q=0.5"
 )
-
-
-@dataclass(frozen=True)
-class Content:
-    """What one content type's extractor produced, before pagination."""
-
-    title: str | None
-    content: str
-    metadata: Metadata
-    page_type: PageType | None = None
-    page_count: int | None = None
-    entries: tuple[FeedEntry, ...] = ()
-    links: tuple[Link, ...] = ()
-    warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
-
-
-def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
-    """Slice `content` explicitly; returns the slice and the next start index (None at the end)."""
-    total = len(content)
-    if start_index < 0:
-        raise InvalidInput("start_index must be 0 or more")
-    if max_length is not None and max_length < 1:
-        raise InvalidInput("max_length must be 1 or more")
-    if start_index and start_index >= total:
-        raise InvalidInput(
-            f"start_index {start_index} is past the end of the content (total_length {total})",
-            details={"total_length": total},
-        )
-    end = total if max_length is None else min(total, start_index + max_length)
-    return content[start_index:end], (end if end < total else None)
-
-
-def extract_content(
-    body: bytes,
-    *,
-    content_type: str,
-    url: str,
-    format: ContentFormat,
-    page_type: str = "auto",
-) -> Content:
-    """Dispatch on the real kind of the body (declared type, sniffed when generic); pure.
-
-    `page_type` ("auto" or a PageType) steers HTML extraction only; other kinds know their type.
-    """
-    mime, _ = parse_content_type(content_type)
-    page_url = url or None
-    kind = detect_kind(mime, body, url)
-    # Each reader is imported when its kind first arrives: the HTML stack (trafilatura and
-    # selectolax), the PDF reader (pypdf, PIL) and feedparser cost a command that never reads
-    # one nothing (`netsift search` builds a Fetcher too).
-    if kind == "html":
-        from selectolax.lexbor import LexborHTMLParser
-
-        from .html import extract_html
-        from .links import page_links
-        from .metadata import extract_metadata
-
-        text = decode_body(body, content_type).text
-        extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
-        tree = LexborHTMLParser(extraction.read_html or text)
-        metadata = extract_metadata(tree, page_url)
-        links, dropped = page_links(tree, page_url)
-        return Content(
-            extraction.title or metadata.title,
-            extraction.content,
-            metadata,
-            page_type=extraction.page_type,
-            links=tuple(links),
-            warnings=(*extraction.warnings, *_links_dropped(dropped)),
-        )
-    if kind in ("text", "markdown"):
-        text = decode_body(body, content_type).text
-        title = _markdown_title(text) if kind == "markdown" else None
-        return Content(title, text, Metadata(title=title, url=page_url), page_type="text")
-    if kind == "json":
-        text = decode_body(body, content_type).text
-        return Content(None, extract_json(text), Metadata(url=page_url), page_type="json")
-    if kind == "pdf":
-        from .pdf import extract_pdf
-
-        pdf = extract_pdf(body)
-        meta = Metadata(title=pdf.title, author=pdf.author, url=page_url, type="pdf")
-        return Content(
-            pdf.title,
-            pdf.text,
-            meta,
-            page_type="pdf",
-            page_count=pdf.page_count,
-            warnings=pdf.warnings,
-        )
-    if kind == "feed":
-        from .feed import extract_feed
-
-        feed = extract_feed(body, url)
-        meta = Metadata(title=feed.title, description=feed.description, url=page_url, type="feed")
-        entry_links: dict[str, Link] = {}
-        for entry in feed.entries:
-            if entry.url and entry.url.startswith(("http://", "https://")):
-                entry_links.setdefault(entry.url, Link(url=entry.url, text=entry.title or ""))
-        return Content(
-            feed.title,
-            feed.markdown,
-            meta,
-            "feed",
-            entries=tuple(feed.entries),
-            links=tuple(entry_links.values()),
-        )
-    actual = (sniff_mime(body) or mime) if mime in GENERIC_TYPES else mime
-    raise UnsupportedContentType(
-        f"{url or 'the document'} is {describe_binary(actual)}; "
-        "netsift reads HTML, text, Markdown, JSON, PDF and feeds",
-        details={"content_type": actual},
-    )
-
-
-def _links_dropped(dropped: int) -> tuple[str, ...]:
-    from .links import MAX_LINKS
-
-    if not dropped:
-        return ()
-    return (f"netsift kept the first {MAX_LINKS:,} of {MAX_LINKS + dropped:,} links",)
-
-
-def _markdown_title(text: str) -> str | None:
-    """The first level-one ATX heading in the opening lines of a Markdown document."""
-    for line in text.lstrip("\ufeff").splitlines()[:50]:
-        if line.startswith("# "):
-            return " ".join(line[2:].strip(" #").split())[:500] or None
-    return None
-
-
-def build_page(
-    content: Content,
-    *,
-    url: str,
-    final_url: str,
-    status: int,
-    content_type: str,
-    fetched_at: datetime,
-    elapsed_ms: float,
-    size: int,
-    redirects: list[Redirect],
-    format: ContentFormat,
-    start_index: int,
-    max_length: int | None,
-    cached: bool = False,
-    render: RenderOutcome | None = None,
-    source: str | None = None,
-) -> Page:
-    """One slice of `content` as a Page; the hash and total length cover the whole content."""
-    sliced, next_start = paginate(content.content, start_index=start_index, max_length=max_length)
-    return Page(
-        url=url,
-        final_url=final_url,
-        status=status,
-        content_type=content_type,
-        fetched_at=fetched_at,
-        elapsed_ms=round(elapsed_ms, 1),
-        bytes=size,
-        redirects=redirects,
-        title=content.title,
-        format=format,
-        content=sliced,
-        truncated=next_start is not None,
-        total_length=len(content.content),
-        start_index=start_index,
-        next_start_index=next_start,
-        metadata=content.metadata,
-        page_type=content.page_type,
-        page_count=content.page_count,
-        entries=list(content.entries),
-        links=list(content.links),
-        content_sha256=hashlib.sha256(content.content.encode()).hexdigest(),
-        cached=cached,
-        source=source,
-        rendered=render.rendered if render else False,
-        render_reason=render.reason if render else None,
-        warnings=[*content.warnings, *([render.warning] if render and render.warning else [])],
-    )
 
 
 @dataclass(frozen=True)
@@ -513,12 +326,3 @@ def _inline(body: bytes, content_type: str, url: str) -> bool:
     if len(body) > INLINE_MAX_BYTES:
         return False
     return detect_kind(parse_content_type(content_type)[0], body, url) not in ("html", "pdf")
-
-
-def _extract_content(
-    body: bytes, content_type: str, url: str, format: ContentFormat, page_type: str
-) -> Content:
-    """`extract_content` with positional arguments, as the pool passes them."""
-    return extract_content(
-        body, content_type=content_type, url=url, format=format, page_type=page_type
-    )

@@ -13,7 +13,6 @@ import json
 import os
 import time
 from collections.abc import AsyncIterator, Callable
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import httpx
 
 from .guard import safe_url
+from .request_id import request_id_var
 
 __all__ = [
     "AuditLog",
@@ -30,8 +30,6 @@ __all__ = [
     "request_id_var",
     "server_ip",
 ]
-
-request_id_var: ContextVar[str | None] = ContextVar("netsift_request_id", default=None)
 
 
 def build_audit_entry(

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import ClassVar
-
-import httpx
+from typing import TYPE_CHECKING, ClassVar
 
 from ..config import ProviderSettings
 from ..errors import NetsiftError
 from ..models import Query, SearchResult
+
+if TYPE_CHECKING:  # a provider's module brings httpx when it is built (search/registry.py)
+    import httpx
 
 __all__ = ["About", "Provider"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -28,17 +28,19 @@ from ..errors import (
     NetsiftError,
 )
 from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, TimeRange
-from ..net.audit import request_id_var
-from ..net.http import HttpClient
+from ..net.request_id import request_id_var
 from ..store.cache import Cache, cache_key, open_cache
 from ..usage import admit_search
 from .batch import BatchItem
 from .breaker import Breaker
-from .failover import CONFIG_CODES, Outcome, ProviderCaller
 from .provider import Provider
 from .rank import merge_results
 from .ratelimit import RateLimiter
 from .validate import build_query, check_providers
+
+if TYPE_CHECKING:  # the HTTP stack loads with the first provider asked, never on a cache hit
+    from ..net.http import HttpClient
+    from .failover import Outcome, ProviderCaller
 
 __all__ = ["SearchService"]
 
@@ -52,7 +54,7 @@ class SearchService:
     def __init__(
         self,
         settings: Settings,
-        http: HttpClient,
+        http: HttpClient | Callable[[], HttpClient],
         *,
         providers: Mapping[str, Provider] | None = None,
         cache: Cache | None = None,
@@ -76,8 +78,20 @@ class SearchService:
         self.breaker = breaker or Breaker(clock=clock)
         self.limiter = limiter or RateLimiter.from_settings(settings)
         self._monotonic = monotonic
-        self._caller = ProviderCaller(http, self.breaker, self.limiter, monotonic=monotonic)
+        self._http = http  # or what builds it (the Client's), called with the first provider
+        self._provider_caller: ProviderCaller | None = None
         self.searches = 0  # searches started by this instance (the session budget)
+
+    @property
+    def _caller(self) -> ProviderCaller:
+        if self._provider_caller is None:
+            from .failover import ProviderCaller
+
+            http = self._http if not callable(self._http) else self._http()
+            self._provider_caller = ProviderCaller(
+                http, self.breaker, self.limiter, monotonic=self._monotonic
+            )
+        return self._provider_caller
 
     async def search(
         self,
@@ -304,6 +318,8 @@ def _response(
 
 def _empty_or_failed(q: Query, attempts: list[Attempt]) -> SearchResponse:
     """No results anywhere: honest emptiness if any provider answered, else a failure."""
+    from .failover import CONFIG_CODES  # a provider was asked: the HTTP stack is loaded
+
     if any(attempt.ok for attempt in attempts):
         return _response(q, [], None, attempts)
     details: dict[str, Any] = {"attempts": [attempt.model_dump() for attempt in attempts]}
