@@ -36,7 +36,7 @@ from ..store.jobs import Job, JobStore
 from ..usage import caller_key
 from . import dedupe
 from .frontier import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
-from .politeness import MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
+from .politeness import DEFAULT_CONCURRENCY, MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
 from .scope import Scope, canonical_url, site_host
 
 if TYPE_CHECKING:  # a Client registers the crawl kind without loading the fetch stack
@@ -101,6 +101,7 @@ class Crawler:
         fetch_timeout: float,
         tasks: int = CRAWL_TASKS,
         compute: Compute | None = None,
+        host_concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
         self.compute = compute
         self._traps: dict[str, tuple[float, set[str]]] = {}
@@ -110,7 +111,9 @@ class Crawler:
         self.user_agent = user_agent
         self.respect_robots = respect_robots
         self.lease = fetch_timeout + LEASE_MARGIN
-        self.tasks = tasks
+        self.host_concurrency = host_concurrency
+        # A worker alone can fill a host's slots (a crawl of one site keeps them busy).
+        self.tasks = max(tasks, host_concurrency)
 
     def plan(self, params: CrawlParams) -> Plan:
         return Plan.of(params, respect_robots=self.respect_robots)
@@ -191,7 +194,7 @@ class Crawler:
                 rules = None  # the fetch itself reports what is wrong with the host
             if rules is not None and rules.parser is not None:
                 delay = rules.parser.crawl_delay(self.user_agent)
-        policy = host_policy(delay)
+        policy = host_policy(delay, concurrency=self.host_concurrency)
         await self.frontier.host_policy(
             crawl, entry.host, delay=policy.delay, concurrency=policy.concurrency
         )
