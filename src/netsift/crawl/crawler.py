@@ -242,8 +242,7 @@ class Crawler:
         await self._keep(crawl, entry, page, plan, worker)
 
     async def _skipped(self, crawl: str, entry: Entry, data: dict[str, Any]) -> None:
-        await self.frontier.record(crawl, "skipped", entry.url, data)
-        await self.frontier.done(crawl, entry.key, "")
+        await self.frontier.done(crawl, entry.key, "", skipped={**data, "url": entry.url})
 
     async def _keep(self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str) -> None:
         keys = [entry.key, canonical_url(page.final_url)]

@@ -124,11 +124,13 @@ class FrontierStore(Protocol):
         *,
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
     ) -> None:
         """End a claim; in the same transaction queue the page's `links` and record its
         `refused` ones (each as a `skipped` result with its data, the first time it is met), so
         a page costs one round trip after its admission, and the crawl never looks over while
-        the links of a page read are not queued yet."""
+        the links of a page read are not queued yet. `skipped`: the entry was not kept, and
+        this is its `skipped` result (its `url` names it)."""
         ...
 
     async def admit(
@@ -420,8 +422,11 @@ class SQLiteFrontier:
         *,
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
     ) -> None:
         def work(db: sqlite3.Connection) -> None:
+            if skipped is not None:
+                self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
             if links:
                 self._insert(db, crawl, links, "pending")
             if refused:

@@ -265,9 +265,13 @@ class RedisFrontier:
         *,
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
     ) -> None:
         keys = self._keys(crawl)
         async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
+            if skipped is not None:
+                args: list[Any] = ["skipped", str(skipped["url"]), json.dumps(skipped, default=str)]
+                await self._record(keys=keys, args=args, client=pipe)
             if links:
                 await self._add(keys=keys, args=[_rows(links), "pending"], client=pipe)
             if refused:

@@ -115,3 +115,13 @@ async def test_done_queues_the_links_and_records_each_refusal_once(frontier):
     third = await frontier.claim(CRAWL, "w", lease=30)
     assert third.entry is not None and third.entry.key == "c"
     assert (await frontier.claim(CRAWL, "w", lease=30)).wait is not None  # c in flight
+
+
+async def test_done_records_the_entry_it_ends_as_skipped(frontier):
+    await frontier.host_policy(CRAWL, "a.test", delay=0, concurrency=8)
+    await frontier.add(CRAWL, [_entry("a")])
+    assert (await frontier.claim(CRAWL, "w", lease=30)).entry is not None
+    gone = {"url": "http://a.test/a", "code": "http_error"}
+    await frontier.done(CRAWL, "a", "w", skipped=gone)
+    assert [(kind, data) for _, kind, data in await frontier.results(CRAWL)] == [("skipped", gone)]
+    assert (await frontier.claim(CRAWL, "w", lease=30)).over
