@@ -25,7 +25,8 @@ import time
 from typing import Any
 
 DEPTH = 50  # deeper than the site's tree of fanout 8; netsift's run gets the same
-# Requests in flight: netsift's per-host cap (crawl/politeness.py), in place of Crawl4AI's 5.
+# Requests in flight: netsift's per-host cap (crawl/politeness.py), in place of Crawl4AI's 5;
+# the bench's --host-concurrency sets both ("sessions" in the spec).
 SESSIONS = 8
 
 
@@ -52,7 +53,7 @@ async def main(spec: dict[str, Any]) -> None:
         deep_crawl_strategy=deep,
         cache_mode=CacheMode.BYPASS,
         check_robots_txt=True,
-        semaphore_count=SESSIONS,
+        semaphore_count=int(spec.get("sessions", SESSIONS)),
         mean_delay=0.0,
         max_range=0.0,
         verbose=False,

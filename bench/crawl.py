@@ -2,7 +2,7 @@
 processes) and, in the same run, by trafilatura's focused crawler and Crawl4AI's HTTP crawler.
 
     .venv/bin/python bench/crawl.py [--pages 2000] [--rounds 1] [--latency 0.0] \
-        [--crawl4ai PYTHON]
+        [--host-concurrency 8] [--crawl4ai PYTHON]
 
 Serves tests/offline_web/generated.py's site in this process on 127.0.0.1 (robots rules,
 exact and near copies, canonical aliases, tracking spellings, a 429 page, slow pages, an
@@ -16,7 +16,9 @@ page (the contender's whole process tree), the requests a correct crawler would 
 three, off-site) and the expected pages it missed. Crawl4AI's HTTP (non-browser) deep crawl
 runs when `--crawl4ai` names an interpreter where it is installed (it needs a venv of its own:
 bench/_crawl4ai_crawl_peer.py is its side). `--latency` makes every page answer that many
-seconds late, so the comparison is not only CPU-bound.
+seconds late, so the comparison is not only CPU-bound. `--host-concurrency` sets the requests in
+flight to the one host, for netsift (NETSIFT_CRAWL_HOST_CONCURRENCY; its default and
+Scrapy's is 8) and Crawl4AI alike, to show where throughput flattens past politeness' cap.
 Not a test: run it on a quiet machine; contenders run one after another, rounds interleave.
 """
 
@@ -84,7 +86,9 @@ def judge(log: list[tuple[float, str]], spec: SiteSpec) -> dict[str, Any]:
     return {"asked": sum(asked.values()), "wrong": dict(wrong), "missed": len(missed)}
 
 
-def run_netsift(site: Any, spec: SiteSpec, workers: int, tmp: Path) -> dict[str, Any]:
+def run_netsift(
+    site: Any, spec: SiteSpec, workers: int, tmp: Path, host_concurrency: int
+) -> dict[str, Any]:
     store = f"sqlite:///{tmp / f'jobs-{workers}-{time.time_ns()}.sqlite3'}"
     env = {
         **os.environ,
@@ -95,6 +99,7 @@ def run_netsift(site: Any, spec: SiteSpec, workers: int, tmp: Path) -> dict[str,
         "NETSIFT_CACHE_URL": "memory://",
         "NETSIFT_WORKER_CONCURRENCY": "1",
         "NETSIFT_RUN_JOBS": "false",
+        "NETSIFT_CRAWL_HOST_CONCURRENCY": str(host_concurrency),
     }
     python = str(REPO / ".venv" / "bin" / "python")
     params = {"url": f"http://{HOST}:{site.port}/", "max_pages": 10_000, "max_depth": 50}
@@ -179,12 +184,13 @@ def run_trafilatura(site: Any, spec: SiteSpec) -> dict[str, Any]:
     return {"elapsed": elapsed, "cpu": cpu, "status": (proc.stdout.read() if proc.stdout else "")}
 
 
-def run_crawl4ai(site: Any, spec: SiteSpec, python: str) -> dict[str, Any]:
+def run_crawl4ai(site: Any, spec: SiteSpec, python: str, sessions: int) -> dict[str, Any]:
     site.state.reset()
     peer = {
         "url": f"http://{HOST}:{site.port}/",
         "max_pages": len(expected_paths(spec)),
         "pins": {HOST: "127.0.0.1"},
+        "sessions": sessions,
     }
     started = time.perf_counter()
     proc = subprocess.Popen(
@@ -209,6 +215,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--host-concurrency", type=int, default=8, help="requests in flight")
     parser.add_argument("--crawl4ai", metavar="PYTHON", help="an interpreter with crawl4ai")
     parser.add_argument(
         "--skip", nargs="*", default=[], help="netsift-1 netsift-2 trafilatura crawl4ai"
@@ -223,12 +230,14 @@ def main() -> None:
         assert httpx.get(live.url("/robots.txt")).status_code == 200
         for _ in range(args.rounds):
             contenders = {
-                "netsift-1": lambda: run_netsift(site, spec, 1, Path(tmp)),
-                "netsift-2": lambda: run_netsift(site, spec, 2, Path(tmp)),
+                "netsift-1": lambda: run_netsift(site, spec, 1, Path(tmp), args.host_concurrency),
+                "netsift-2": lambda: run_netsift(site, spec, 2, Path(tmp), args.host_concurrency),
                 "trafilatura": lambda: run_trafilatura(site, spec),
             }
             if args.crawl4ai:
-                contenders["crawl4ai"] = lambda: run_crawl4ai(site, spec, args.crawl4ai)
+                contenders["crawl4ai"] = lambda: run_crawl4ai(
+                    site, spec, args.crawl4ai, args.host_concurrency
+                )
             for name, run in contenders.items():
                 if name in args.skip:
                     continue

@@ -242,6 +242,7 @@ class Client:
             respect_robots=self.settings.respect_robots,
             fetch_timeout=self.settings.timeout,
             compute=self.compute,
+            host_concurrency=self.settings.crawl_host_concurrency,
         )
 
     @property

@@ -310,6 +310,8 @@ class Settings(BaseSettings):
     job_lease: float = Field(default=15.0, gt=0)
     job_stop_timeout: float = Field(default=10.0, gt=0)
     worker_concurrency: int = Field(default=4, gt=0, le=256)
+    # -- crawls: requests in flight to one host that asked nothing (Crawl-delay: one)
+    crawl_host_concurrency: int = Field(default=8, ge=1, le=64)
     run_jobs: bool = True
 
     # -- headless browser (`netsift[browser]`): see netsift.render

@@ -45,10 +45,11 @@ class HostPolicy:
     concurrency: int = DEFAULT_CONCURRENCY
 
 
-def host_policy(crawl_delay: float | None) -> HostPolicy:
-    """The policy for a host whose robots.txt gave `crawl_delay` (None: it gave none)."""
+def host_policy(crawl_delay: float | None, *, concurrency: int = DEFAULT_CONCURRENCY) -> HostPolicy:
+    """The policy for a host whose robots.txt gave `crawl_delay` (None: it gave none);
+    `concurrency` is the requests in flight a host that asked nothing gets (a setting)."""
     if crawl_delay is None or crawl_delay <= 0:
-        return HostPolicy()
+        return HostPolicy(concurrency=concurrency)
     return HostPolicy(delay=min(float(crawl_delay), MAX_CRAWL_DELAY), concurrency=1)
 
 

@@ -37,6 +37,8 @@ from .sqlite import open_sqlite
 
 __all__ = [
     "CLAIM_WINDOW",
+    "HOST_BUSY_WAIT",
+    "IN_FLIGHT_WAIT",
     "Admission",
     "Claim",
     "Entry",
@@ -49,6 +51,12 @@ T = TypeVar("T")
 # How many of the best pending rows a claim looks at for one whose host is free: enough to
 # skip past a busy host's queue, few enough to keep the claim one short transaction.
 CLAIM_WINDOW = 64
+# How long a claim that found every host's slots taken says to wait, and one that found
+# nothing pending while pages are in flight: the longest a worker waits for a slot freed or
+# links added *by another process* (its own tasks wake each other at once, crawl/crawler.py).
+# Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
+HOST_BUSY_WAIT = 0.05
+IN_FLIGHT_WAIT = 0.1
 ResultKind = Literal["page", "skipped"]
 
 
@@ -108,7 +116,23 @@ class FrontierStore(Protocol):
         """Hand a claimed entry back (429/503): it is claimed again after its host's pause."""
         ...
 
-    async def done(self, crawl: str, key: str, worker: str) -> None: ...
+    async def done(
+        self,
+        crawl: str,
+        key: str,
+        worker: str,
+        *,
+        links: list[Entry] | None = None,
+        refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
+    ) -> None:
+        """End a claim; in the same transaction queue the page's `links` and record its
+        `refused` ones (each as a `skipped` result with its data, the first time it is met), so
+        a page costs one round trip after its admission, and the crawl never looks over while
+        the links of a page read are not queued yet. `skipped`: the entry was not kept, and
+        this is its `skipped` result (its `url` names it)."""
+        ...
+
     async def admit(
         self,
         crawl: str,
@@ -239,33 +263,35 @@ class SQLiteFrontier:
     async def add(self, crawl: str, entries: list[Entry], *, state: str = "pending") -> int:
         if not entries:
             return 0
+        return await self._transaction(lambda db: len(self._insert(db, crawl, entries, state)))
 
-        def work(db: sqlite3.Connection) -> int:
-            row = db.execute("SELECT seq FROM crawl_state WHERE crawl = ?", (crawl,)).fetchone()
-            seq = int(row[0]) if row else 0
-            added = 0
-            for entry in entries:
-                seq += 1
-                cursor = db.execute(
-                    "INSERT OR IGNORE INTO crawl_frontier (crawl, key, url, host, depth, "
-                    "priority, parent, seq, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        crawl,
-                        entry.key,
-                        entry.url,
-                        entry.host,
-                        entry.depth,
-                        entry.priority,
-                        entry.parent,
-                        seq,
-                        state,
-                    ),
-                )
-                added += cursor.rowcount
-            db.execute("UPDATE crawl_state SET seq = ? WHERE crawl = ?", (seq, crawl))
-            return added
-
-        return await self._transaction(work)
+    @staticmethod
+    def _insert(db: sqlite3.Connection, crawl: str, entries: list[Entry], state: str) -> list[int]:
+        """Insert the entries not seen before; the positions of those that were new."""
+        row = db.execute("SELECT seq FROM crawl_state WHERE crawl = ?", (crawl,)).fetchone()
+        seq = int(row[0]) if row else 0
+        added = []
+        for i, entry in enumerate(entries):
+            seq += 1
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO crawl_frontier (crawl, key, url, host, depth, "
+                "priority, parent, seq, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    crawl,
+                    entry.key,
+                    entry.url,
+                    entry.host,
+                    entry.depth,
+                    entry.priority,
+                    entry.parent,
+                    seq,
+                    state,
+                ),
+            )
+            if cursor.rowcount:
+                added.append(i)
+        db.execute("UPDATE crawl_state SET seq = ? WHERE crawl = ?", (seq, crawl))
+        return added
 
     def _free_dead(self, db: sqlite3.Connection, crawl: str, now: float) -> None:
         owners = db.execute(
@@ -315,7 +341,7 @@ class SQLiteFrontier:
             ).fetchall()
             in_flight = dict(flying)
             if pages + sum(in_flight.values()) >= max_pages:
-                return Claim(wait=0.05)  # the rest of the budget is being read
+                return Claim(wait=HOST_BUSY_WAIT)  # the rest of the budget is being read
             rows = db.execute(
                 "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, "
                 "COALESCE(h.next_at, 0), COALESCE(h.concurrency, 1), h.known "
@@ -330,7 +356,7 @@ class SQLiteFrontier:
                 # A host whose robots.txt was not read yet gets one request (the one that
                 # reads it), so its Crawl-delay governs every later one.
                 if busy >= (limit if known else 1):
-                    soonest = 0.05 if soonest is None else min(soonest, 0.05)
+                    soonest = HOST_BUSY_WAIT if soonest is None else min(soonest, HOST_BUSY_WAIT)
                     continue
                 if next_at > now:
                     soonest = next_at - now if soonest is None else min(soonest, next_at - now)
@@ -350,7 +376,7 @@ class SQLiteFrontier:
             if soonest is not None:
                 return Claim(wait=soonest)
             if in_flight:
-                return Claim(wait=0.1)  # nothing pending now; an in-flight page may add links
+                return Claim(wait=IN_FLIGHT_WAIT)  # none pending; a page in flight may add links
             return Claim()
 
         return await self._transaction(work)
@@ -388,8 +414,25 @@ class SQLiteFrontier:
 
         await self._transaction(work)
 
-    async def done(self, crawl: str, key: str, worker: str) -> None:
+    async def done(
+        self,
+        crawl: str,
+        key: str,
+        worker: str,
+        *,
+        links: list[Entry] | None = None,
+        refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
+    ) -> None:
         def work(db: sqlite3.Connection) -> None:
+            if skipped is not None:
+                self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
+            if links:
+                self._insert(db, crawl, links, "pending")
+            if refused:
+                entries = [entry for entry, _ in refused]
+                for i in self._insert(db, crawl, entries, "refused"):
+                    self._result(db, crawl, "skipped", entries[i].url, refused[i][1])
             db.execute(
                 "UPDATE crawl_frontier SET state = 'done', owner = NULL "
                 "WHERE crawl = ? AND key = ?",
@@ -473,15 +516,17 @@ class SQLiteFrontier:
         return await self._transaction(work)
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
-        def work(db: sqlite3.Connection) -> int:
-            n = self._next_result(db, crawl)
-            db.execute(
-                "INSERT INTO crawl_results (crawl, n, kind, url, data) VALUES (?, ?, ?, ?, ?)",
-                (crawl, n, kind, url, json.dumps(data, default=str)),
-            )
-            return n
+        return await self._transaction(lambda db: self._result(db, crawl, kind, url, data))
 
-        return await self._transaction(work)
+    def _result(
+        self, db: sqlite3.Connection, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]
+    ) -> int:
+        n = self._next_result(db, crawl)
+        db.execute(
+            "INSERT INTO crawl_results (crawl, n, kind, url, data) VALUES (?, ?, ?, ?, ?)",
+            (crawl, n, kind, url, json.dumps(data, default=str)),
+        )
+        return n
 
     async def results(
         self, crawl: str, *, since: int = 0, limit: int = 100, kind: ResultKind | None = None

@@ -52,7 +52,7 @@ for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[2]
   redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. key)
 end
 local flying = redis.call('ZCARD', KEYS[4])
-if pages + flying >= tonumber(st[2]) then return 'wait:0.05' end
+if pages + flying >= tonumber(st[2]) then return 'wait:0.05' end  -- HOST_BUSY_WAIT
 local soonest = nil
 local members = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[4]) - 1)
 for _, member in ipairs(members) do
@@ -62,7 +62,7 @@ for _, member in ipairs(members) do
   local h = raw and cjson.decode(raw) or {delay = 0, concurrency = 1, next_at = 0, known = 0}
   local busy = tonumber(redis.call('HGET', KEYS[7], e.host) or '0')
   local limit = (h.known == 1) and h.concurrency or 1
-  if busy >= limit then
+  if busy >= limit then  -- HOST_BUSY_WAIT
     soonest = math.min(soonest or 0.05, 0.05)
   elseif h.next_at > now then
     soonest = math.min(soonest or (h.next_at - now), h.next_at - now)
@@ -77,7 +77,7 @@ for _, member in ipairs(members) do
   end
 end
 if soonest then return 'wait:' .. soonest end
-if flying > 0 then return 'wait:0.1' end
+if flying > 0 then return 'wait:0.1' end  -- IN_FLIGHT_WAIT
 return ''
 """
 # KEYS: PARTS; ARGV: key, worker, now, retry (1: back to pending). Ends a claim.
@@ -99,16 +99,23 @@ if ARGV[4] == '1' then
 end
 return 1
 """
-# KEYS: PARTS; ARGV: entries JSON list, state ('pending' or 'refused'). Returns how many new.
+# KEYS: PARTS; ARGV: entries JSON list, state ('pending' or 'refused'), and optionally a JSON
+# list of each entry's `skipped` result data, recorded for the new ones. Returns how many new.
 _ADD = """
 local added = 0
-for _, e in ipairs(cjson.decode(ARGV[1])) do
+local skips = ARGV[3] and cjson.decode(ARGV[3]) or nil
+for i, e in ipairs(cjson.decode(ARGV[1])) do
   local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
   e.seq = seq
   if redis.call('HSETNX', KEYS[2], e.key, cjson.encode(e)) == 1 then
     added = added + 1
     if ARGV[2] == 'pending' then
       redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', seq) .. e.key)
+    end
+    if skips then
+      local n = redis.call('HINCRBY', KEYS[1], 'results', 1)
+      local head = cjson.encode({n = n, kind = 'skipped', url = e.url})
+      redis.call('RPUSH', KEYS[10], head .. '\\n' .. skips[i])
     end
   end
 end
@@ -158,6 +165,23 @@ return n
 """
 
 
+def _rows(entries: list[Entry]) -> str:
+    """Entries as the scripts read them (JSON objects; no parent is "")."""
+    rows = [
+        {
+            "key": e.key,
+            "url": e.url,
+            "host": e.host,
+            "depth": e.depth,
+            "priority": e.priority,
+            "parent": e.parent or "",
+            "tries": e.tries,
+        }
+        for e in entries
+    ]
+    return json.dumps(rows)
+
+
 class RedisFrontier:
     def __init__(self, url: str) -> None:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
@@ -191,19 +215,7 @@ class RedisFrontier:
     async def add(self, crawl: str, entries: list[Entry], *, state: str = "pending") -> int:
         if not entries:
             return 0
-        rows = [
-            {
-                "key": e.key,
-                "url": e.url,
-                "host": e.host,
-                "depth": e.depth,
-                "priority": e.priority,
-                "parent": e.parent or "",
-                "tries": e.tries,
-            }
-            for e in entries
-        ]
-        return int(await self._add(keys=self._keys(crawl), args=[json.dumps(rows), state]))
+        return int(await self._add(keys=self._keys(crawl), args=[_rows(entries), state]))
 
     async def _free_dead(self, crawl: str) -> None:
         owners: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[4])
@@ -245,8 +257,29 @@ class RedisFrontier:
     async def retry(self, crawl: str, key: str, worker: str) -> None:
         await self._release(keys=self._keys(crawl), args=[key, worker, time.time(), "1"])
 
-    async def done(self, crawl: str, key: str, worker: str) -> None:
-        await self._release(keys=self._keys(crawl), args=[key, worker, time.time(), "0"])
+    async def done(
+        self,
+        crawl: str,
+        key: str,
+        worker: str,
+        *,
+        links: list[Entry] | None = None,
+        refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
+    ) -> None:
+        keys = self._keys(crawl)
+        async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
+            if skipped is not None:
+                args: list[Any] = ["skipped", str(skipped["url"]), json.dumps(skipped, default=str)]
+                await self._record(keys=keys, args=args, client=pipe)
+            if links:
+                await self._add(keys=keys, args=[_rows(links), "pending"], client=pipe)
+            if refused:
+                skips = json.dumps([json.dumps(data, default=str) for _, data in refused])
+                entries = _rows([entry for entry, _ in refused])
+                await self._add(keys=keys, args=[entries, "refused", skips], client=pipe)
+            await self._release(keys=keys, args=[key, worker, time.time(), "0"], client=pipe)
+            await pipe.execute()
 
     async def admit(
         self,

@@ -1,5 +1,7 @@
+import hashlib
 import random
 
+from netsift.crawl import dedupe
 from netsift.crawl.dedupe import (
     BANDS,
     NEAR_DUPLICATE_BITS,
@@ -43,3 +45,20 @@ def test_two_sketches_within_k_bits_share_a_band():
             other ^= 1 << bit
         assert set(bands(sketch)) & set(bands(other))
     assert len(bands(sketch)) == BANDS
+
+
+def _bit_counts_one_by_one(shingles: list[str]) -> list[int]:
+    """The definition: for each of the 64 bits, how many shingle hashes have it set."""
+    counts = [0] * 64
+    for shingle in shingles:
+        value = int.from_bytes(hashlib.blake2b(shingle.encode(), digest_size=8).digest(), "little")
+        for bit in range(64):
+            counts[bit] += value >> bit & 1
+    return counts
+
+
+def test_the_lane_sums_count_each_bit_as_one_by_one_also_across_chunks(monkeypatch):
+    shingles = _text(3, words=500).split()
+    assert dedupe._bit_counts(shingles) == _bit_counts_one_by_one(shingles)
+    monkeypatch.setattr(dedupe, "_LANE_MAX", 7)  # lanes of 3 bits: chunks of 7 shingles
+    assert dedupe._bit_counts(shingles) == _bit_counts_one_by_one(shingles)

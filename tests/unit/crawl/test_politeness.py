@@ -23,3 +23,8 @@ def test_backoff_honours_retry_after_else_doubles():
     assert backoff(3, 1) == 3
     assert [backoff(None, tries) for tries in (1, 2, 3)] == [1.0, 2.0, 4.0]
     assert backoff("soon", 2) == 2.0  # not a number: the doubling rule
+
+
+def test_the_concurrency_setting_applies_only_to_a_host_that_asked_nothing():
+    assert host_policy(None, concurrency=32).concurrency == 32
+    assert host_policy(2.5, concurrency=32).concurrency == 1  # its Crawl-delay wins

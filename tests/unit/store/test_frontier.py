@@ -96,3 +96,32 @@ async def test_budgets_stop_claims(frontier):
     await anyio.sleep(0.02)
     assert (await frontier.claim("short", "w", lease=30)).over
     assert (await frontier.status("short"))["stopped"] == "time"
+
+
+async def test_done_queues_the_links_and_records_each_refusal_once(frontier):
+    await frontier.host_policy(CRAWL, "a.test", delay=0, concurrency=8)
+    await frontier.add(CRAWL, [_entry("a"), _entry("b")])
+    first = await frontier.claim(CRAWL, "w", lease=30)
+    second = await frontier.claim(CRAWL, "w", lease=30)
+    assert first.entry is not None and second.entry is not None
+    off = _entry("off", host="elsewhere.test")
+    refusal = (off, {"url": off.url, "code": "out_of_scope"})
+    await frontier.done(CRAWL, "a", "w", links=[_entry("c"), _entry("b")], refused=[refusal])
+    await frontier.done(CRAWL, "b", "w", links=[_entry("c")], refused=[refusal])
+    skipped = await frontier.results(CRAWL)
+    assert [(kind, data["url"]) for _, kind, data in skipped] == [("skipped", off.url)]
+    status = await frontier.status(CRAWL)
+    assert status["pending"] == 1 and status["in_flight"] == 0
+    third = await frontier.claim(CRAWL, "w", lease=30)
+    assert third.entry is not None and third.entry.key == "c"
+    assert (await frontier.claim(CRAWL, "w", lease=30)).wait is not None  # c in flight
+
+
+async def test_done_records_the_entry_it_ends_as_skipped(frontier):
+    await frontier.host_policy(CRAWL, "a.test", delay=0, concurrency=8)
+    await frontier.add(CRAWL, [_entry("a")])
+    assert (await frontier.claim(CRAWL, "w", lease=30)).entry is not None
+    gone = {"url": "http://a.test/a", "code": "http_error"}
+    await frontier.done(CRAWL, "a", "w", skipped=gone)
+    assert [(kind, data) for _, kind, data in await frontier.results(CRAWL)] == [("skipped", gone)]
+    assert (await frontier.claim(CRAWL, "w", lease=30)).over
