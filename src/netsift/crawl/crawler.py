@@ -121,7 +121,10 @@ class Crawler:
     async def seed(self, crawl: str, params: CrawlParams) -> None:
         """Record the budgets and queue the start URL (both once, however often resumed)."""
         plan = self.plan(params)
-        if (why := plan.scope.refusal(params.url)) is not None:
+        # The start URL is read even when its path matches no include pattern (a site's home,
+        # crawled for its /docs/ pages): it is read for its links and not kept (Firecrawl's
+        # rule too). Only its site is given.
+        if (why := plan.scope.site_refusal(params.url)) is not None:
             raise InvalidInput(f"the start URL is outside the crawl's own scope: {why}")
         await self.frontier.start(
             crawl, max_pages=params.max_pages, max_bytes=params.max_bytes, deadline=params.deadline
@@ -214,8 +217,11 @@ class Crawler:
         try:
             await self._politeness(crawl, entry, plan, known)
 
+            # the start page read only for its links: held to the site, not the patterns
+            refusal = plan.scope.site_refusal if _entrance(entry, plan) else plan.scope.refusal
+
             async def in_scope(hop: str) -> None:
-                if (why := plan.scope.refusal(hop)) is not None:
+                if (why := refusal(hop)) is not None:
                     raise OutOfScope(
                         f"{hop} is outside the crawl: {why}", details={"url": hop, "reason": why}
                     )
@@ -245,6 +251,9 @@ class Crawler:
         await self.frontier.done(crawl, entry.key, "", skipped={**data, "url": entry.url})
 
     async def _keep(self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str) -> None:
+        if _entrance(entry, plan):
+            await self._pass_through(crawl, entry, page, plan, worker)
+            return
         keys = [entry.key, canonical_url(page.final_url)]
         canonical = page.metadata.canonical
         if canonical and plan.scope.allows(canonical):
@@ -290,6 +299,22 @@ class Crawler:
             links, refused = await self._follow(crawl, entry, page, plan, pattern)
         await self.frontier.done(crawl, entry.key, worker, links=links, refused=refused)
 
+    async def _pass_through(
+        self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str
+    ) -> None:
+        """The start page outside the path patterns: its links are followed, it is not kept,
+        and the report says why it is not among the pages."""
+        why = plan.scope.refusal(entry.url)
+        error = OutOfScope(f"{entry.url} was read for its links only: {why}")
+        links: list[Entry] = []
+        refused: list[tuple[Entry, dict[str, Any]]] = []
+        if entry.depth < plan.max_depth:
+            links, refused = await self._follow(crawl, entry, page, plan, path_pattern(entry.url))
+        skipped = _skip(entry.url, error, depth=entry.depth)
+        await self.frontier.done(
+            crawl, entry.key, worker, links=links, refused=refused, skipped=skipped
+        )
+
     async def _follow(
         self, crawl: str, entry: Entry, page: Page, plan: Plan, pattern: str
     ) -> tuple[list[Entry], list[tuple[Entry, dict[str, Any]]]]:
@@ -318,6 +343,11 @@ class Crawler:
                 error = OutOfScope(f"{link.url} is outside the crawl: {why}")
                 refused.append((candidate, _skip(link.url, error, depth=depth)))
         return queued, refused
+
+
+def _entrance(entry: Entry, plan: Plan) -> bool:
+    """Whether `entry` is the start URL outside the crawl's path patterns (read, not kept)."""
+    return entry.depth == 0 and plan.scope.refusal(entry.url) is not None
 
 
 def page_event(n: int, data: dict[str, Any]) -> dict[str, Any]:

@@ -82,8 +82,8 @@ class Scope:
     def allows(self, url: str) -> bool:
         return self.refusal(url) is None
 
-    def refusal(self, url: str) -> str | None:
-        """None when `url` is in scope, else why not, in words a report can show."""
+    def site_refusal(self, url: str) -> str | None:
+        """None when `url` is on the crawl's site, else why not (the path patterns aside)."""
         try:
             parts = _split(url)
             host = _strip_www(_host(parts.hostname or ""))
@@ -91,6 +91,13 @@ class Scope:
             return exc.message
         if host != self.host and not (self.subdomains and host.endswith("." + self.host)):
             return f"{host} is another site than {self.host}"
+        return None
+
+    def refusal(self, url: str) -> str | None:
+        """None when `url` is in scope, else why not, in words a report can show."""
+        if (why := self.site_refusal(url)) is not None:
+            return why
+        parts = _split(url)
         target = parts.path or "/"
         if parts.query:
             target += "?" + parts.query

@@ -126,11 +126,16 @@ async def test_the_time_budget_stops_the_crawl(
     assert len(report.pages) < len(expected_paths(slow_site.spec))
 
 
-async def test_a_start_url_outside_its_own_include_is_refused(
+async def test_a_start_url_outside_its_include_is_read_for_its_links_not_kept(
     crawl_client: Client, site: GeneratedSite
 ) -> None:
-    with pytest.raises(InvalidInput):
-        await crawl_client.crawl(site.url("/"), include=["^/docs/"])
+    """The home page, crawled for its /docs/ pages: read (its links lead there), not kept."""
+    report = await crawl_client.crawl(site.url("/"), include=["^/docs/"], max_pages=5)
+    kept = _kept(report)
+    assert len(kept) == 5 and all(path.startswith("/docs/") for path in kept)
+    skips = _skips(report)
+    assert skips[site.url("/")] == "out_of_scope"
+    assert skips[site.url("/archive")] == "out_of_scope"  # a link outside the patterns
     with pytest.raises(InvalidInput):
         await crawl_client.crawl(site.url("/"), max_pages=0)
 
