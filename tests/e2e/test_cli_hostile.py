@@ -54,3 +54,15 @@ def test_a_runaway_page_ends_the_command_as_too_complex(
     else:
         assert run.stderr.startswith("error: the page at ")
         assert "(too_complex)" in run.stderr
+
+
+def test_a_runaway_file_ends_extract_as_too_complex(tmp_path: Path) -> None:
+    """`netsift extract FILE` reads the file under the same budget as a fetched page."""
+    hostile = tmp_path / "runaway.html"
+    hostile.write_bytes(RUNAWAY)
+    netsift = subprocess_call(
+        {"NETSIFT_DATA_DIR": str(tmp_path), "NETSIFT_TASK_CPU_SECONDS": str(CPU_SECONDS)}
+    )
+    run = netsift("extract", str(hostile), "--json")
+    assert run.code == TooComplex.exit_code, run.stderr
+    assert run.json()["error"]["details"]["limit"] == "cpu"
