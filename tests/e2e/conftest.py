@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from netsift.config import Settings
+from tests.offline_web.hostile import runaway
+from tests.offline_web.server import LiveServer, serve
 
 
 @pytest.fixture
@@ -22,3 +28,14 @@ def door_settings(sim_settings, sims, offline_web) -> Callable[..., Settings]:
         return settings
 
     return factory
+
+
+async def _runaway(request: Request) -> Response:
+    return Response(runaway(), media_type="text/html")
+
+
+@pytest.fixture(scope="module")
+def hostile_site() -> Iterator[LiveServer]:
+    """A site whose every path is the runaway page (tests/offline_web/hostile.py)."""
+    with serve(Starlette(routes=[Route("/{path:path}", _runaway)])) as server:
+        yield server

@@ -4,33 +4,16 @@ stable `too_complex` error and exit code, never a hang or a traceback."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
 from netsift.errors import TooComplex
 from tests.e2e.cli import subprocess_call
-from tests.offline_web.hostile import many_paragraphs
-from tests.offline_web.server import LiveServer, serve
+from tests.offline_web.hostile import runaway
+from tests.offline_web.server import LiveServer
 
-# 50,000 paragraphs once the element cap has cut it: about 4 CPU s of trafilatura's pipeline
-RUNAWAY = many_paragraphs(60_000)
 CPU_SECONDS = 1  # the budget a task gets; a hang would meet subprocess_call's time-out
-
-
-async def _page(request: Request) -> Response:
-    return Response(RUNAWAY, media_type="text/html")
-
-
-@pytest.fixture(scope="module")
-def hostile_site() -> Iterator[LiveServer]:
-    with serve(Starlette(routes=[Route("/{path:path}", _page)])) as server:
-        yield server
 
 
 @pytest.mark.parametrize("as_json", [True, False])
@@ -59,7 +42,7 @@ def test_a_runaway_page_ends_the_command_as_too_complex(
 def test_a_runaway_file_ends_extract_as_too_complex(tmp_path: Path) -> None:
     """`netsift extract FILE` reads the file under the same budget as a fetched page."""
     hostile = tmp_path / "runaway.html"
-    hostile.write_bytes(RUNAWAY)
+    hostile.write_bytes(runaway())
     netsift = subprocess_call(
         {"NETSIFT_DATA_DIR": str(tmp_path), "NETSIFT_TASK_CPU_SECONDS": str(CPU_SECONDS)}
     )

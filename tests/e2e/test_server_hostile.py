@@ -4,31 +4,12 @@ the compute pool, `/healthz` keeps answering, and the fetch ends as `too_complex
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import httpx
 import pytest
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
 from netsift.server import create_app
-from tests.offline_web.hostile import many_paragraphs
-from tests.offline_web.server import LiveServer, serve
-
-# 50,000 paragraphs once the element cap has cut it: about 4 CPU s of trafilatura's pipeline
-RUNAWAY = many_paragraphs(60_000)
-
-
-async def _page(request: Request) -> Response:
-    return Response(RUNAWAY, media_type="text/html")
-
-
-@pytest.fixture(scope="module")
-def hostile_site() -> Iterator[LiveServer]:
-    with serve(Starlette(routes=[Route("/{path:path}", _page)])) as server:
-        yield server
+from tests.offline_web.server import serve
 
 
 async def test_healthz_answers_while_a_page_runs_away(make_settings, hostile_site):

@@ -6,6 +6,7 @@ baseline, never a wall-clock bound), and `bench/hostile.py` serves them at full 
 
 from __future__ import annotations
 
+import functools
 import json
 import zlib
 from collections.abc import Callable
@@ -171,3 +172,10 @@ PAGES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "pdf-pages": (many_pages_pdf, "application/pdf", 500),
     "pdf-heavy": (heavy_pages_pdf, "application/pdf", 500),
 }
+
+
+@functools.cache
+def runaway() -> bytes:
+    """50,000 paragraphs once the element cap has cut them: about 4 CPU s of trafilatura's
+    pipeline, past a 1 CPU s test budget on any machine."""
+    return many_paragraphs(60_000)
