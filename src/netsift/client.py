@@ -13,9 +13,6 @@ from typing import TYPE_CHECKING, Any, Self
 
 from .config import Settings
 from .errors import Disabled
-from .jobs.executor import Executor
-from .jobs.kinds import Kind
-from .jobs.worker import Worker, worker_id
 from .models import (
     ContentFormat,
     CrawlReport,
@@ -42,7 +39,6 @@ from .params import (
 )
 from .search.batch import BatchItem
 from .store.discoveries import DiscoveryLog
-from .store.jobs import Job, JobStore, open_job_store
 
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
@@ -51,6 +47,9 @@ if TYPE_CHECKING:
     from .crawl.crawler import Crawler, CrawlRunner
     from .crawl.map import Mapper
     from .fetch.fetcher import Fetcher
+    from .jobs.executor import Executor
+    from .jobs.kinds import Kind
+    from .jobs.worker import Worker
     from .net.http import HttpClient
     from .net.resolver import Resolver
     from .net.robots import RobotsCache
@@ -61,7 +60,8 @@ if TYPE_CHECKING:
     from .research.sleep import Sleeper
     from .search.service import SearchService
     from .store.frontier import FrontierStore
-from .store.usage import UsageLedger, open_usage_ledger, summarize
+    from .store.jobs import Job, JobStore
+    from .store.usage import UsageLedger
 from .usage import Billing
 
 __all__ = ["Client"]
@@ -174,6 +174,8 @@ class Client:
     @property
     def jobs(self) -> JobStore:
         if self._jobs is None:
+            from .store.jobs import open_job_store
+
             self._jobs = open_job_store(self.settings.effective_jobs_url())
         return self._jobs
 
@@ -181,11 +183,15 @@ class Client:
     def ledger(self) -> UsageLedger:
         """What each client (API key) spent, beside the jobs (shared when scaled out)."""
         if self._ledger is None:
+            from .store.usage import open_usage_ledger
+
             self._ledger = open_usage_ledger(self.settings.effective_jobs_url())
         return self._ledger
 
     async def usage(self, key: str) -> dict[str, Any]:
         """A client's usage record: searches (by provider), pages and tokens."""
+        from .store.usage import summarize
+
         return summarize(await self.ledger.totals(key))
 
     @property
@@ -203,6 +209,9 @@ class Client:
     def executor(self) -> Executor:
         """Runs jobs in this process under one worker identity (its leases' owner)."""
         if self._executor is None:
+            from .jobs.executor import Executor
+            from .jobs.worker import worker_id
+
             self._executor = Executor(
                 self.jobs,
                 self.job_kinds,
@@ -261,6 +270,8 @@ class Client:
 
     def worker(self) -> Worker:
         """A worker that claims any job from the store (`netsift worker`, `netsift serve`)."""
+        from .jobs.worker import Worker
+
         return Worker(
             self.jobs,
             self.job_kinds,
