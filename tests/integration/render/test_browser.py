@@ -69,6 +69,10 @@ def _cmdline(pid: int) -> list[bytes]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
 
 
+def _environ(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+
+
 async def test_spa_pages_read_like_their_static_twins(
     offline_web: OfflineWeb, tmp_path: Path, canary: Canary
 ) -> None:
@@ -175,7 +179,7 @@ async def test_playwright_driver_starts_with_a_small_young_generation(
     async with Client(_settings(offline_web, tmp_path)) as client:
         await client.fetch(offline_web.url("spa.test", "/article"), render="always")
         drivers = [pid for pid in descendants(os.getpid()) if b"run-driver" in _cmdline(pid)]
-        environments = [Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in drivers]
+        environments = [_environ(pid) for pid in drivers]
     assert drivers, "Playwright's driver is a child of this process"
     for environ in environments:
         assert any(
