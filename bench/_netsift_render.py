@@ -23,18 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _proctree import Sampler, cpu_seconds, descendants
 
-# Each compute pool worker re-imports the main module of the process that started the pool
-# (multiprocessing's spawn preparation; Python 3.11's forkserver never preloads it, whatever
-# the preload list says). This script's top level therefore imports what netsift's own entry
-# point does (the `netsift` console script: `from netsift.cli import main`), so its workers
-# cost what a `netsift serve`'s do. Importing the Client here cost each worker ~14 MiB more.
-from netsift.cli import main as _entry_point  # noqa: F401
+from netsift.client import Client
+from netsift.config import Settings
 
 
 async def main(spec: dict[str, Any]) -> None:
-    from netsift.client import Client
-    from netsift.config import Settings
-
     settings = Settings(
         _env_file=None,
         resolve=[f"{host}:{ip}" for host, ip in spec["pins"].items()],
