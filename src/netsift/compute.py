@@ -66,6 +66,9 @@ WORKER_NICENESS = 10
 # readers' dispatch (light on purpose: no httpx, settings or render step) and the HTML reader
 # (trafilatura, lxml), which nearly every task uses.
 PRELOAD = ["netsift.fetch.content", "netsift.fetch.html"]
+# Imported before PRELOAD: keeps the workers from running the main module of the process that
+# started the pool again (compute_nomain.py).
+NO_MAIN = "netsift.compute_nomain"
 # Imported after PRELOAD: reads a small page in the forkserver, so what extraction loads on
 # first use is shared by the workers instead of loaded into each (compute_warmup.py).
 WARMUP = "netsift.compute_warmup"
@@ -186,7 +189,7 @@ class Compute:
         with self._lock:
             if self._pool is None or not self._pool.active:
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload([*PRELOAD, WARMUP])
+                context.set_forkserver_preload([NO_MAIN, *PRELOAD, WARMUP])
                 self._pool = ProcessPool(
                     max_workers=self.workers,
                     max_tasks=TASKS_PER_WORKER,
@@ -201,7 +204,8 @@ class Compute:
     async def run(self, function: Callable[..., T], *args: Any, what: str = "the task") -> T:
         """`function(*args)` in a worker; `TooComplex` when it runs past a limit.
 
-        `function` must be importable by name (module level) and its arguments picklable.
+        `function` must be importable by name (module level, outside the main module, which
+        the workers do not run: compute_nomain.py) and its arguments picklable.
         `what` names the work in the error message ("the page at …").
         """
         forked = oneshot.claim(self.limits.memory_mb)  # a one-shot CLI command's own worker

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import os
 import platform
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +127,39 @@ async def test_a_worker_hands_back_the_heap_a_task_grew():
     finally:
         await asyncio.to_thread(pool.close)
     assert grown < 16 * 1024 * 1024  # without the trim the worker keeps the 64 MiB
+
+
+# A program that embeds netsift, written without an `if __name__ == "__main__":` guard: its
+# top level counts its runs, then uses the pool.
+UNGUARDED_MAIN = """
+import asyncio, os, sys
+from netsift.compute import Compute, ComputeLimits
+with open(sys.argv[1], "a") as runs:
+    runs.write("run\\n")
+async def main():
+    pool = Compute(workers=2, limits=ComputeLimits(cpu_seconds=5, memory_mb=200))
+    try:
+        pids = {await pool.run(os.getpid) for _ in range(4)}
+    finally:
+        await asyncio.to_thread(pool.close)
+    print(len(pids - {os.getpid()}))
+asyncio.run(main())
+"""
+
+
+def test_workers_do_not_run_the_main_module_again(tmp_path: Path) -> None:
+    """multiprocessing would run the parent's main module in every worker (its imports, and
+    here a second pool inside each worker, which kills them); the forkserver turns that off
+    (compute_nomain.py)."""
+    script, runs = tmp_path / "embedding.py", tmp_path / "runs.txt"
+    script.write_text(UNGUARDED_MAIN)
+    done = subprocess.run(
+        [sys.executable, str(script), str(runs)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.split()[-1]) >= 1  # the tasks ran in workers
+    assert runs.read_text().splitlines() == ["run"]  # the main module ran once: in its process

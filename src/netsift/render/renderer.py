@@ -42,6 +42,7 @@ from ..errors import RenderFailed
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache
 from .chromium import browser_args, find_browser, proxy_settings
+from .driver import driver_environment
 from .interceptor import Budget, Interceptor, MainDocument
 from .memory import PROC, descendants, tree_pss
 from .sink import SINK_HOST, DenyAllProxy
@@ -282,7 +283,8 @@ class Renderer:
                 await self._sink.start()
             if self._playwright is None:
                 try:
-                    self._playwright = await async_playwright().start()
+                    with driver_environment():  # the driver's memory settings (driver.py)
+                        self._playwright = await async_playwright().start()
                 except Exception as exc:  # the driver is missing or broken
                     raise RenderFailed(
                         f"Playwright did not start: {exc}", details={"stage": "launch"}

@@ -21,6 +21,7 @@ from netsift.config import Settings
 from netsift.errors import RenderFailed
 from netsift.net.guard import IPAddress
 from netsift.net.resolver import StaticResolver
+from netsift.render.memory import descendants
 from tests.e2e.cli import subprocess_call
 from tests.integration.render.conftest import ALLOW_ONLY_THE_WEB, Canary, browser
 from tests.offline_web.fixtures import OfflineWeb
@@ -66,6 +67,10 @@ def _rss(pid: int) -> int:
 
 def _cmdline(pid: int) -> list[bytes]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+
+
+def _environ(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
 
 
 async def test_spa_pages_read_like_their_static_twins(
@@ -163,6 +168,25 @@ async def test_browser_holds_no_ui_renderers_and_is_weighed_by_pss(
     assert sum(b"--type=renderer" in title for title in titles) >= 1
     assert not [title for title in titles if b"--top-chrome-webui" in title]
     assert 0 < used < rss  # Chromium's processes share their code: PSS sums to less than RSS
+
+
+async def test_playwright_driver_starts_with_a_small_young_generation(
+    offline_web: OfflineWeb, tmp_path: Path
+) -> None:
+    """The driver (Node.js) gets `--max-semi-space-size` (~30 MiB less PSS, driver.py) through
+    its environment, and this process's own environment is left as it was."""
+    before = os.environ.get("NODE_OPTIONS")
+    async with Client(_settings(offline_web, tmp_path)) as client:
+        await client.fetch(offline_web.url("spa.test", "/article"), render="always")
+        drivers = [pid for pid in descendants(os.getpid()) if b"run-driver" in _cmdline(pid)]
+        environments = [_environ(pid) for pid in drivers]
+    assert drivers, "Playwright's driver is a child of this process"
+    for environ in environments:
+        assert any(
+            var.startswith(b"NODE_OPTIONS=") and b"--max-semi-space-size=1" in var
+            for var in environ
+        )
+    assert os.environ.get("NODE_OPTIONS") == before
 
 
 async def test_robots_and_byte_budget_apply_to_the_page_requests(

@@ -11,6 +11,7 @@ import pytest
 
 from netsift.config import Settings
 from netsift.render.chromium import browser_args, find_browser, proxy_settings
+from netsift.render.driver import driver_environment, node_options
 from netsift.render.memory import descendants, parse_stat_ppid, pss_bytes, tree_pss
 from netsift.render.sink import request_target
 from netsift.render.step import resolve_mode
@@ -121,3 +122,22 @@ def test_browser_headers_that_travel() -> None:
         }
     )
     assert sent == {"Accept": "application/json", "X-Requested-With": "XMLHttpRequest"}
+
+
+def test_driver_node_options_keep_the_operators_own() -> None:
+    assert node_options(None) == "--max-semi-space-size=1"
+    assert node_options("--max-old-space-size=512") == (
+        "--max-old-space-size=512 --max-semi-space-size=1"
+    )
+    assert node_options("--max-semi-space-size=8") == "--max-semi-space-size=8"
+
+
+def test_driver_environment_is_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NODE_OPTIONS", raising=False)
+    with driver_environment():
+        assert os.environ["NODE_OPTIONS"] == "--max-semi-space-size=1"
+    assert "NODE_OPTIONS" not in os.environ
+    monkeypatch.setenv("NODE_OPTIONS", "--trace-warnings")
+    with driver_environment():
+        assert os.environ["NODE_OPTIONS"] == "--trace-warnings --max-semi-space-size=1"
+    assert os.environ["NODE_OPTIONS"] == "--trace-warnings"
