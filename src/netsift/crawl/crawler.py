@@ -32,7 +32,7 @@ from ..jobs.kinds import JobContext, Kind, Outcome
 from ..models import ContentFormat, CrawlReport, CrawlSkip, Event, Page
 from ..params import CrawlParams
 from ..research.runner import ResearchRunner
-from ..store.frontier import Entry, FrontierStore
+from ..store.frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
 from ..store.jobs import Job, JobStore
 from ..usage import caller_key
 from . import dedupe
@@ -158,40 +158,59 @@ class Crawler:
         """Claim and read the crawl's URLs with `tasks` fetches in flight until it is over."""
         plan = self.plan(params)
         known: set[str] = set()
-        # A task of this worker that gives a host slot back or ends a page wakes one waiting
-        # task, which claims at once instead of sleeping out the claim's wait (that bounds
-        # waits on other processes); one that claims wakes the next (more links may be
-        # there). One at a time: waking every waiting task made each freed slot cost a
-        # dozen claims, all but one in vain.
+        # A task of this worker that gives a host slot back (or ends a page that held one to
+        # the end) wakes one waiting task, which claims at once instead of sleeping out the
+        # claim's wait (that bounds waits on other processes). While the queue ran dry
+        # (`starved`), a page's end wakes one too (its links are queued) and each task that
+        # claims wakes the next. A task that ends a page while others wait queues behind them
+        # instead of claiming. Waking every waiting task, and claiming after each page, made
+        # a page cost 7 claims, 5 of them in vain (the host's slots were full).
         waiting = _Waiting()
-        wake = waiting.wake
+        starved = [False]
 
         async def task() -> None:
             checked = time.monotonic()
+            finished = False
+            released = [False]  # whether the page being read gave its host's slot back
+
+            def freed() -> None:
+                released[0] = True
+                waiting.wake()
+
             while True:
                 if ended is not None and time.monotonic() - checked > HELPER_CHECK:
                     checked = time.monotonic()
                     if await ended():
                         return
+                if finished and waiting.waiting:
+                    finished = False
+                    await waiting.wait(HOST_BUSY_WAIT)
+                    continue
                 claim = await self.frontier.claim(
                     crawl, worker, lease=self.lease, trap_limit=TRAP_DUPLICATES
                 )
                 if claim.over:
                     return
                 if claim.entry is None:
+                    finished = False
+                    starved[0] = claim.wait == IN_FLIGHT_WAIT
                     await waiting.wait(min(claim.wait or MAX_WAIT, MAX_WAIT))
                     continue
-                wake()
+                if starved[0]:
+                    waiting.wake()
+                released[0] = False
                 try:
                     if claim.trapped:
                         await self._skipped(crawl, claim.entry, _trap(claim.entry))
                     else:
-                        await self._read(crawl, claim.entry, plan, worker, known, wake)
+                        await self._read(crawl, claim.entry, plan, worker, known, freed)
                 except Exception:  # one page's surprise must not end the whole crawl
                     log.exception("crawl %s: reading %s failed", crawl, claim.entry.url)
                     error = NetsiftError(f"reading {claim.entry.url} failed unexpectedly")
                     await self._skipped(crawl, claim.entry, _skip(claim.entry.url, error))
-                wake()
+                if starved[0] or not released[0]:
+                    waiting.wake()
+                finished = True
 
         async with anyio.create_task_group() as group:
             for _ in range(self.tasks):
@@ -376,18 +395,32 @@ class Crawler:
 
 
 class _Waiting:
-    """Tasks waiting for a claim to be worth trying again, woken one at a time."""
+    """Tasks waiting for a claim to be worth trying again, woken one at a time.
+
+    One of them (the watcher) waits only as long as the claim said, for what other
+    processes free; the rest wait up to MAX_WAIT unless woken: with every idle task polling
+    the store each HOST_BUSY_WAIT, most claims (5 in 7 a page) were in vain."""
 
     def __init__(self) -> None:
         self._events: deque[anyio.Event] = deque()
+        self._watched = False
 
     async def wait(self, seconds: float) -> None:
         event = anyio.Event()
         self._events.append(event)
-        with anyio.move_on_after(seconds):
-            await event.wait()
-        if not event.is_set():
-            self._events.remove(event)
+        watching, self._watched = not self._watched, True
+        try:
+            with anyio.move_on_after(seconds if watching else MAX_WAIT):
+                await event.wait()
+        finally:
+            if watching:
+                self._watched = False
+            if not event.is_set():
+                self._events.remove(event)
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self._events)
 
     def wake(self) -> None:
         if self._events:
