@@ -141,13 +141,16 @@ class Fetcher:
         render: RenderMode | None = None,
         keep_source: bool = False,
         on_hop: Callable[[str], Awaitable[None]] | None = None,
+        on_downloaded: Callable[[], Awaitable[None]] | None = None,
     ) -> Page:
         """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page.
 
         `keep_source` also puts the decoded body as served (a page's HTML, before any
         extraction; the DOM when it was rendered) on `Page.source`. `on_hop` sees every URL the
         download asks for (the first and each redirect) before it is asked, and may refuse it by
-        raising (a crawl's scope)."""
+        raising (a crawl's scope). `on_downloaded` is awaited once the final response's body
+        is in, before extraction (a crawl frees its host's slot there, as Scrapy frees a
+        download slot)."""
         if max_bytes is not None and max_bytes < 1:
             raise InvalidInput("max_bytes must be 1 or more")
         if timeout is not None and timeout <= 0:
@@ -169,6 +172,7 @@ class Fetcher:
                 page_type=page_type,
                 keep_source=keep_source,
                 on_hop=on_hop,
+                on_downloaded=on_downloaded,
             )
             fetched = await self._render(fetched, render, robots, timeout, format, page_type)
             recent.put(key, fetched)
@@ -245,6 +249,7 @@ class Fetcher:
         page_type: str,
         keep_source: bool = False,
         on_hop: Callable[[str], Awaitable[None]] | None = None,
+        on_downloaded: Callable[[], Awaitable[None]] | None = None,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -266,6 +271,8 @@ class Fetcher:
             on_hop=check_hop,
             kind="fetch",
         )
+        if on_downloaded is not None:
+            await on_downloaded()
         final_url = str(response.url)
         if response.status_code >= 400:
             details: dict[str, object] = {"url": final_url}

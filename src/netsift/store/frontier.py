@@ -45,6 +45,7 @@ __all__ = [
     "FrontierStore",
     "SQLiteFrontier",
     "open_frontier_store",
+    "pattern_allowance",
 ]
 
 T = TypeVar("T")
@@ -60,6 +61,20 @@ IN_FLIGHT_WAIT = 0.1
 ResultKind = Literal["page", "skipped"]
 
 
+def pattern_allowance(kept: int, duplicates: int) -> int:
+    """Entries of one path pattern claimed at once: one until the pattern has yielded a
+    page, then one more per page kept, one fewer per duplicate (never less than one) — TCP's
+    slow start for a pattern. A real section ramps up within a few pages; a calendar, whose
+    months past the first come back alike, is asked one month at a time, so it is found to be
+    a trap after its first duplicates instead of after a burst of them."""
+    return max(1, 1 + kept - duplicates)
+
+
+# The states of a claimed entry: `claimed` (its request under way: it holds one of its host's
+# slots) and `released` (its body in, being extracted and kept: no slot, the claim held).
+_HELD = "('claimed', 'released')"
+
+
 @dataclass(frozen=True)
 class Entry:
     """A URL in the frontier: its canonical key, the URL to ask, how it was reached."""
@@ -71,15 +86,20 @@ class Entry:
     priority: float = 0.0
     parent: str | None = None
     tries: int = 0
+    # The URL's path pattern (crawl/frontier.py): the frontier holds a pattern to the
+    # requests its record earns and hands out a trap's URLs as `trapped`. "" for none.
+    pattern: str = ""
 
 
 @dataclass(frozen=True)
 class Claim:
     """What a claim got: an entry, or how long to wait (hosts busy, others in flight), or
-    neither: the crawl is over (nothing pending, nothing in flight, or stopped)."""
+    neither: the crawl is over (nothing pending, nothing in flight, or stopped). `trapped`:
+    the entry's pattern is a trap; it is not to be asked for, only ended (`done`)."""
 
     entry: Entry | None = None
     wait: float | None = None
+    trapped: bool = False
 
     @property
     def over(self) -> bool:
@@ -106,12 +126,25 @@ class FrontierStore(Protocol):
         URLs a crawl will not read, so each refusal is reported once."""
         ...
 
-    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim: ...
+    async def claim(
+        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
+    ) -> Claim:
+        """The best pending entry its host and its path pattern allow now. A pattern may
+        have `pattern_allowance` entries claimed at once; one counted `trap_limit` times
+        (`mark_trap`) is a trap: its entries are handed out `trapped`, no request made."""
+        ...
+
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
         """Set a host's politeness (from its robots.txt), once for the crawl."""
         ...
 
     async def pause_host(self, crawl: str, host: str, seconds: float) -> None: ...
+    async def release_host(self, crawl: str, key: str, worker: str) -> None:
+        """The claimed entry's request has ended (its body is in): it no longer counts against
+        its host's concurrency, and the host's delay counts from now. The claim itself holds
+        (its lease, its place in `max_pages` in flight, its end by `done` or `retry`)."""
+        ...
+
     async def retry(self, crawl: str, key: str, worker: str) -> None:
         """Hand a claimed entry back (429/503): it is claimed again after its host's pause."""
         ...
@@ -145,7 +178,12 @@ class FrontierStore(Protocol):
         size: int,
         page: dict[str, Any],
         near: Callable[[int, int], bool],
-    ) -> Admission: ...
+        pattern: str = "",
+    ) -> Admission:
+        """Keep the page unless its content or URL was seen or the page budget is spent;
+        a kept page counts for its `pattern` (a pattern that yields pages earns requests)."""
+        ...
+
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
         """Store a non-page outcome (a skipped URL) in the results stream; its number."""
         ...
@@ -177,7 +215,7 @@ CREATE TABLE IF NOT EXISTS crawl_frontier (
     crawl TEXT NOT NULL, key TEXT NOT NULL, url TEXT NOT NULL, host TEXT NOT NULL,
     depth INTEGER NOT NULL, priority REAL NOT NULL, parent TEXT, seq INTEGER NOT NULL,
     state TEXT NOT NULL, owner TEXT, lease_until REAL NOT NULL DEFAULT 0,
-    tries INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, key)
+    tries INTEGER NOT NULL DEFAULT 0, pattern TEXT NOT NULL DEFAULT '', PRIMARY KEY (crawl, key)
 );
 CREATE INDEX IF NOT EXISTS crawl_frontier_next ON crawl_frontier (crawl, state, priority, seq);
 CREATE TABLE IF NOT EXISTS crawl_hosts (
@@ -205,9 +243,15 @@ CREATE TABLE IF NOT EXISTS crawl_state (
 );
 CREATE TABLE IF NOT EXISTS crawl_traps (
     crawl TEXT NOT NULL, pattern TEXT NOT NULL, count INTEGER NOT NULL,
-    PRIMARY KEY (crawl, pattern)
+    kept INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
 );
 """
+
+
+_ADDED_COLUMNS = (
+    ("crawl_frontier", "pattern TEXT NOT NULL DEFAULT ''"),
+    ("crawl_traps", "kept INTEGER NOT NULL DEFAULT 0"),
+)
 
 
 def _signed(value: int) -> int:
@@ -225,6 +269,11 @@ class SQLiteFrontier:
     def __init__(self, path: str | Path) -> None:
         self._db = open_sqlite(path)
         self._db.executescript(_SCHEMA)
+        # Files made before path patterns were kept with entries and their pages counted.
+        for table, column in _ADDED_COLUMNS:
+            names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column.split()[0] not in names:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
         self._lock = threading.Lock()
 
     async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -275,7 +324,7 @@ class SQLiteFrontier:
             seq += 1
             cursor = db.execute(
                 "INSERT OR IGNORE INTO crawl_frontier (crawl, key, url, host, depth, "
-                "priority, parent, seq, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "priority, parent, seq, state, pattern) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     crawl,
                     entry.key,
@@ -286,6 +335,7 @@ class SQLiteFrontier:
                     entry.parent,
                     seq,
                     state,
+                    entry.pattern,
                 ),
             )
             if cursor.rowcount:
@@ -295,19 +345,21 @@ class SQLiteFrontier:
 
     def _free_dead(self, db: sqlite3.Connection, crawl: str, now: float) -> None:
         owners = db.execute(
-            "SELECT DISTINCT owner FROM crawl_frontier WHERE crawl = ? AND state = 'claimed' "
-            "AND lease_until >= ?",
+            "SELECT DISTINCT owner FROM crawl_frontier WHERE crawl = ? AND state IN "
+            f"{_HELD} AND lease_until >= ?",
             (crawl, now),
         ).fetchall()
         for (owner,) in owners:
             if owner_is_dead(owner):
                 db.execute(
                     "UPDATE crawl_frontier SET lease_until = 0 WHERE crawl = ? AND owner = ? "
-                    "AND state = 'claimed'",
+                    f"AND state IN {_HELD}",
                     (crawl, owner),
                 )
 
-    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
+    async def claim(
+        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
+    ) -> Claim:
         def work(db: sqlite3.Connection) -> Claim:
             now = time.time()
             state = db.execute(
@@ -331,27 +383,49 @@ class SQLiteFrontier:
             # An entry whose claim lapsed (its worker died) is pending again.
             db.execute(
                 "UPDATE crawl_frontier SET state = 'pending', owner = NULL WHERE crawl = ? "
-                "AND state = 'claimed' AND lease_until < ?",
+                f"AND state IN {_HELD} AND lease_until < ?",
                 (crawl, now),
             )
             flying = db.execute(
-                "SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? AND state = 'claimed' "
-                "GROUP BY host",
+                "SELECT host, state, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
+                f"AND state IN {_HELD} GROUP BY host, state",
                 (crawl,),
             ).fetchall()
-            in_flight = dict(flying)
-            if pages + sum(in_flight.values()) >= max_pages:
+            # A host's slots are its requests under way; a released claim holds none.
+            in_flight = {host: n for host, state, n in flying if state == "claimed"}
+            held = sum(n for _, _, n in flying)
+            if pages + held >= max_pages:
                 return Claim(wait=HOST_BUSY_WAIT)  # the rest of the budget is being read
+            patterns = dict(
+                db.execute(
+                    "SELECT pattern, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
+                    f"AND state IN {_HELD} AND pattern != '' GROUP BY pattern",
+                    (crawl,),
+                ).fetchall()
+            )
             rows = db.execute(
-                "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, "
-                "COALESCE(h.next_at, 0), COALESCE(h.concurrency, 1), h.known "
+                "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, f.pattern, "
+                "COALESCE(h.next_at, 0), COALESCE(h.concurrency, 1), h.known, "
+                "COALESCE(t.count, 0), COALESCE(t.kept, 0) "
                 "FROM crawl_frontier f LEFT JOIN crawl_hosts h "
                 "ON h.crawl = f.crawl AND h.host = f.host "
+                "LEFT JOIN crawl_traps t ON t.crawl = f.crawl AND t.pattern = f.pattern "
                 "WHERE f.crawl = ? AND f.state = 'pending' ORDER BY f.priority, f.seq LIMIT ?",
                 (crawl, CLAIM_WINDOW),
             ).fetchall()
             soonest: float | None = None
-            for key, url, host, depth, priority, parent, tries, next_at, limit, known in rows:
+            for row in rows:
+                key, url, host, depth, priority, parent, tries, pattern = row[:8]
+                next_at, limit, known, duplicates, kept = row[8:]
+                entry = Entry(key, url, host, depth, priority, parent, tries, pattern)
+                if pattern and trap_limit is not None and duplicates >= trap_limit:
+                    # no request: held without a host slot until the crawler ends it
+                    self._hold(db, crawl, key, worker, now + lease, "released")
+                    return Claim(entry=entry, trapped=True)
+                if pattern and patterns.get(pattern, 0) >= pattern_allowance(kept, duplicates):
+                    # its pattern's pages in flight will say whether it earns more
+                    soonest = HOST_BUSY_WAIT if soonest is None else min(soonest, HOST_BUSY_WAIT)
+                    continue
                 busy = in_flight.get(host, 0)
                 # A host whose robots.txt was not read yet gets one request (the one that
                 # reads it), so its Crawl-delay governs every later one.
@@ -361,25 +435,30 @@ class SQLiteFrontier:
                 if next_at > now:
                     soonest = next_at - now if soonest is None else min(soonest, next_at - now)
                     continue
-                db.execute(
-                    "UPDATE crawl_frontier SET state = 'claimed', owner = ?, lease_until = ? "
-                    "WHERE crawl = ? AND key = ?",
-                    (worker, now + lease, crawl, key),
-                )
+                self._hold(db, crawl, key, worker, now + lease, "claimed")
                 db.execute(
                     "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
                     "ON CONFLICT (crawl, host) DO UPDATE SET next_at = ? + delay",
                     (crawl, host, now, now),
                 )
-                entry = Entry(key, url, host, depth, priority, parent, tries)
                 return Claim(entry=entry)
             if soonest is not None:
                 return Claim(wait=soonest)
-            if in_flight:
+            if held:
                 return Claim(wait=IN_FLIGHT_WAIT)  # none pending; a page in flight may add links
             return Claim()
 
         return await self._transaction(work)
+
+    @staticmethod
+    def _hold(
+        db: sqlite3.Connection, crawl: str, key: str, worker: str, until: float, state: str
+    ) -> None:
+        db.execute(
+            "UPDATE crawl_frontier SET state = ?, owner = ?, lease_until = ? "
+            "WHERE crawl = ? AND key = ?",
+            (state, worker, until, crawl, key),
+        )
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -405,12 +484,14 @@ class SQLiteFrontier:
 
     async def retry(self, crawl: str, key: str, worker: str) -> None:
         def work(db: sqlite3.Connection) -> None:
-            db.execute(
+            requesting = self._state(db, crawl, key) == "claimed"
+            cursor = db.execute(
                 "UPDATE crawl_frontier SET state = 'pending', owner = NULL, tries = tries + 1 "
-                "WHERE crawl = ? AND key = ? AND owner = ? AND state = 'claimed'",
+                f"WHERE crawl = ? AND key = ? AND owner = ? AND state IN {_HELD}",
                 (crawl, key, worker),
             )
-            self._rest(db, crawl, key)
+            if requesting and cursor.rowcount:
+                self._rest(db, crawl, key)
 
         await self._transaction(work)
 
@@ -433,14 +514,35 @@ class SQLiteFrontier:
                 entries = [entry for entry, _ in refused]
                 for i in self._insert(db, crawl, entries, "refused"):
                     self._result(db, crawl, "skipped", entries[i].url, refused[i][1])
+            requesting = self._state(db, crawl, key) == "claimed"
             db.execute(
                 "UPDATE crawl_frontier SET state = 'done', owner = NULL "
                 "WHERE crawl = ? AND key = ?",
                 (crawl, key),
             )
-            self._rest(db, crawl, key)
+            if requesting:  # a released claim rested its host when its request ended
+                self._rest(db, crawl, key)
 
         await self._transaction(work)
+
+    async def release_host(self, crawl: str, key: str, worker: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
+                "UPDATE crawl_frontier SET state = 'released' WHERE crawl = ? AND key = ? "
+                "AND owner = ? AND state = 'claimed'",
+                (crawl, key, worker),
+            )
+            if cursor.rowcount:
+                self._rest(db, crawl, key)
+
+        await self._transaction(work)
+
+    @staticmethod
+    def _state(db: sqlite3.Connection, crawl: str, key: str) -> str | None:
+        row = db.execute(
+            "SELECT state FROM crawl_frontier WHERE crawl = ? AND key = ?", (crawl, key)
+        ).fetchone()
+        return str(row[0]) if row else None
 
     @staticmethod
     def _rest(db: sqlite3.Connection, crawl: str, key: str) -> None:
@@ -470,6 +572,7 @@ class SQLiteFrontier:
         size: int,
         page: dict[str, Any],
         near: Callable[[int, int], bool],
+        pattern: str = "",
     ) -> Admission:
         def work(db: sqlite3.Connection) -> Admission:
             marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
@@ -511,6 +614,12 @@ class SQLiteFrontier:
                 "UPDATE crawl_state SET pages = pages + 1, bytes = bytes + ? WHERE crawl = ?",
                 (size, crawl),
             )
+            if pattern:
+                db.execute(
+                    "INSERT INTO crawl_traps (crawl, pattern, count, kept) VALUES (?, ?, 0, 1) "
+                    "ON CONFLICT (crawl, pattern) DO UPDATE SET kept = kept + 1",
+                    (crawl, pattern),
+                )
             return Admission(n=n)
 
         return await self._transaction(work)
@@ -595,7 +704,7 @@ class SQLiteFrontier:
                 "bytes": int(row[1]) if row else 0,
                 "stopped": row[2] if row else None,
                 "pending": int(counts.get("pending", 0)),
-                "in_flight": int(counts.get("claimed", 0)),
+                "in_flight": int(counts.get("claimed", 0)) + int(counts.get("released", 0)),
                 "seen": int(sum(counts.values())),
             }
 

@@ -7,8 +7,11 @@ keeps the page. Layout, all under `netsift:crawl:<id>:` — `state` a hash (budg
 stopped), `seen` a hash key → entry JSON (the seen-set), `pending` a sorted set by priority
 (members `seq|key`, so equal priorities keep discovery order), `claimed` a sorted set by
 lease end with `owner` a hash, `hosts` a hash host → politeness JSON, `inflight` a hash host
-→ count, `marks` and `bands` (content seen), `results` a list and `pages` the list of the
-page results' numbers, `traps` a hash. Everything expires with the job's retention.
+→ count of requests under way, `released` the set of claimed keys whose request has ended
+(they hold their claim but no host slot), `marks` and `bands` (content seen), `results` a
+list and `pages` the list of the page results' numbers, `traps` a hash pattern → duplicates,
+`kept` a hash pattern → pages kept, `patterns` a hash pattern → entries claimed. Everything
+expires with the job's retention.
 """
 
 from __future__ import annotations
@@ -29,12 +32,21 @@ __all__ = ["RedisFrontier"]
 PREFIX = "netsift:crawl:"
 PARTS = (
     "state", "seen", "pending", "claimed", "owner", "hosts", "inflight", "marks", "bands",
-    "results", "pages", "traps",
+    "results", "pages", "traps", "released", "kept", "patterns",
 )  # fmt: skip
 
-# KEYS: the PARTS in order; ARGV: worker, now, lease, window. Returns the entry JSON, or
-# "wait:<seconds>", or "" when the crawl is over.
-_CLAIM = """
+# A claim ended (or lapsed): its pattern's count of entries claimed goes down.
+_UNPATTERN = """
+local function unpattern(e)
+  if e.pattern and e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, -1) end
+end
+"""
+# KEYS: the PARTS in order; ARGV: worker, now, lease, window, trap limit ('' none). Returns
+# the entry JSON (prefixed "trap|" when its pattern is a trap), or "wait:<seconds>", or ""
+# when the crawl is over.
+_CLAIM = (
+    _UNPATTERN
+    + """
 local st = redis.call('HMGET', KEYS[1], 'deadline', 'max_pages', 'pages', 'stopped',
   'max_bytes', 'bytes')
 if not st[1] or st[4] then return '' end
@@ -48,12 +60,20 @@ for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[2]
   local e = cjson.decode(redis.call('HGET', KEYS[2], key))
   redis.call('ZREM', KEYS[4], key)
   redis.call('HDEL', KEYS[5], key)
-  redis.call('HINCRBY', KEYS[7], e.host, -1)
+  if redis.call('SREM', KEYS[13], key) == 0 then redis.call('HINCRBY', KEYS[7], e.host, -1) end
+  unpattern(e)
   redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. key)
 end
 local flying = redis.call('ZCARD', KEYS[4])
 if pages + flying >= tonumber(st[2]) then return 'wait:0.05' end  -- HOST_BUSY_WAIT
 local soonest = nil
+local trap_limit = tonumber(ARGV[5])
+local function hold(member, key, e)
+  redis.call('ZREM', KEYS[3], member)
+  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), key)
+  redis.call('HSET', KEYS[5], key, ARGV[1])
+  if e.pattern and e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, 1) end
+end
 local members = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[4]) - 1)
 for _, member in ipairs(members) do
   local key = string.sub(member, 14)
@@ -62,14 +82,26 @@ for _, member in ipairs(members) do
   local h = raw and cjson.decode(raw) or {delay = 0, concurrency = 1, next_at = 0, known = 0}
   local busy = tonumber(redis.call('HGET', KEYS[7], e.host) or '0')
   local limit = (h.known == 1) and h.concurrency or 1
-  if busy >= limit then  -- HOST_BUSY_WAIT
+  local patterned = e.pattern and e.pattern ~= ''
+  local dups, allowance, claimed = 0, 1, 0
+  if patterned then
+    dups = tonumber(redis.call('HGET', KEYS[12], e.pattern) or '0')
+    local kept = tonumber(redis.call('HGET', KEYS[14], e.pattern) or '0')
+    allowance = math.max(1, 1 + kept - dups)  -- pattern_allowance
+    claimed = tonumber(redis.call('HGET', KEYS[15], e.pattern) or '0')
+  end
+  if patterned and trap_limit and dups >= trap_limit then
+    hold(member, key, e)  -- no request: held without a host slot until it is ended
+    redis.call('SADD', KEYS[13], key)
+    return 'trap|' .. cjson.encode(e)
+  elseif patterned and claimed >= allowance then  -- HOST_BUSY_WAIT
+    soonest = math.min(soonest or 0.05, 0.05)
+  elseif busy >= limit then  -- HOST_BUSY_WAIT
     soonest = math.min(soonest or 0.05, 0.05)
   elseif h.next_at > now then
     soonest = math.min(soonest or (h.next_at - now), h.next_at - now)
   else
-    redis.call('ZREM', KEYS[3], member)
-    redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), key)
-    redis.call('HSET', KEYS[5], key, ARGV[1])
+    hold(member, key, e)
     redis.call('HINCRBY', KEYS[7], e.host, 1)
     h.next_at = now + h.delay
     redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
@@ -80,18 +112,29 @@ if soonest then return 'wait:' .. soonest end
 if flying > 0 then return 'wait:0.1' end  -- IN_FLIGHT_WAIT
 return ''
 """
+)
+# The host's slot given back and its delay counted from now (ARGV[3]): a request has ended.
+_REST = """
+local function rest(e)
+  redis.call('HINCRBY', KEYS[7], e.host, -1)
+  local raw = redis.call('HGET', KEYS[6], e.host)
+  if raw then
+    local h = cjson.decode(raw)
+    h.next_at = math.max(h.next_at, tonumber(ARGV[3]) + h.delay)
+    redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
+  end
+end
+"""
 # KEYS: PARTS; ARGV: key, worker, now, retry (1: back to pending). Ends a claim.
-_RELEASE = """
+_RELEASE = (
+    _REST
+    + _UNPATTERN
+    + """
 if redis.call('ZREM', KEYS[4], ARGV[1]) == 0 then return 0 end
 redis.call('HDEL', KEYS[5], ARGV[1])
 local e = cjson.decode(redis.call('HGET', KEYS[2], ARGV[1]))
-redis.call('HINCRBY', KEYS[7], e.host, -1)
-local raw = redis.call('HGET', KEYS[6], e.host)
-if raw then
-  local h = cjson.decode(raw)
-  h.next_at = math.max(h.next_at, tonumber(ARGV[3]) + h.delay)
-  redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
-end
+if redis.call('SREM', KEYS[13], ARGV[1]) == 0 then rest(e) end
+unpattern(e)
 if ARGV[4] == '1' then
   e.tries = e.tries + 1
   redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(e))
@@ -99,6 +142,17 @@ if ARGV[4] == '1' then
 end
 return 1
 """
+)
+# KEYS: PARTS; ARGV: key, worker, now. The claim's request ended: its host's slot is free.
+_RELEASE_HOST = (
+    _REST
+    + """
+if redis.call('HGET', KEYS[5], ARGV[1]) ~= ARGV[2] then return 0 end
+if redis.call('SADD', KEYS[13], ARGV[1]) == 0 then return 0 end
+rest(cjson.decode(redis.call('HGET', KEYS[2], ARGV[1])))
+return 1
+"""
+)
 # KEYS: PARTS; ARGV: entries JSON list, state ('pending' or 'refused'), and optionally a JSON
 # list of each entry's `skipped` result data, recorded for the new ones. Returns how many new.
 _ADD = """
@@ -121,7 +175,8 @@ for i, e in ipairs(cjson.decode(ARGV[1])) do
 end
 return added
 """
-# KEYS: PARTS; ARGV: marks JSON, bands JSON, sketch ('' none), url, size, data JSON.
+# KEYS: PARTS; ARGV: marks JSON, bands JSON, sketch ('' none), url, size, data JSON, '' or
+# 'checked', the page's path pattern ('' none).
 # Returns "dup:<url>", "full", or the page's number; near-duplicates are judged in Python
 # (the candidates are returned as "near:<json>" for a second call with ARGV[7] = 'checked').
 _ADMIT = """
@@ -154,6 +209,7 @@ redis.call('RPUSH', KEYS[10], head .. '\\n' .. ARGV[6])
 redis.call('RPUSH', KEYS[11], n)
 redis.call('HINCRBY', KEYS[1], 'pages', 1)
 redis.call('HINCRBY', KEYS[1], 'bytes', tonumber(ARGV[5]))
+if ARGV[8] ~= '' then redis.call('HINCRBY', KEYS[14], ARGV[8], 1) end
 return tostring(n)
 """
 # KEYS: PARTS; ARGV: kind, url, data JSON. A non-page result.
@@ -176,6 +232,7 @@ def _rows(entries: list[Entry]) -> str:
             "priority": e.priority,
             "parent": e.parent or "",
             "tries": e.tries,
+            "pattern": e.pattern,
         }
         for e in entries
     ]
@@ -187,6 +244,7 @@ class RedisFrontier:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
         self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
+        self._release_host = self._redis.register_script(_RELEASE_HOST)
         self._add = self._redis.register_script(_ADD)
         self._admit = self._redis.register_script(_ADMIT)
         self._record = self._redis.register_script(_RECORD)
@@ -224,20 +282,24 @@ class RedisFrontier:
             if owner in dead:
                 await self._redis.zadd(self._keys(crawl)[3], {key: 0})  # lapsed: claimable
 
-    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
+    async def claim(
+        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
+    ) -> Claim:
         await self._free_dead(crawl)
-        args: list[Any] = [worker, time.time(), lease, CLAIM_WINDOW]
+        limit = "" if trap_limit is None else trap_limit
+        args: list[Any] = [worker, time.time(), lease, CLAIM_WINDOW, limit]
         answer = str(await self._claim(keys=self._keys(crawl), args=args))
         if not answer:
             return Claim()
         if answer.startswith("wait:"):
             return Claim(wait=float(answer.removeprefix("wait:")))
-        e = json.loads(answer)
+        trapped = answer.startswith("trap|")
+        e = json.loads(answer.removeprefix("trap|"))
         entry = Entry(
             e["key"], e["url"], e["host"], int(e["depth"]), float(e["priority"]),
-            e["parent"] or None, int(e["tries"]),
+            e["parent"] or None, int(e["tries"]), str(e.get("pattern") or ""),
         )  # fmt: skip
-        return Claim(entry=entry)
+        return Claim(entry=entry, trapped=trapped)
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
         hosts = self._keys(crawl)[5]
@@ -253,6 +315,9 @@ class RedisFrontier:
         policy = json.loads(raw) if raw else {"delay": 0, "concurrency": 1, "known": 0}
         policy["next_at"] = max(float(policy.get("next_at", 0)), time.time() + seconds)
         await self._redis.hset(hosts, host, json.dumps(policy))
+
+    async def release_host(self, crawl: str, key: str, worker: str) -> None:
+        await self._release_host(keys=self._keys(crawl), args=[key, worker, time.time()])
 
     async def retry(self, crawl: str, key: str, worker: str) -> None:
         await self._release(keys=self._keys(crawl), args=[key, worker, time.time(), "1"])
@@ -293,17 +358,18 @@ class RedisFrontier:
         size: int,
         page: dict[str, Any],
         near: Callable[[int, int], bool],
+        pattern: str = "",
     ) -> Admission:
         marks = json.dumps([f"url:{key}" for key in keys] + [f"sha:{content_hash}"])
         args: list[Any] = [marks, json.dumps(bands), "" if sketch is None else str(sketch)]
         args += [url, size]
-        args += [json.dumps(page, default=str), ""]
+        args += [json.dumps(page, default=str), "", pattern]
         answer = str(await self._admit(keys=self._keys(crawl), args=args))
         if answer.startswith("near:") and sketch is not None:
             for other, other_url in json.loads(answer.removeprefix("near:")):
                 if near(int(other), sketch):
                     return Admission(duplicate_of=str(other_url))
-            args[-1] = "checked"
+            args[-2] = "checked"
             answer = str(await self._admit(keys=self._keys(crawl), args=args))
         if answer.startswith("dup:"):
             return Admission(duplicate_of=answer.removeprefix("dup:"))
