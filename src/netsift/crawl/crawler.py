@@ -529,6 +529,7 @@ async def _lead(
         working = False
     while await publish():
         pass
+    await engine.frontier.stop(crawl, "done")  # a stop the budgets made first stays the reason
     status = await engine.frontier.status(crawl)
     for helper_id in helpers:  # helpers no worker claimed end with the crawl
         await jobs.finish(helper_id, worker=None, status="done", event=("done", {"crawl": crawl}))

@@ -410,6 +410,8 @@ class RedisFrontier:
 
     async def stop(self, crawl: str, reason: str) -> None:
         await self._redis.hsetnx(self._keys(crawl)[0], "stopped", reason)
+        # the keys made since `start` (all but `state`) get the retention now, from the end
+        await self._expire(crawl)
 
     async def status(self, crawl: str) -> dict[str, Any]:
         keys = self._keys(crawl)

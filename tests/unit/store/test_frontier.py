@@ -251,3 +251,29 @@ async def test_a_path_pattern_is_claimed_as_its_record_allows_and_a_trap_is_hand
     rest = [await claim() for _ in range(4)]
     assert all(c.trapped for c in rest)
     assert (await frontier.status(WIDE))["in_flight"] == 5  # `other` and four trapped
+
+
+@pytest.mark.redis
+async def test_every_redis_key_of_a_stopped_crawl_expires(redis_url):
+    """Keys made after `start` (the seen-set, results, hosts…) expire with the crawl too."""
+    from redis.asyncio import Redis
+
+    from netsift.store.redis_frontier import PREFIX
+    from netsift.store.redis_jobs import RETENTION
+
+    store = open_frontier_store(redis_url)
+    await store.start(CRAWL, max_pages=3, max_bytes=10_000, deadline=60)
+    await store.add(CRAWL, [_entry("one"), _entry("two")])
+    claim = await store.claim(CRAWL, "w", lease=5)
+    assert claim.entry is not None
+    await _admit(store, claim.entry.key, "h1")
+    await store.done(CRAWL, claim.entry.key, "w")
+    await store.stop(CRAWL, "done")
+    await store.aclose()
+    redis = Redis.from_url(redis_url)
+    try:
+        keys = await redis.keys(f"{PREFIX}{CRAWL}:*")
+        ttls = [await redis.ttl(key) for key in keys]
+    finally:
+        await redis.aclose()
+    assert len(keys) > 3 and all(0 < ttl <= RETENTION for ttl in ttls), dict(zip(keys, ttls))
