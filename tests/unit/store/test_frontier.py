@@ -276,4 +276,6 @@ async def test_every_redis_key_of_a_stopped_crawl_expires(redis_url):
         ttls = [await redis.ttl(key) for key in keys]
     finally:
         await redis.aclose()
-    assert len(keys) > 3 and all(0 < ttl <= RETENTION for ttl in ttls), dict(zip(keys, ttls, strict=True))
+    assert len(keys) > 3 and all(0 < ttl <= RETENTION for ttl in ttls), dict(
+        zip(keys, ttls, strict=True)
+    )
