@@ -176,6 +176,11 @@ def run_trafilatura(site: Any, spec: SiteSpec) -> dict[str, Any]:
         stderr=subprocess.DEVNULL,
         text=True,
     )
+    return _watch(proc, started)
+
+
+def _watch(proc: subprocess.Popen[str], started: float) -> dict[str, Any]:
+    """Wait for a peer's process, sampling its tree's CPU (its children die with it)."""
     cpu = 0.0
     while proc.poll() is None:
         cpu = max(cpu, tree_cpu(proc.pid))
@@ -202,12 +207,7 @@ def run_crawl4ai(site: Any, spec: SiteSpec, python: str, sessions: int) -> dict[
         # a fresh robots.txt cache each run, as each netsift run starts with none
         env={**os.environ, "CRAWL4_AI_BASE_DIRECTORY": str(site.tmp / f"c4a-{time.time_ns()}")},
     )
-    cpu = 0.0
-    while proc.poll() is None:
-        cpu = max(cpu, tree_cpu(proc.pid))
-        time.sleep(0.2)
-    elapsed = time.perf_counter() - started
-    return {"elapsed": elapsed, "cpu": cpu, "status": (proc.stdout.read() if proc.stdout else "")}
+    return _watch(proc, started)
 
 
 def main() -> None:
