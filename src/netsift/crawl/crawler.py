@@ -340,11 +340,7 @@ class Crawler:
         if admission.full:
             await self.frontier.done(crawl, entry.key, worker)
             return
-        links: list[Entry] = []
-        refused: list[tuple[Entry, dict[str, Any]]] = []
-        if entry.depth < plan.max_depth:
-            links, refused = await self._follow(crawl, entry, page, plan, pattern)
-        await self.frontier.done(crawl, entry.key, worker, links=links, refused=refused)
+        await self._finish(crawl, entry, page, plan, worker, pattern)
 
     async def _pass_through(
         self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str
@@ -353,11 +349,24 @@ class Crawler:
         and the report says why it is not among the pages."""
         why = plan.scope.refusal(entry.url)
         error = OutOfScope(f"{entry.url} was read for its links only: {why}")
+        skipped = _skip(entry.url, error, depth=entry.depth)
+        await self._finish(crawl, entry, page, plan, worker, path_pattern(entry.url), skipped)
+
+    async def _finish(
+        self,
+        crawl: str,
+        entry: Entry,
+        page: Page,
+        plan: Plan,
+        worker: str,
+        pattern: str,
+        skipped: dict[str, Any] | None = None,
+    ) -> None:
+        """End the claim, queueing the page's links when the depth allows (one transaction)."""
         links: list[Entry] = []
         refused: list[tuple[Entry, dict[str, Any]]] = []
         if entry.depth < plan.max_depth:
-            links, refused = await self._follow(crawl, entry, page, plan, path_pattern(entry.url))
-        skipped = _skip(entry.url, error, depth=entry.depth)
+            links, refused = await self._follow(crawl, entry, page, plan, pattern)
         await self.frontier.done(
             crawl, entry.key, worker, links=links, refused=refused, skipped=skipped
         )
