@@ -22,18 +22,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
-
-import anyio
+from typing import Any, Literal, Protocol
 
 from ..errors import InvalidInput
 from .jobs import owner_is_dead
-from .sqlite import open_sqlite
+from .sqlite import SerialConnection, open_sqlite
 
 __all__ = [
     "CLAIM_WINDOW",
@@ -48,7 +45,6 @@ __all__ = [
     "pattern_allowance",
 ]
 
-T = TypeVar("T")
 # How many of the best pending rows a claim looks at for one whose host is free: enough to
 # skip past a busy host's queue, few enough to keep the claim one short transaction.
 CLAIM_WINDOW = 64
@@ -267,34 +263,14 @@ class SQLiteFrontier:
     """The frontier in one SQLite file (WAL), shared by the processes of one machine."""
 
     def __init__(self, path: str | Path) -> None:
-        self._db = open_sqlite(path)
-        self._db.executescript(_SCHEMA)
+        db = open_sqlite(path)
+        db.executescript(_SCHEMA)
         # Files made before path patterns were kept with entries and their pages counted.
         for table, column in _ADDED_COLUMNS:
-            names = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            names = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             if column.split()[0] not in names:
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
-        self._lock = threading.Lock()
-
-    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                return work(self._db)
-
-        return await anyio.to_thread.run_sync(locked)
-
-    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def atomic(db: sqlite3.Connection) -> T:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                value = work(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-            return value
-
-        return await self._call(atomic)
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+        self._db = SerialConnection(db)
 
     async def start(self, crawl: str, *, max_pages: int, max_bytes: int, deadline: float) -> float:
         def work(db: sqlite3.Connection) -> float:
@@ -307,12 +283,15 @@ class SQLiteFrontier:
             row = db.execute("SELECT started FROM crawl_state WHERE crawl = ?", (crawl,)).fetchone()
             return float(row[0])
 
-        return await self._transaction(work)
+        return await self._db.transaction(work)
 
     async def add(self, crawl: str, entries: list[Entry], *, state: str = "pending") -> int:
         if not entries:
             return 0
-        return await self._transaction(lambda db: len(self._insert(db, crawl, entries, state)))
+        # A start's seeds (a map, a sitemap) can be thousands of rows: not on the event loop.
+        return await self._db.transaction(
+            lambda db: len(self._insert(db, crawl, entries, state)), bulk=True
+        )
 
     @staticmethod
     def _insert(db: sqlite3.Connection, crawl: str, entries: list[Entry], state: str) -> list[int]:
@@ -448,7 +427,7 @@ class SQLiteFrontier:
                 return Claim(wait=IN_FLIGHT_WAIT)  # none pending; a page in flight may add links
             return Claim()
 
-        return await self._transaction(work)
+        return await self._db.transaction(work)
 
     @staticmethod
     def _hold(
@@ -470,11 +449,11 @@ class SQLiteFrontier:
                 (crawl, host, delay, concurrency),
             )
 
-        await self._transaction(work)
+        await self._db.transaction(work)
 
     async def pause_host(self, crawl: str, host: str, seconds: float) -> None:
         until = time.time() + seconds
-        await self._transaction(
+        await self._db.transaction(
             lambda db: db.execute(
                 "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (crawl, host) DO UPDATE SET next_at = MAX(next_at, excluded.next_at)",
@@ -493,7 +472,7 @@ class SQLiteFrontier:
             if requesting and cursor.rowcount:
                 self._rest(db, crawl, key)
 
-        await self._transaction(work)
+        await self._db.transaction(work)
 
     async def done(
         self,
@@ -523,7 +502,7 @@ class SQLiteFrontier:
             if requesting:  # a released claim rested its host when its request ended
                 self._rest(db, crawl, key)
 
-        await self._transaction(work)
+        await self._db.transaction(work)
 
     async def release_host(self, crawl: str, key: str, worker: str) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -535,7 +514,7 @@ class SQLiteFrontier:
             if cursor.rowcount:
                 self._rest(db, crawl, key)
 
-        await self._transaction(work)
+        await self._db.transaction(work)
 
     @staticmethod
     def _state(db: sqlite3.Connection, crawl: str, key: str) -> str | None:
@@ -622,10 +601,10 @@ class SQLiteFrontier:
                 )
             return Admission(n=n)
 
-        return await self._transaction(work)
+        return await self._db.transaction(work)
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
-        return await self._transaction(lambda db: self._result(db, crawl, kind, url, data))
+        return await self._db.transaction(lambda db: self._result(db, crawl, kind, url, data))
 
     def _result(
         self, db: sqlite3.Connection, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]
@@ -650,7 +629,7 @@ class SQLiteFrontier:
             ).fetchall()
             return [(int(n), k, json.loads(data)) for n, k, data in rows]
 
-        return await self._call(work)
+        return await self._db.call(work)
 
     async def mark_trap(self, crawl: str, pattern: str) -> int:
         def work(db: sqlite3.Connection) -> int:
@@ -661,7 +640,7 @@ class SQLiteFrontier:
             )
             return self._trap(db, crawl, pattern)
 
-        return await self._transaction(work)
+        return await self._db.transaction(work)
 
     @staticmethod
     def _trap(db: sqlite3.Connection, crawl: str, pattern: str) -> int:
@@ -671,7 +650,7 @@ class SQLiteFrontier:
         return int(row[0]) if row else 0
 
     async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        rows = await self._call(
+        rows = await self._db.call(
             lambda db: db.execute(
                 "SELECT pattern FROM crawl_traps WHERE crawl = ? AND count >= ?", (crawl, limit)
             ).fetchall()
@@ -686,7 +665,7 @@ class SQLiteFrontier:
         )
 
     async def stop(self, crawl: str, reason: str) -> None:
-        await self._transaction(lambda db: self._stop(db, crawl, reason))
+        await self._db.transaction(lambda db: self._stop(db, crawl, reason))
 
     async def status(self, crawl: str) -> dict[str, Any]:
         def work(db: sqlite3.Connection) -> dict[str, Any]:
@@ -708,11 +687,10 @@ class SQLiteFrontier:
                 "seen": int(sum(counts.values())),
             }
 
-        return await self._call(work)
+        return await self._db.call(work)
 
     async def aclose(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._db.close()
 
 
 def open_frontier_store(url: str) -> FrontierStore:

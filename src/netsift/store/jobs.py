@@ -21,20 +21,17 @@ import json
 import os
 import socket
 import sqlite3
-import threading
 import time
 import uuid
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol
 
-import anyio
 from pydantic import BaseModel, Field
 
 from ..errors import InvalidInput, NotFound
 from ..models import Event, EventType
-from .sqlite import open_sqlite
+from .sqlite import SerialConnection, open_sqlite
 
 __all__ = [
     "FINISHED",
@@ -55,7 +52,6 @@ __all__ = [
 JobStatus = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
 FINISHED: frozenset[str] = frozenset({"done", "failed", "cancelled", "interrupted"})
 Beat = Literal["ok", "cancel", "lost"]
-T = TypeVar("T")
 
 
 class LeaseLost(Exception):
@@ -234,42 +230,22 @@ class SQLiteJobStore:
     """Jobs in one SQLite file (WAL), shared safely by the processes of one machine."""
 
     def __init__(self, path: str | Path) -> None:
-        self._db = open_sqlite(path)
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
+        db = open_sqlite(path)
+        db.executescript(_SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
         if "owner" not in columns:  # a store written before jobs had owners
-            self._db.execute("ALTER TABLE jobs ADD COLUMN owner TEXT")
+            db.execute("ALTER TABLE jobs ADD COLUMN owner TEXT")
         for name, declaration in _ADDED:
             if name not in columns:
-                self._db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {declaration}")
-        event_columns = {row[1] for row in self._db.execute("PRAGMA table_info(job_events)")}
+                db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {declaration}")
+        event_columns = {row[1] for row in db.execute("PRAGMA table_info(job_events)")}
         if "key" not in event_columns:
-            self._db.execute("ALTER TABLE job_events ADD COLUMN key TEXT")
-        self._db.executescript(_INDEXES)
-        self._lock = threading.Lock()
-
-    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                return work(self._db)
-
-        return await anyio.to_thread.run_sync(locked)
+            db.execute("ALTER TABLE job_events ADD COLUMN key TEXT")
+        db.executescript(_INDEXES)
+        self._db = SerialConnection(db)
 
     async def _run(self, sql: str, args: Any = ()) -> list[tuple[Any, ...]]:
-        return await self._call(lambda db: db.execute(sql, args).fetchall())
-
-    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def atomic(db: sqlite3.Connection) -> T:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                value = work(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-            return value
-
-        return await self._call(atomic)
+        return await self._db.call(lambda db: db.execute(sql, args).fetchall())
 
     @staticmethod
     def _job(row: tuple[Any, ...]) -> Job:
@@ -433,7 +409,7 @@ class SQLiteJobStore:
             row = self._owns(db, job_id, worker)
             return self._insert_event(db, job_id, int(row[2]), type, data)
 
-        return await self._transaction(work)
+        return await self._db.transaction(work)
 
     async def save_checkpoint(
         self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
@@ -462,7 +438,7 @@ class SQLiteJobStore:
             )
 
         if texts:
-            await self._transaction(work)
+            await self._db.transaction(work)
 
     async def texts(self, job_id: str) -> dict[str, str]:
         rows = await self._run("SELECT sha256, text FROM job_texts WHERE job_id = ?", (job_id,))
@@ -505,7 +481,7 @@ class SQLiteJobStore:
             db.execute("DELETE FROM job_texts WHERE job_id = ?", (job_id,))  # resume only
             return True
 
-        return await self._transaction(work)
+        return await self._db.transaction(work)
 
     async def release(self, job_id: str, worker: str) -> None:
         await self._run(
@@ -522,8 +498,7 @@ class SQLiteJobStore:
         return await self.get(job_id)
 
     async def aclose(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._db.close()
 
 
 class MemoryJobStore(SQLiteJobStore):

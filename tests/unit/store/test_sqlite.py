@@ -1,14 +1,21 @@
-"""store/sqlite.py: a new file opened by several processes at once ends up in WAL, no error."""
+"""store/sqlite.py: a new file opened by several processes at once ends up in WAL, no error;
+one connection taken in turns, on the event loop unless the file is busy."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from netsift.store.sqlite import open_sqlite
+import pytest
+
+from netsift.store.sqlite import SerialConnection, open_sqlite
 
 FILES = 25
 PROCESSES = 6
@@ -54,3 +61,61 @@ def test_processes_opening_a_new_file_together_all_succeed(tmp_path: Path) -> No
 def test_memory_database_opens(tmp_path: Path) -> None:
     db = open_sqlite(":memory:")
     assert db.execute("SELECT 1").fetchone()[0] == 1
+
+
+def _serial(path: Path) -> SerialConnection:
+    db = open_sqlite(path)
+    db.execute("CREATE TABLE IF NOT EXISTS t (n INTEGER)")
+    return SerialConnection(db, busy_timeout=5.0)
+
+
+def _insert(n: int) -> Callable[[sqlite3.Connection], int]:
+    def work(db: sqlite3.Connection) -> int:
+        db.execute("INSERT INTO t VALUES (?)", (n,))
+        return threading.get_ident()
+
+    return work
+
+
+async def test_a_transaction_runs_on_the_event_loop_when_the_file_is_free(tmp_path: Path) -> None:
+    serial = _serial(tmp_path / "s.sqlite3")
+    assert await serial.transaction(_insert(1)) == threading.get_ident()
+    assert await serial.transaction(_insert(2), bulk=True) != threading.get_ident()
+    assert serial.db.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 2
+
+
+async def test_a_busy_file_is_waited_for_in_a_thread_while_the_loop_runs_on(
+    tmp_path: Path,
+) -> None:
+    serial = _serial(tmp_path / "s.sqlite3")
+    other = open_sqlite(tmp_path / "s.sqlite3")
+    other.execute("BEGIN IMMEDIATE")  # another process's writer holds the file
+    other.execute("INSERT INTO t VALUES (0)")
+    waiting = asyncio.ensure_future(serial.transaction(_insert(1)))
+    ticks = 0
+    while ticks < 20:  # the loop keeps turning while the transaction waits
+        await asyncio.sleep(0.01)
+        ticks += 1
+    assert not waiting.done()
+    other.execute("COMMIT")
+    assert await waiting != threading.get_ident()
+    assert [row[0] for row in serial.db.execute("SELECT n FROM t ORDER BY n")] == [0, 1]
+    # the thread's busy wait is not left on the connection: inline work never waits
+    assert serial.db.execute("PRAGMA busy_timeout").fetchone()[0] == 0
+
+
+async def test_tasks_take_turns_and_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
+    serial = _serial(tmp_path / "s.sqlite3")
+
+    def fail(db: sqlite3.Connection) -> None:
+        db.execute("INSERT INTO t VALUES (99)")
+        raise ValueError("refused")
+
+    with pytest.raises(ValueError, match="refused"):
+        await serial.transaction(fail)
+    threads = await asyncio.gather(
+        *(serial.transaction(_insert(n), bulk=n % 2 == 0) for n in range(20))
+    )
+    assert threading.get_ident() in threads  # the inline ones did not wait behind the bulk ones
+    rows = [row[0] for row in serial.db.execute("SELECT n FROM t ORDER BY n")]
+    assert rows == list(range(20))
