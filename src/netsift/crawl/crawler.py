@@ -271,6 +271,9 @@ class Crawler:
                 await self.frontier.release_host(crawl, entry.key, worker)
                 wake()
 
+            from ..fetch.content import Digest  # the fetch stack is loaded by now
+
+            digest = Digest(dedupe.fingerprint)
             page = await self.fetcher.fetch(
                 entry.url,
                 format=plan.format,
@@ -279,6 +282,7 @@ class Crawler:
                 render="never",
                 on_hop=in_scope,
                 on_downloaded=downloaded,
+                digest=digest,
             )
         except HTTPError as exc:
             if exc.status_code in RETRY_STATUSES and entry.tries < MAX_RETRIES:
@@ -291,12 +295,20 @@ class Crawler:
         except NetsiftError as exc:
             await self._skipped(crawl, entry, _skip(entry.url, exc, depth=entry.depth))
             return
-        await self._keep(crawl, entry, page, plan, worker)
+        await self._keep(crawl, entry, page, plan, worker, digest.value)
 
     async def _skipped(self, crawl: str, entry: Entry, data: dict[str, Any]) -> None:
         await self.frontier.done(crawl, entry.key, "", skipped={**data, "url": entry.url})
 
-    async def _keep(self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str) -> None:
+    async def _keep(
+        self,
+        crawl: str,
+        entry: Entry,
+        page: Page,
+        plan: Plan,
+        worker: str,
+        fingerprint: tuple[str, int | None] | None,
+    ) -> None:
         if _entrance(entry, plan):
             await self._pass_through(crawl, entry, page, plan, worker)
             return
@@ -304,7 +316,9 @@ class Crawler:
         canonical = page.metadata.canonical
         if canonical and plan.scope.allows(canonical):
             keys.append(canonical_url(canonical))
-        if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
+        if fingerprint is not None:  # computed with the extraction, in the compute pool
+            digest, sketch = fingerprint
+        elif self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
             what = f"the fingerprint of {page.final_url}"
             digest, sketch = await self.compute.run(dedupe.fingerprint, page.content, what=what)
         else:

@@ -11,9 +11,10 @@ feedparser) is imported when its kind first arrives.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..errors import InvalidInput, UnsupportedContentType
 from ..models import ContentFormat, FeedEntry, Link, Metadata, Page, PageType, Redirect
@@ -24,7 +25,9 @@ from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 if TYPE_CHECKING:
     from ..render.step import RenderOutcome
 
-__all__ = ["Content", "build_page", "extract_content", "paginate"]
+__all__ = ["Content", "Digest", "build_page", "extract_content", "paginate"]
+
+D = TypeVar("D")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,19 @@ class Content:
     entries: tuple[FeedEntry, ...] = ()
     links: tuple[Link, ...] = ()
     warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
+    digest: Any = None  # what a `Digest` asked be computed of `content`, where it was read
+
+
+class Digest(Generic[D]):
+    """A summary of a page's text that a caller wants computed where the page is read (a
+    crawl's duplicate fingerprint): in the compute pool with the extraction, so the text makes
+    no second round trip and the event loop does not hash it. `of` must be a module-level
+    function (the pool sends it by name); `value` is None until a fresh extraction ran it.
+    """
+
+    def __init__(self, of: Callable[[str], D]) -> None:
+        self.of = of
+        self.value: D | None = None
 
 
 def paginate(content: str, *, start_index: int, max_length: int | None) -> tuple[str, int | None]:
@@ -207,9 +223,16 @@ def build_page(
 
 
 def _extract_content(
-    body: bytes, content_type: str, url: str, format: ContentFormat, page_type: str
+    body: bytes,
+    content_type: str,
+    url: str,
+    format: ContentFormat,
+    page_type: str,
+    digest: Callable[[str], Any] | None = None,
 ) -> Content:
-    """`extract_content` with positional arguments, as the pool passes them."""
-    return extract_content(
+    """`extract_content` with positional arguments, as the pool passes them, and the digest
+    of its text when one is asked for."""
+    content = extract_content(
         body, content_type=content_type, url=url, format=format, page_type=page_type
     )
+    return content if digest is None else replace(content, digest=digest(content.content))

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Any
 
 import httpx
 
@@ -26,7 +27,7 @@ from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from ..render.step import RenderOutcome, RenderStep
 from ..usage import charge_page
-from .content import Content, _extract_content, build_page, extract_content, paginate
+from .content import Content, Digest, _extract_content, build_page, extract_content, paginate
 from .decode import decode_body, parse_content_type
 from .sniff import detect_kind
 
@@ -142,6 +143,7 @@ class Fetcher:
         keep_source: bool = False,
         on_hop: Callable[[str], Awaitable[None]] | None = None,
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
+        digest: Digest[Any] | None = None,
     ) -> Page:
         """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page.
 
@@ -150,7 +152,8 @@ class Fetcher:
         download asks for (the first and each redirect) before it is asked, and may refuse it by
         raising (a crawl's scope). `on_downloaded` is awaited once the final response's body
         is in, before extraction (a crawl frees its host's slot there, as Scrapy frees a
-        download slot)."""
+        download slot). `digest` is computed of the text where it is extracted and set on it
+        (a page from the recent copies or the render step leaves it unset)."""
         if max_bytes is not None and max_bytes < 1:
             raise InvalidInput("max_bytes must be 1 or more")
         if timeout is not None and timeout <= 0:
@@ -173,7 +176,10 @@ class Fetcher:
                 keep_source=keep_source,
                 on_hop=on_hop,
                 on_downloaded=on_downloaded,
+                digest=digest.of if digest is not None else None,
             )
+            if digest is not None:
+                digest.value = fetched.content.digest
             fetched = await self._render(fetched, render, robots, timeout, format, page_type)
             recent.put(key, fetched)
         return build_page(
@@ -250,6 +256,7 @@ class Fetcher:
         keep_source: bool = False,
         on_hop: Callable[[str], Awaitable[None]] | None = None,
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
+        digest: Callable[[str], Any] | None = None,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -290,6 +297,7 @@ class Fetcher:
             url=final_url,
             format=format,
             page_type=page_type,
+            digest=digest,
         )
         return _Fetched(
             content=content,
@@ -307,17 +315,21 @@ class Fetcher:
         )
 
     async def _extract(
-        self, body: bytes, *, content_type: str, url: str, format: ContentFormat, page_type: str
+        self,
+        body: bytes,
+        *,
+        content_type: str,
+        url: str,
+        format: ContentFormat,
+        page_type: str,
+        digest: Callable[[str], Any] | None = None,
     ) -> Content:
         """`extract_content` in the compute pool, so the event loop never parses a page; a small
         body of a kind that needs no HTML or PDF parser stays inline (`INLINE_MAX_BYTES`)."""
+        args = (body, content_type, url, format, page_type, digest)
         if self._compute is None or _inline(body, content_type, url):
-            return extract_content(
-                body, content_type=content_type, url=url, format=format, page_type=page_type
-            )
-        return await self._compute.run(
-            _extract_content, body, content_type, url, format, page_type, what=f"the page at {url}"
-        )
+            return _extract_content(*args)
+        return await self._compute.run(_extract_content, *args, what=f"the page at {url}")
 
 
 def _source(body: bytes, content_type: str, url: str) -> str | None:

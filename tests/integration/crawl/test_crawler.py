@@ -248,12 +248,24 @@ class SlowExtraction(Fetcher):
         self.extracting: list[tuple[float, float]] = []
 
     async def _extract(
-        self, body: bytes, *, content_type: str, url: str, format: ContentFormat, page_type: str
+        self,
+        body: bytes,
+        *,
+        content_type: str,
+        url: str,
+        format: ContentFormat,
+        page_type: str,
+        digest: Callable[[str], Any] | None = None,
     ) -> Content:
         started = time.monotonic()
         await anyio.sleep(self.EXTRACTION)
         content = await super()._extract(
-            body, content_type=content_type, url=url, format=format, page_type=page_type
+            body,
+            content_type=content_type,
+            url=url,
+            format=format,
+            page_type=page_type,
+            digest=digest,
         )
         self.extracting.append((started, time.monotonic()))
         return content

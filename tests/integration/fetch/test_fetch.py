@@ -441,3 +441,20 @@ async def test_compression_bombs_are_too_large_in_bounded_memory(
         tracemalloc.stop()
     assert error.code == "too_large"
     assert peak < 64 * MiB, f"peak {peak / MiB:.1f} MiB while inflating {path}"
+
+
+async def test_a_digest_is_computed_where_the_page_is_extracted(
+    web_client: Client, offline_web: OfflineWeb
+) -> None:
+    """A crawl's fingerprint comes back with the extraction (the compute pool's worker, for an
+    HTML page); a page served from the recent copies was not extracted again: no value."""
+    from netsift.crawl import dedupe
+    from netsift.fetch.content import Digest
+
+    url = offline_web.url("links.test", "/docs/guide.html")
+    digest = Digest(dedupe.fingerprint)
+    page = await web_client.fetcher.fetch(url, digest=digest)
+    assert digest.value == dedupe.fingerprint(page.content)
+    again = Digest(dedupe.fingerprint)
+    assert (await web_client.fetcher.fetch(url, digest=again)).content == page.content
+    assert again.value is None
