@@ -9,7 +9,6 @@ every replica listens to; SQLite is watched by one task per process for all its 
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ import anyio
 from pydantic import BaseModel, Field
 
 from ..errors import InvalidInput, NotFound
-from .sqlite import open_sqlite
+from .sqlite import SerialConnection, open_sqlite
 
 __all__ = [
     "EXPIRED",
@@ -87,22 +86,18 @@ def _ended(record: SleepRecord, sleep_id: str) -> None:
 
 class SQLiteSleepStore:
     def __init__(self, path: str | Path) -> None:
-        self._db = open_sqlite(path)
-        self._db.execute(
+        db = open_sqlite(path)
+        db.execute(
             "CREATE TABLE IF NOT EXISTS sleeps (id TEXT PRIMARY KEY, body TEXT NOT NULL, "
             "woken INTEGER NOT NULL DEFAULT 0, woke_because TEXT)"
         )
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(sleeps)")}
+        columns = {row[1] for row in db.execute("PRAGMA table_info(sleeps)")}
         if "message" not in columns:
-            self._db.execute("ALTER TABLE sleeps ADD COLUMN message TEXT")
-        self._lock = threading.Lock()
+            db.execute("ALTER TABLE sleeps ADD COLUMN message TEXT")
+        self._db = SerialConnection(db)
 
     async def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        def work() -> list[tuple[Any, ...]]:
-            with self._lock:
-                return self._db.execute(sql, args).fetchall()
-
-        return await anyio.to_thread.run_sync(work)
+        return await self._db.call(lambda db: db.execute(sql, args).fetchall())
 
     async def add(self, record: SleepRecord) -> SleepRecord:
         await self._run(
@@ -150,8 +145,7 @@ class SQLiteSleepStore:
             await anyio.sleep(WATCH_SECONDS)
 
     async def aclose(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._db.close()
 
 
 class MemorySleepStore(SQLiteSleepStore):

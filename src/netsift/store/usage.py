@@ -7,14 +7,11 @@ record and `GET /v1/usage` answers from any of them.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any, Protocol
 
-import anyio
-
 from .redis_cache import RedisOutage, redis_errors
-from .sqlite import open_sqlite
+from .sqlite import SerialConnection, open_sqlite
 
 __all__ = ["SQLiteUsageLedger", "UsageLedger", "open_usage_ledger", "summarize"]
 
@@ -44,37 +41,32 @@ def summarize(totals: dict[str, int]) -> dict[str, Any]:
 
 class SQLiteUsageLedger:
     def __init__(self, path: str | Path) -> None:
-        self._db = open_sqlite(path)
-        self._db.execute(
+        db = open_sqlite(path)
+        db.execute(
             "CREATE TABLE IF NOT EXISTS usage (key TEXT NOT NULL, field TEXT NOT NULL, "
             "amount INTEGER NOT NULL, PRIMARY KEY (key, field))"
         )
-        self._lock = threading.Lock()
+        self._db = SerialConnection(db)
 
     async def add(self, key: str, field: str, amount: int) -> None:
-        def work() -> None:
-            with self._lock:
-                self._db.execute(
-                    "INSERT INTO usage VALUES (?, ?, ?) ON CONFLICT (key, field) "
-                    "DO UPDATE SET amount = amount + excluded.amount",
-                    (key, field, amount),
-                )
-
-        await anyio.to_thread.run_sync(work)
+        await self._db.call(
+            lambda db: db.execute(
+                "INSERT INTO usage VALUES (?, ?, ?) ON CONFLICT (key, field) "
+                "DO UPDATE SET amount = amount + excluded.amount",
+                (key, field, amount),
+            )
+        )
 
     async def totals(self, key: str) -> dict[str, int]:
-        def work() -> dict[str, int]:
-            with self._lock:
-                rows = self._db.execute(
-                    "SELECT field, amount FROM usage WHERE key = ?", (key,)
-                ).fetchall()
-            return {str(field): int(amount) for field, amount in rows}
-
-        return await anyio.to_thread.run_sync(work)
+        rows = await self._db.call(
+            lambda db: db.execute(
+                "SELECT field, amount FROM usage WHERE key = ?", (key,)
+            ).fetchall()
+        )
+        return {str(field): int(amount) for field, amount in rows}
 
     async def aclose(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._db.close()
 
 
 class RedisUsageLedger:
