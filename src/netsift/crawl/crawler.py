@@ -63,9 +63,10 @@ MAX_WAIT = 0.5
 LEASE_MARGIN = 30.0
 PUBLISH_EVERY = 0.2  # seconds between publishing rounds of the crawl's own job
 PUBLISH_BATCH = 200
-# Texts shorter than this are fingerprinted inline (about 0.14 ms of CPU per 1,000 characters,
-# so 7 ms at most): the pool's round trip (pickling the text there and back, a wakeup) cost
-# 7-8 ms of wall time a page in the benchmark, while the page held one of its host's slots.
+# A page's fingerprint comes with its extraction (fetch's `Digest`, in the compute pool); one
+# that came without (one the render step read again) is fingerprinted inline when its text is
+# shorter than this (about 0.14 ms of CPU per 1,000 characters, so 7 ms at most): a pool
+# round trip of its own (the text pickled there and back, a wakeup) cost 7-8 ms of wall time.
 INLINE_FINGERPRINT = 50_000
 HELPER_CHECK = 1.0  # seconds between a helper's looks at whether its crawl has ended
 TRAP_REFRESH = 1.0  # seconds a worker trusts its copy of the crawl's trap patterns

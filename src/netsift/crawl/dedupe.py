@@ -47,10 +47,17 @@ MIN_WORDS = 20
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
 def content_hash(text: str) -> str:
     """The exact identity of a page's text, whitespace and case folded."""
-    folded = " ".join(_WORD.findall(text.casefold()))
-    return hashlib.sha256(folded.encode()).hexdigest()
+    return _hash_words(_words(text))
+
+
+def _hash_words(words: list[str]) -> str:
+    return hashlib.sha256(" ".join(words).encode()).hexdigest()
 
 
 def _spread_table() -> list[list[int]]:
@@ -96,7 +103,10 @@ def _bit_counts(shingles: list[str]) -> list[int]:
 
 def simhash(text: str) -> int | None:
     """The 64-bit simhash of `text`'s word shingles; None when the text is too short."""
-    words = _WORD.findall(text.casefold())
+    return _simhash_words(_words(text))
+
+
+def _simhash_words(words: list[str]) -> int | None:
     if len(words) < MIN_WORDS:
         return None
     shingles = {" ".join(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - 2)}
@@ -123,5 +133,7 @@ def is_near_duplicate(a: int, b: int) -> bool:
 
 
 def fingerprint(text: str) -> tuple[str, int | None]:
-    """The exact hash and the sketch of `text` together (about 0.3 ms for a 250-word page)."""
-    return content_hash(text), simhash(text)
+    """The exact hash and the sketch of `text` together (about 0.3 ms for a 250-word page),
+    from one pass over its words."""
+    words = _words(text)
+    return _hash_words(words), _simhash_words(words)

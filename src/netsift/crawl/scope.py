@@ -84,20 +84,13 @@ class Scope:
 
     def site_refusal(self, url: str) -> str | None:
         """None when `url` is on the crawl's site, else why not (the path patterns aside)."""
-        try:
-            parts = _split(url)
-            host = _strip_www(_host(parts.hostname or ""))
-        except InvalidInput as exc:
-            return exc.message
-        if host != self.host and not (self.subdomains and host.endswith("." + self.host)):
-            return f"{host} is another site than {self.host}"
-        return None
+        return self._site(url)[1]
 
     def refusal(self, url: str) -> str | None:
         """None when `url` is in scope, else why not, in words a report can show."""
-        if (why := self.site_refusal(url)) is not None:
+        parts, why = self._site(url)
+        if parts is None or why is not None:
             return why
-        parts = _split(url)
         target = parts.path or "/"
         if parts.query:
             target += "?" + parts.query
@@ -107,6 +100,17 @@ class Scope:
         if self.include and not any(_matches(p, target) for p in self.include):
             return "the path matches no include pattern"
         return None
+
+    def _site(self, url: str) -> tuple[SplitResult | None, str | None]:
+        """`url` split once (None when unusable), and why it is off the site (None: on it)."""
+        try:
+            parts = _split(url)
+            host = _strip_www(_host(parts.hostname or ""))
+        except InvalidInput as exc:
+            return None, exc.message
+        if host != self.host and not (self.subdomains and host.endswith("." + self.host)):
+            return parts, f"{host} is another site than {self.host}"
+        return parts, None
 
 
 def check_patterns(patterns: Iterable[str], field: str) -> None:

@@ -62,3 +62,9 @@ def test_the_lane_sums_count_each_bit_as_one_by_one_also_across_chunks(monkeypat
     assert dedupe._bit_counts(shingles) == _bit_counts_one_by_one(shingles)
     monkeypatch.setattr(dedupe, "_LANE_MAX", 7)  # lanes of 3 bits: chunks of 7 shingles
     assert dedupe._bit_counts(shingles) == _bit_counts_one_by_one(shingles)
+
+
+def test_the_fingerprint_is_the_hash_and_the_sketch_from_one_pass_over_the_words():
+    text = " ".join(f"Section {n} of the Tidewater guide, revised" for n in range(40))
+    assert dedupe.fingerprint(text) == (content_hash(text), simhash(text))
+    assert dedupe.fingerprint("too short") == (content_hash("too short"), None)
