@@ -318,7 +318,7 @@ async def old_listing_by_status(store: Any, status: str, limit: int) -> int:
 
 async def scale_run(url: str, count: int, old_scan: bool) -> dict[str, Any]:
     from netsift.jobs import Kind, Outcome, Worker
-    from netsift.store.jobs import open_job_store
+    from netsift.jobs.store import open_job_store
 
     async def noop(context: Any) -> Outcome:
         return Outcome(result={}, event={})

@@ -38,30 +38,31 @@ from .params import (
     validated,
 )
 from .search.batch import BatchItem
-from .store.discoveries import DiscoveryLog
 
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
     from .compute import Compute
     from .crawl.crawler import Crawler, CrawlRunner
+    from .crawl.frontier import FrontierStore
     from .crawl.map import Mapper
     from .fetch.fetcher import Fetcher
     from .jobs.executor import Executor
     from .jobs.kinds import Kind
+    from .jobs.model import Job
+    from .jobs.store import JobStore
     from .jobs.worker import Worker
     from .net.http import HttpClient
     from .net.resolver import Resolver
     from .net.robots import RobotsCache
     from .params import SitemapMode
     from .research.agent import ResearchAgent
+    from .research.discoveries import DiscoveryLog
     from .research.llm import LLM
     from .research.runner import ResearchRunner
     from .research.sleep import Sleeper
     from .search.service import SearchService
-    from .store.frontier import FrontierStore
-    from .store.jobs import Job, JobStore
-    from .store.usage import UsageLedger
+    from .usage.ledger import UsageLedger
 from .usage import Billing
 
 __all__ = ["Client"]
@@ -87,11 +88,7 @@ class Client:
         self._robots: RobotsCache | None = None
         self._compute: Compute | None = None
         self._fetcher: Fetcher | None = None
-        jobs_url = self.settings.effective_jobs_url()  # Redis: one list for every replica
-        self.discoveries = DiscoveryLog(
-            self.settings.effective_discoveries_path(),
-            redis_url=jobs_url if jobs_url.startswith(("redis://", "rediss://")) else None,
-        )
+        self._discoveries: DiscoveryLog | None = None
         self._search: SearchService | None = None
         self._llm: LLM | None = None
         self._jobs: JobStore | None = None
@@ -117,6 +114,19 @@ class Client:
                 self.settings, resolver=self._resolver, transport=self._transport, audit=audit
             )
         return self._http
+
+    @property
+    def discoveries(self) -> DiscoveryLog:
+        """The findings agents flagged for a human (built at first use: research loads with it)."""
+        if self._discoveries is None:
+            from .research.discoveries import DiscoveryLog
+
+            jobs_url = self.settings.effective_jobs_url()  # Redis: one list for every replica
+            self._discoveries = DiscoveryLog(
+                self.settings.effective_discoveries_path(),
+                redis_url=jobs_url if jobs_url.startswith(("redis://", "rediss://")) else None,
+            )
+        return self._discoveries
 
     @property
     def robots(self) -> RobotsCache:
@@ -174,7 +184,7 @@ class Client:
     @property
     def jobs(self) -> JobStore:
         if self._jobs is None:
-            from .store.jobs import open_job_store
+            from .jobs.store import open_job_store
 
             self._jobs = open_job_store(self.settings.effective_jobs_url())
         return self._jobs
@@ -183,14 +193,14 @@ class Client:
     def ledger(self) -> UsageLedger:
         """What each client (API key) spent, beside the jobs (shared when scaled out)."""
         if self._ledger is None:
-            from .store.usage import open_usage_ledger
+            from .usage.ledger import open_usage_ledger
 
             self._ledger = open_usage_ledger(self.settings.effective_jobs_url())
         return self._ledger
 
     async def usage(self, key: str) -> dict[str, Any]:
         """A client's usage record: searches (by provider), pages and tokens."""
-        from .store.usage import summarize
+        from .usage.ledger import summarize
 
         return summarize(await self.ledger.totals(key))
 
@@ -234,7 +244,7 @@ class Client:
     def frontier(self) -> FrontierStore:
         """Crawls' frontiers and results, beside the jobs (shared by the same workers)."""
         if self._frontier is None:
-            from .store.frontier import open_frontier_store
+            from .crawl.frontier import open_frontier_store
 
             self._frontier = open_frontier_store(self.settings.effective_jobs_url())
         return self._frontier
@@ -285,7 +295,7 @@ class Client:
     def sleeper(self) -> Sleeper:
         if self._sleeper is None:
             from .research.sleep import Sleeper
-            from .store.sleeps import open_sleep_store
+            from .research.sleep_store import open_sleep_store
 
             url = self.settings.effective_jobs_url()  # Redis: shared like jobs
             self._sleeper = Sleeper(

@@ -134,7 +134,7 @@ from netsift.cli.clients import jobless_client
 from netsift.config import Settings
 from netsift.models import SearchResponse
 from netsift.search.service import SearchService
-from netsift.store.cache import cache_key
+from netsift.search.cache import cache_key
 
 async def main():
     settings = Settings(cache_url="memory://", providers=["brave"], brave_api_key="k")

@@ -12,7 +12,7 @@ from .output import emit_json
 
 if TYPE_CHECKING:
     from ..models import Event, ResearchReport
-    from ..store.discoveries import DiscoveryRead
+    from ..research.discoveries import DiscoveryRead
 
 __all__ = ["discoveries", "jobs", "research", "wake"]
 

@@ -29,14 +29,15 @@ from anyio.abc import TaskGroup
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
 from ..jobs.executor import Executor
 from ..jobs.kinds import JobContext, Kind, Outcome
+from ..jobs.model import Job
+from ..jobs.store import JobStore
 from ..models import ContentFormat, CrawlReport, CrawlSkip, Event, Page
 from ..params import CrawlParams
 from ..research.runner import ResearchRunner
-from ..store.frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
-from ..store.jobs import Job, JobStore
 from ..usage import caller_key
 from . import dedupe
-from .frontier import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
+from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
+from .frontier.order import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
 from .politeness import DEFAULT_CONCURRENCY, MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
 from .scope import Scope, canonical_url, site_host
 

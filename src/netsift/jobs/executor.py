@@ -18,9 +18,10 @@ import anyio
 
 from ..errors import NetsiftError
 from ..models import EventType
-from ..store.jobs import Job, JobStore, LeaseLost
 from ..usage import Billing, Usage, metering
 from .kinds import JobContext, Kinds, Outcome
+from .model import Job, LeaseLost
+from .store import JobStore
 
 __all__ = ["MAX_ATTEMPTS", "Executor", "JobObserver"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import Event, EventType
-from ..store.jobs import Job
+from .model import Job
 
 __all__ = ["JobContext", "Keep", "Kind", "Kinds", "Outcome"]
 

@@ -15,9 +15,10 @@ import uuid
 
 import anyio
 
-from ..store.jobs import Job, JobStore, this_host
 from .executor import Executor
 from .kinds import Kinds
+from .model import Job, this_host
+from .store import JobStore
 
 __all__ = ["IDLE_POLL", "Worker", "worker_id"]
 

@@ -22,7 +22,7 @@ from ..models import EventType, ResearchReport, SearchResult
 from ..params import ResearchParams
 from ..search.rank import canonical_url, dedupe_near
 from ..search.service import SearchService
-from ..store.discoveries import DiscoveryLog
+from .discoveries import DiscoveryLog
 from .llm import LLM
 from .passages import Passage, rank_passages, split_passages
 from .planner import derive_queries, find_gaps, plan_queries

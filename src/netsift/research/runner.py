@@ -18,9 +18,10 @@ from anyio.abc import TaskGroup
 from ..errors import InvalidInput
 from ..jobs.executor import Executor
 from ..jobs.kinds import JobContext, Kind, Outcome
+from ..jobs.model import Job
+from ..jobs.store import JobStore
 from ..models import Event, EventType, ResearchReport
 from ..params import ResearchParams
-from ..store.jobs import Job, JobStore
 from ..usage import caller_key
 
 if TYPE_CHECKING:  # the agent (planner, synthesis, citations) loads with the first job

@@ -16,8 +16,8 @@ from typing import Any
 import anyio
 
 from ..errors import InvalidInput
-from ..store.jobs import JobStore
-from ..store.sleeps import SleepMode, SleepRecord, SleepStore
+from ..jobs.store import JobStore
+from .sleep_store import SleepMode, SleepRecord, SleepStore
 
 __all__ = ["DEFAULT_MAX_SLEEP", "Sleeper", "wake_note"]
 

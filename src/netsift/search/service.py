@@ -29,7 +29,7 @@ from ..errors import (
 )
 from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, TimeRange
 from ..net.request_id import request_id_var
-from ..store.cache import Cache, cache_key, open_cache
+from ..search.cache import Cache, cache_key, open_cache
 from ..usage import admit_search
 from .batch import BatchItem
 from .breaker import Breaker

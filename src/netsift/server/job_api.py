@@ -19,8 +19,8 @@ from fastapi.sse import KEEPALIVE_COMMENT
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import InvalidInput, NetsiftError, error_from_dict
+from ..jobs.model import Job, JobStatus
 from ..models import Event
-from ..store.jobs import Job, JobStatus
 from .deps import ServerState
 from .events import KEEPALIVE_SECONDS, encode_sse
 from .responses import describe_validation

@@ -23,14 +23,14 @@ from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
-from ..config import Settings
-from ..errors import InvalidInput, QuotaExceeded, RateLimited
-from ..store.redis_cache import (
+from ..backends.redis import (
     COMMAND_TIMEOUT_SECONDS,
     CONNECT_TIMEOUT_SECONDS,
     RedisOutage,
     redis_errors,
 )
+from ..config import Settings
+from ..errors import InvalidInput, QuotaExceeded, RateLimited
 
 T = TypeVar("T")
 

@@ -2,9 +2,9 @@ import anyio
 import pytest
 
 from netsift.errors import InvalidInput, NotFound
+from netsift.jobs.sqlite import MemoryJobStore
 from netsift.research.sleep import Sleeper
-from netsift.store.jobs import MemoryJobStore
-from netsift.store.sleeps import MemorySleepStore
+from netsift.research.sleep_store import MemorySleepStore
 
 
 @pytest.fixture

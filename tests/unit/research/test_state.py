@@ -4,13 +4,13 @@ from typing import Any, cast
 import pytest
 
 from netsift.jobs.kinds import JobContext
+from netsift.jobs.sqlite import MemoryJobStore
 from netsift.models import Citation, EventType, ResearchReport, SearchResult
 from netsift.params import ResearchParams
 from netsift.research.agent import ResearchAgent
 from netsift.research.runner import research_kind
 from netsift.research.state import Candidate, ReadPage, RunState, join_texts, split_texts
 from netsift.research.synthesis import Source, Synthesis
-from netsift.store.jobs import MemoryJobStore
 
 A, B = "host-a:1:a", "host-b:2:b"
 

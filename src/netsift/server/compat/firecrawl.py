@@ -24,9 +24,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import BlockedByRobots, InvalidInput, NetsiftError
+from ...jobs.model import Job
 from ...models import ContentFormat, MapLink, Page, SearchResult
 from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS, CrawlParams
-from ...store.jobs import Job
 from ..deps import CallerDep, ServerState, StateDep
 from ..operations import Operations
 from ..responses import FetchRequest, MapRequest, SearchRequest, status_of

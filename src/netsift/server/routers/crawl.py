@@ -22,9 +22,9 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...jobs.model import Job
 from ...models import Page
 from ...params import CrawlParams
-from ...store.jobs import Job
 from ..deps import CallerDep, ServerState, StateDep
 from ..job_api import (
     MAX_SEQ,

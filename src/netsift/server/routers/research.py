@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 
+from ...jobs.model import Job, JobStatus
 from ...models import ResearchReport
 from ...params import ResearchParams
-from ...store.jobs import Job, JobStatus
 from ..deps import CallerDep, ServerState, StateDep
 from ..job_api import (
     MAX_SEQ,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from .scope import canonical_url, site_host
+from ..scope import canonical_url, site_host
 
 __all__ = ["RELEVANCE_LEVELS", "TRAP_DUPLICATES", "path_pattern", "priority", "relevance"]
 

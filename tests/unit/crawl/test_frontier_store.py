@@ -6,13 +6,13 @@ import anyio
 import pytest
 
 from netsift.crawl.dedupe import bands, is_near_duplicate
-from netsift.store.frontier import (
+from netsift.crawl.frontier import (
     Entry,
     FrontierStore,
-    SQLiteFrontier,
     open_frontier_store,
     pattern_allowance,
 )
+from netsift.crawl.frontier.sqlite import SQLiteFrontier
 
 CRAWL = "c1"
 WIDE = "c2"  # a crawl with room in its budgets
@@ -258,8 +258,8 @@ async def test_every_redis_key_of_a_stopped_crawl_expires(redis_url):
     """Keys made after `start` (the seen-set, results, hosts…) expire with the crawl too."""
     from redis.asyncio import Redis
 
-    from netsift.store.redis_frontier import PREFIX
-    from netsift.store.redis_jobs import RETENTION
+    from netsift.crawl.frontier.redis import PREFIX
+    from netsift.jobs.redis import RETENTION
 
     store = open_frontier_store(redis_url)
     await store.start(CRAWL, max_pages=3, max_bytes=10_000, deadline=60)

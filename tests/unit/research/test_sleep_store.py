@@ -3,9 +3,9 @@ from datetime import UTC, datetime, timedelta
 import anyio
 import pytest
 
+from netsift.jobs.store import open_job_store
 from netsift.research.sleep import Sleeper
-from netsift.store.jobs import open_job_store
-from netsift.store.sleeps import SleepRecord, open_sleep_store
+from netsift.research.sleep_store import SleepRecord, open_sleep_store
 
 
 @pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])

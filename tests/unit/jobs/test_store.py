@@ -8,14 +8,9 @@ import anyio
 import pytest
 
 from netsift.errors import NotFound
-from netsift.store.jobs import (
-    JobStore,
-    LeaseLost,
-    MemoryJobStore,
-    SQLiteJobStore,
-    open_job_store,
-    owner_is_dead,
-)
+from netsift.jobs.model import LeaseLost, owner_is_dead
+from netsift.jobs.sqlite import MemoryJobStore, SQLiteJobStore
+from netsift.jobs.store import JobStore, open_job_store
 
 A, B = "host-a:1:a", "host-b:2:b"
 LEASE = 60.0
@@ -281,7 +276,7 @@ async def test_checkpointed_texts_are_kept_once_fenced_and_dropped_at_the_end(st
 async def test_a_redis_store_from_before_the_status_index_is_indexed_once(redis_url):
     from redis.asyncio import Redis
 
-    from netsift.store.redis_jobs import BY_STATUS, INDEXED
+    from netsift.jobs.redis import BY_STATUS, INDEXED
 
     old = open_job_store(redis_url)
     queued = await old.create("research", {})

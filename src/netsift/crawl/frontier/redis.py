@@ -23,9 +23,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from .frontier import CLAIM_WINDOW, Admission, Claim, Entry, ResultKind
-from .jobs import owner_is_dead
-from .redis_jobs import RETENTION
+from ...jobs.model import owner_is_dead
+from ...jobs.redis import RETENTION
+from .model import CLAIM_WINDOW, Admission, Claim, Entry, ResultKind
 
 __all__ = ["RedisFrontier"]
 

@@ -4,7 +4,7 @@ import multiprocessing
 import pytest
 
 from netsift.errors import InvalidInput
-from netsift.store.discoveries import DiscoveryLog
+from netsift.research.discoveries import DiscoveryLog
 
 
 def test_flag_and_read_back(tmp_path):

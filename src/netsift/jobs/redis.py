@@ -30,7 +30,7 @@ from redis.exceptions import ResponseError
 
 from ..errors import NotFound
 from ..models import Event, EventType
-from .jobs import Beat, Job, JobStatus, LeaseLost, event_key, new_job_id
+from .model import Beat, Job, JobStatus, LeaseLost, event_key, new_job_id
 
 __all__ = ["RedisJobStore"]
 

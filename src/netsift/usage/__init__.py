@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .errors import BudgetExhausted
+from ..errors import BudgetExhausted
 
 __all__ = [
     "Billing",

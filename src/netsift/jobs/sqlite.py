@@ -1,191 +1,31 @@
-"""Durable jobs: every research (or crawl) run has an id, a status, numbered events, a
-checkpoint and a lease.
-
-A job is a queue entry as well as a record. A worker *claims* it (queued, or running under
-a lease that has run out), renews the lease by heartbeat, saves a checkpoint after each step
-and *finishes* it. Every write a worker makes is fenced by its ownership: a worker that lost
-its lease (paused, partitioned, presumed dead) has its writes refused (`LeaseLost`) and
-stops, so a job taken over by another worker is published exactly once. Events are
-idempotent by content key: a step redone after a takeover re-emits the same events, which
-are stored once, so a stream continues with the same seq numbers, no gaps, no duplicates.
-
-SQLite by default (embedded, survives restarts, shared by the processes of one machine;
-claim is one conditional UPDATE), `memory://` is SQLite in memory, Redis (redis_jobs.py)
-when scaled out.
-"""
+"""Jobs in SQLite: one file (WAL) shared by the processes of one machine; `:memory:` for one
+process. Claim is one conditional UPDATE."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import socket
 import sqlite3
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any
 
-from pydantic import BaseModel, Field
-
-from ..errors import InvalidInput, NotFound
+from ..backends.sqlite import SerialConnection, open_sqlite
+from ..errors import NotFound
 from ..models import Event, EventType
-from .sqlite import SerialConnection, open_sqlite
+from .model import (
+    FINISHED,
+    Beat,
+    Job,
+    JobStatus,
+    LeaseLost,
+    event_key,
+    new_job_id,
+    owner_is_dead,
+    utc_now,
+)
 
-__all__ = [
-    "FINISHED",
-    "Beat",
-    "Job",
-    "JobStatus",
-    "JobStore",
-    "LeaseLost",
-    "MemoryJobStore",
-    "SQLiteJobStore",
-    "event_key",
-    "new_job_id",
-    "open_job_store",
-    "owner_is_dead",
-    "this_host",
-]
-
-JobStatus = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
-FINISHED: frozenset[str] = frozenset({"done", "failed", "cancelled", "interrupted"})
-Beat = Literal["ok", "cancel", "lost"]
-
-
-class LeaseLost(Exception):
-    """This worker no longer owns the job (its lease ran out and another took it, or the job
-    ended): it must stop without writing anything more."""
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class Job(BaseModel):
-    id: str
-    kind: str = "research"
-    status: JobStatus = "queued"
-    params: dict[str, Any] = Field(default_factory=dict)
-    created_at: datetime = Field(default_factory=_now)
-    updated_at: datetime = Field(default_factory=_now)
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    last_seq: int = 0
-    heartbeat_at: datetime = Field(default_factory=_now)
-    owner: str | None = None  # host:pid:tag of the worker holding the lease
-    lease_until: float = 0.0  # epoch seconds; a running job past it is claimable
-    attempts: int = 0  # workers that took it: 2+ means it was resumed after one stopped
-    cancel_requested: bool = False
-    usage: dict[str, Any] = Field(default_factory=dict)  # searches, pages, tokens charged
-    client: str | None = None  # the API key (fingerprint) it is charged to
-
-    @property
-    def finished(self) -> bool:
-        return self.status in FINISHED
-
-
-def this_host() -> str:
-    return socket.gethostname()
-
-
-def new_job_id() -> str:
-    return uuid.uuid4().hex[:16]
-
-
-def event_key(type: EventType, data: dict[str, Any]) -> str:
-    """An event's identity within its job: a step redone after a takeover emits the same
-    events again, and the store keeps each once."""
-    body = json.dumps([type, data], sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()[:32]
-
-
-def owner_is_dead(owner: str | None) -> bool:
-    """True when the owner was a process on this machine that no longer exists: a job left
-    by a killed process need not wait for its lease to run out."""
-    if not owner:
-        return False
-    host, _, rest = owner.partition(":")
-    pid_text = rest.partition(":")[0]
-    if host != this_host() or not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
-    if pid == os.getpid():
-        return False  # this process: another worker of ours, alive or not, is not ours to judge
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
-
-
-class JobStore(Protocol):
-    """Records, events and the queue semantics a worker needs, on one engine."""
-
-    async def create(
-        self, kind: str, params: dict[str, Any], *, client: str | None = None
-    ) -> Job: ...
-    async def get(self, job_id: str) -> Job: ...
-    async def list_jobs(
-        self, *, limit: int = 50, status: str | None = None, before: str | None = None
-    ) -> list[Job]:
-        """Newest first; `before` (a job id) continues a listing after that job. The cursor
-        is the job's creation time, so a walk never returns a job twice, even while jobs
-        change status between pages."""
-        ...
-
-    async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...
-    async def claim(self, worker: str, *, lease: float, job_id: str | None = None) -> Job | None:
-        """Take a queued job (or one whose lease ran out); None when there is none."""
-        ...
-
-    async def beat(self, job_id: str, worker: str, *, lease: float) -> Beat:
-        """Renew the lease; says whether a cancel was asked for or the lease was lost."""
-        ...
-
-    async def append_event(
-        self, job_id: str, type: EventType, data: dict[str, Any], *, worker: str | None = None
-    ) -> Event | None:
-        """Append (None when this very event is already stored); LeaseLost if `worker`
-        no longer owns the job."""
-        ...
-
-    async def save_checkpoint(
-        self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
-    ) -> None: ...
-    async def checkpoint(self, job_id: str) -> dict[str, Any] | None: ...
-    async def save_texts(self, job_id: str, worker: str, texts: dict[str, str]) -> None:
-        """Keep texts (page sources) by their SHA-256, each once: a checkpoint refers to
-        them by hash instead of rewriting every text on every save. LeaseLost if `worker`
-        no longer owns the job. Dropped when the job ends."""
-        ...
-
-    async def texts(self, job_id: str) -> dict[str, str]: ...
-    async def finish(
-        self,
-        job_id: str,
-        *,
-        worker: str | None,
-        status: JobStatus,
-        event: tuple[EventType, dict[str, Any]],
-        result: dict[str, Any] | None = None,
-        error: dict[str, Any] | None = None,
-        usage: dict[str, Any] | None = None,
-    ) -> bool:
-        """End the job with its final event, atomically, once: False if it had already
-        ended (or `worker` lost it). `worker=None` ends a job nobody holds (queued)."""
-        ...
-
-    async def release(self, job_id: str, worker: str) -> None:
-        """Hand a running job back to the queue (graceful stop): another worker resumes it
-        from its checkpoint at once."""
-        ...
-
-    async def request_cancel(self, job_id: str) -> Job: ...
-    async def aclose(self) -> None: ...
+__all__ = ["MemoryJobStore", "SQLiteJobStore"]
 
 
 _SCHEMA = """
@@ -356,7 +196,7 @@ class SQLiteJobStore:
                 "worker": worker,
                 "until": now + lease,
                 "now": now,
-                "stamp": _now().isoformat(),
+                "stamp": utc_now().isoformat(),
                 "id": job_id,
             },
         )
@@ -388,7 +228,7 @@ class SQLiteJobStore:
     def _insert_event(
         db: sqlite3.Connection, job_id: str, last_seq: int, type: EventType, data: dict[str, Any]
     ) -> Event | None:
-        at = _now()
+        at = utc_now()
         key = event_key(type, data)
         if db.execute(
             "SELECT 1 FROM job_events WHERE job_id = ? AND key = ?", (job_id, key)
@@ -470,7 +310,7 @@ class SQLiteJobStore:
                 "usage = COALESCE(?, usage), lease_until = 0 WHERE id = ?",
                 (
                     status,
-                    _now().isoformat(),
+                    utc_now().isoformat(),
                     time.time(),
                     json.dumps(result) if result is not None else None,
                     json.dumps(error) if error is not None else None,
@@ -506,16 +346,3 @@ class MemoryJobStore(SQLiteJobStore):
 
     def __init__(self) -> None:
         super().__init__(":memory:")
-
-
-def open_job_store(url: str) -> JobStore:
-    """`memory://`, `sqlite:///path` or `redis://…` (the Redis store lives in redis_jobs)."""
-    if url.startswith("memory://"):
-        return MemoryJobStore()
-    if url.startswith("sqlite:///"):
-        return SQLiteJobStore(Path(url.removeprefix("sqlite:///")))
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from .redis_jobs import RedisJobStore
-
-        return RedisJobStore(url)
-    raise InvalidInput(f"job store URL must be memory://, sqlite:///path or redis://, not {url!r}")

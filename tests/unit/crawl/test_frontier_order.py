@@ -1,4 +1,4 @@
-from netsift.crawl.frontier import (
+from netsift.crawl.frontier.order import (
     RELEVANCE_LEVELS,
     path_pattern,
     priority,

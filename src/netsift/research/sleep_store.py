@@ -18,8 +18,9 @@ from typing import Any, Literal, Protocol
 import anyio
 from pydantic import BaseModel, Field
 
+from ..backends import parse_store_url
+from ..backends.sqlite import SerialConnection, open_sqlite
 from ..errors import InvalidInput, NotFound
-from .sqlite import SerialConnection, open_sqlite
 
 __all__ = [
     "EXPIRED",
@@ -229,12 +230,7 @@ class RedisSleepStore:
 
 
 def open_sleep_store(url: str) -> SleepStore:
-    if url.startswith("memory://"):
-        return MemorySleepStore()
-    if url.startswith("sqlite:///"):
-        return SQLiteSleepStore(Path(url.removeprefix("sqlite:///")))
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    store = parse_store_url(url, what="the sleep store URL (NETSIFT_JOBS_URL)")
+    if store.kind == "redis":
         return RedisSleepStore(url)
-    raise InvalidInput(
-        f"sleep store URL must be memory://, sqlite:///path or redis://, not {url!r}"
-    )
+    return SQLiteSleepStore(store.path)

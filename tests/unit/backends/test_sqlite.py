@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from netsift.store.sqlite import SerialConnection, open_sqlite
+from netsift.backends.sqlite import SerialConnection, open_sqlite
 
 FILES = 25
 PROCESSES = 6
 OPENER = f"FILES = {FILES}\n" + textwrap.dedent(
     """
     import sys, time
-    from netsift.store.sqlite import open_sqlite
+    from netsift.backends.sqlite import open_sqlite
     start = float(sys.argv[2])
     while time.time() < start:
         pass

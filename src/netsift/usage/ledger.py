@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from .redis_cache import RedisOutage, redis_errors
-from .sqlite import SerialConnection, open_sqlite
+from ..backends import parse_store_url
+from ..backends.redis import RedisOutage, redis_errors
+from ..backends.sqlite import SerialConnection, open_sqlite
 
 __all__ = ["SQLiteUsageLedger", "UsageLedger", "open_usage_ledger", "summarize"]
 
@@ -97,8 +98,7 @@ class RedisUsageLedger:
 
 def open_usage_ledger(url: str) -> UsageLedger:
     """Beside the jobs: `memory://`, `sqlite:///path` (a `usage` table) or `redis://…`."""
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    store = parse_store_url(url, what="the usage ledger's store URL (NETSIFT_JOBS_URL)")
+    if store.kind == "redis":
         return RedisUsageLedger(url)
-    if url.startswith("sqlite:///"):
-        return SQLiteUsageLedger(Path(url.removeprefix("sqlite:///")))
-    return SQLiteUsageLedger(":memory:")
+    return SQLiteUsageLedger(store.path)

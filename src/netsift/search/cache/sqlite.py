@@ -19,10 +19,10 @@ from typing import TypeVar
 
 import anyio.to_thread
 
-from .cache import CacheStats, Clock
-from .sqlite import open_sqlite
+from ...backends.sqlite import open_sqlite
+from .model import CacheStats, Clock
 
-__all__ = ["SqliteCache", "sqlite_path"]
+__all__ = ["SqliteCache"]
 
 T = TypeVar("T")
 
@@ -38,19 +38,13 @@ CREATE INDEX IF NOT EXISTS search_cache_expiry ON search_cache (expires_at);
 BUSY_TIMEOUT_MS = 5_000
 
 
-def sqlite_path(url: str) -> str:
-    """`sqlite:///rel.db` → `rel.db`, `sqlite:////abs.db` → `/abs.db` (SQLAlchemy's rule)."""
-    rest = url.removeprefix("sqlite://")
-    if rest in ("", "/", "/:memory:"):
-        return ":memory:"
-    return rest.removeprefix("/")
-
-
 class SqliteCache:
     """A cache in one SQLite file; safe to share between processes."""
 
-    def __init__(self, url: str, *, ttl: float, max_entries: int, clock: Clock = time.time) -> None:
-        self.path = sqlite_path(url)
+    def __init__(
+        self, path: str, *, ttl: float, max_entries: int, clock: Clock = time.time
+    ) -> None:
+        self.path = path
         self.ttl = ttl
         self.max_entries = max_entries
         self._clock = clock

@@ -1,0 +1,175 @@
+"""The crawl frontier's contract: what a claim hands out, what an admission answers, and
+the store protocol both backends (sqlite.py, redis.py) keep."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+__all__ = [
+    "CLAIM_WINDOW",
+    "HOST_BUSY_WAIT",
+    "IN_FLIGHT_WAIT",
+    "Admission",
+    "Claim",
+    "Entry",
+    "FrontierStore",
+    "ResultKind",
+    "pattern_allowance",
+]
+
+# How many of the best pending rows a claim looks at for one whose host is free: enough to
+# skip past a busy host's queue, few enough to keep the claim one short transaction.
+CLAIM_WINDOW = 64
+# How long a claim that found every host's slots taken says to wait, and one that found
+# nothing pending while pages are in flight: the longest a worker waits for a slot freed or
+# links added *by another process* (its own tasks wake each other at once, crawl/crawler.py).
+# Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
+HOST_BUSY_WAIT = 0.05
+IN_FLIGHT_WAIT = 0.1
+ResultKind = Literal["page", "skipped"]
+
+
+def pattern_allowance(kept: int, duplicates: int) -> int:
+    """Entries of one path pattern claimed at once: one until the pattern has yielded a
+    page, then one more per page kept, one fewer per duplicate (never less than one) — TCP's
+    slow start for a pattern. A real section ramps up within a few pages; a calendar, whose
+    months past the first come back alike, is asked one month at a time, so it is found to be
+    a trap after its first duplicates instead of after a burst of them."""
+    return max(1, 1 + kept - duplicates)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A URL in the frontier: its canonical key, the URL to ask, how it was reached."""
+
+    key: str
+    url: str
+    host: str
+    depth: int = 0
+    priority: float = 0.0
+    parent: str | None = None
+    tries: int = 0
+    # The URL's path pattern (crawl/frontier.py): the frontier holds a pattern to the
+    # requests its record earns and hands out a trap's URLs as `trapped`. "" for none.
+    pattern: str = ""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a claim got: an entry, or how long to wait (hosts busy, others in flight), or
+    neither: the crawl is over (nothing pending, nothing in flight, or stopped). `trapped`:
+    the entry's pattern is a trap; it is not to be asked for, only ended (`done`)."""
+
+    entry: Entry | None = None
+    wait: float | None = None
+    trapped: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.entry is None and self.wait is None
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A page offered to the crawl: kept as result `n`, or a duplicate of `duplicate_of`, or
+    refused because the crawl's page budget is spent."""
+
+    n: int | None = None
+    duplicate_of: str | None = None
+    full: bool = False
+
+
+class FrontierStore(Protocol):
+    async def start(self, crawl: str, *, max_pages: int, max_bytes: int, deadline: float) -> float:
+        """Record the crawl's budgets once (a resumed crawl keeps its first); its start time."""
+        ...
+
+    async def add(self, crawl: str, entries: list[Entry], *, state: str = "pending") -> int:
+        """Queue the entries not seen before; how many were new. `state="refused"` records
+        URLs a crawl will not read, so each refusal is reported once."""
+        ...
+
+    async def claim(
+        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
+    ) -> Claim:
+        """The best pending entry its host and its path pattern allow now. A pattern may
+        have `pattern_allowance` entries claimed at once; one counted `trap_limit` times
+        (`mark_trap`) is a trap: its entries are handed out `trapped`, no request made."""
+        ...
+
+    async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
+        """Set a host's politeness (from its robots.txt), once for the crawl."""
+        ...
+
+    async def pause_host(self, crawl: str, host: str, seconds: float) -> None: ...
+    async def release_host(self, crawl: str, key: str, worker: str) -> None:
+        """The claimed entry's request has ended (its body is in): it no longer counts against
+        its host's concurrency, and the host's delay counts from now. The claim itself holds
+        (its lease, its place in `max_pages` in flight, its end by `done` or `retry`)."""
+        ...
+
+    async def retry(self, crawl: str, key: str, worker: str) -> None:
+        """Hand a claimed entry back (429/503): it is claimed again after its host's pause."""
+        ...
+
+    async def done(
+        self,
+        crawl: str,
+        key: str,
+        worker: str,
+        *,
+        links: list[Entry] | None = None,
+        refused: list[tuple[Entry, dict[str, Any]]] | None = None,
+        skipped: dict[str, Any] | None = None,
+    ) -> None:
+        """End a claim; in the same transaction queue the page's `links` and record its
+        `refused` ones (each as a `skipped` result with its data, the first time it is met), so
+        a page costs one round trip after its admission, and the crawl never looks over while
+        the links of a page read are not queued yet. `skipped`: the entry was not kept, and
+        this is its `skipped` result (its `url` names it)."""
+        ...
+
+    async def admit(
+        self,
+        crawl: str,
+        *,
+        keys: list[str],
+        url: str,
+        content_hash: str,
+        bands: list[int],
+        sketch: int | None,
+        size: int,
+        page: dict[str, Any],
+        near: Callable[[int, int], bool],
+        pattern: str = "",
+    ) -> Admission:
+        """Keep the page unless its content or URL was seen or the page budget is spent;
+        a kept page counts for its `pattern` (a pattern that yields pages earns requests)."""
+        ...
+
+    async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
+        """Store a non-page outcome (a skipped URL) in the results stream; its number."""
+        ...
+
+    async def results(
+        self, crawl: str, *, since: int = 0, limit: int = 100, kind: ResultKind | None = None
+    ) -> list[tuple[int, ResultKind, dict[str, Any]]]: ...
+    async def mark_trap(self, crawl: str, pattern: str) -> int:
+        """Count one more duplicate under a path pattern; the count so far."""
+        ...
+
+    async def traps(self, crawl: str, *, limit: int) -> set[str]:
+        """The path patterns counted `limit` times or more."""
+        ...
+
+    async def stop(self, crawl: str, reason: str) -> None:
+        """No more claims (a budget ran out, or the crawl was cancelled); the first reason wins."""
+        ...
+
+    async def status(self, crawl: str) -> dict[str, Any]:
+        """pages, bytes, pending, in_flight, stopped (reason or None)."""
+        ...
+
+    async def aclose(self) -> None: ...

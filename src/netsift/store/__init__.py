@@ -1,1 +1,0 @@
-"""Storage chosen by URL: memory, SQLite (embedded default) or Redis (scaled out)."""
