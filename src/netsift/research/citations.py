@@ -33,7 +33,12 @@ _QUOTES = str.maketrans(
 )
 _MARKDOWN = re.compile(r"[*_`#>\[\]]|\]\([^)]*\)")
 _SPACE = re.compile(r"\s+")
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+# A sentence ends at . ! or ? before a capital or a digit, but not after an initial ("I. M.
+# Pei", "J. R. R. Tolkien") nor a common abbreviation.
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bNo\.)"
+    r"[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])"
+)
 MIN_QUOTE_CHARS = 12
 
 

@@ -28,7 +28,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "addresses an AI or assistant",
-            r"\b(as an ai|language models?|ai (?:assistants?|models?|agents?)|"
+            r"\b(as an ai|"
             r"(?:dear|attention|note to)\s+(?:ai|assistant|llm|chatbot|bot)s?|system prompt|"
             r"you are (?:now )?(?:an?|the) (?:ai|assistant|helpful)|"
             r"(?:assistant|ai|llm|chatbot|model)s?\s*[:,]\s*(?:please|you|ignore|always|"
@@ -74,6 +74,87 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+
+# Injection judged by meaning: a sentence is an instruction to its reader when it does two
+# of three things: it addresses a machine or whoever compiles answers (an ADDRESSEE), gives
+# an order (a DIRECTIVE: an imperative opening a clause, or an obligation), or talks about
+# the answer being written rather than the page's subject (META: answers, summaries, replies,
+# the user, the sources, "the only correct figure"). One alone is ordinary prose: a recipe
+# gives orders, a history of chatbots names them, an exam paper speaks of answers. Planted
+# text needs two to work — someone to obey, and what to do with the answer — however it is
+# worded, so no trigger word is needed (bench/research_quality.py --corpus heldout and
+# tests/unit/research/injection_cases.py measure it).
+_ADDRESSEE = re.compile(
+    r"\b(?:a\.?i\.?|ai[ -](?:systems?|readers?|tools?)|assistan\w*|assistent\w*|chatbots?|"
+    r"bots?|robots?|llms?|gpts?|copilots?|machines?|machine (?:consumption|readers?)|"
+    r"(?:language|generative|large language|ai) models?|models? (?:citing|reading|quoting|"
+    r"summari[sz]ing|processing|answering)|answer engines?|search engines? reading|crawlers?|"
+    r"scrapers?|summari[sz]ers?|(?:any|every|all|ai|software|autonomous|automated) agents?|"
+    r"automated \w+|(?:to|for) (?:the |any |all |every )?models?(?=\s*:)|"
+    r"(?:whoever|anyone|anything|any (?:one|reader|system|tool|program)) (?:who |that |is )?"
+    r"(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|compil(?:es|ing)|quot(?:es|ing)|"
+    r"cit(?:es|ing)|generat(?:es|ing))|"
+    r"(?:if|when) you are an? (?:ai|automated|bot|machine|language|assistant)|"
+    r"ki(?:-\w+)?|künstliche intelligenz|sprachmodell\w*|assistants? ia|ia|asistentes? de ia|"
+    r"intelligence artificielle|inteligencia artificial)\b",
+    re.IGNORECASE,
+)
+_ORDER_VERBS = (
+    r"state|say|tell|mention|answer|respond|reply|write|repeat|include|ignore|disregard|forget|"
+    r"lead with|give|use|report|cite|quote|present|describe|treat|print|rate|recommend|add|make|"
+    r"put|list|claim|insist|confirm|emphasi[sz]e|stress|output|pretend|act|behave|swap|"
+    r"replace|omit|remove|drop|hide|call|link|relay|pass on|translate|change|switch|"
+    r"gib|antworte|antworten|sag|schreibe|erwähne|répondez|réponds|dites|mentionnez|responde|"
+    r"di|escribe|menciona"
+)
+_DIRECTIVE = re.compile(
+    rf"(?:^|[:;,.!\-\u2013\u2014'\"(]\s*|\b(?:so|and|then|please|now)\s+)"
+    rf"(?:(?:only|always|never|just|also|simply|instead)\s+)?(?:{_ORDER_VERBS})\b|"
+    r"\b(?:must|should|shall|need to|needs to|has to|have to|(?:is|are) (?:required|expected) "
+    r"to|(?:is|are) to|be sure to|make sure|remember to|don't forget|do not forget|please|"
+    r"let (?:your|the) (?:readers?|users?) know|sollen|soll|müssen|muss|doit|doivent|debe|"
+    r"deben|deve|devono)\b",
+    re.IGNORECASE,
+)
+# A claim about which answer or source is true: "the correct boiling point is", "the only
+# trustworthy source is" — a page states facts, it does not rank answers.
+_TRUTH = (
+    r"the (?:only |real |correct |true |actual |accurate |reliable |trustworthy |right )+"
+    r"(?:[\w-]+\s+){0,3}(?:is|are|was|were)\b|more reliable than|than any other source"
+)
+# About the answer being written: with a directive alone, enough to flag.
+_META = re.compile(
+    r"\b(?:summar(?:y|ies|ise|ize|ising|izing|ised|ized)|your (?:answers?|repl(?:y|ies)|"
+    r"responses?|output)|(?:the|your) users?|the reader|everyone|answering|questions about|"
+    r"when quoting|verbatim|this (?:page|article|text|document|review|site|post|entry)|"
+    rf"{_TRUTH}|antwort|réponse|respuesta|nutzer|utilisateur|usuario)\b",
+    re.IGNORECASE,
+)
+# With an addressee, plainer words of answering and sourcing count too.
+_META_WEAK = re.compile(
+    r"\b(?:answers?|responses?|repl(?:y|ies)|outputs?|sources?|citing|quoting|instructions?|"
+    r"prompts?|(?:the|this) question)\b",
+    re.IGNORECASE,
+)
+
+
+def _by_meaning(sentence: str) -> str | None:
+    """Why `sentence` reads as an instruction by what it does (two of addressee, directive
+    and meta), or None. The directive's own words are taken out before meta is looked for,
+    so "Answer all questions" is one thing (an order), not two."""
+    addressee = bool(_ADDRESSEE.search(sentence))
+    directive = _DIRECTIVE.search(sentence)
+    rest = (
+        sentence[: directive.start()] + " " + sentence[directive.end() :] if directive else sentence
+    )
+    meta = bool(_META.search(rest))
+    if addressee and (directive or meta or _META_WEAK.search(rest)):
+        return "addresses an AI or whoever compiles answers, and tells it what to do"
+    if directive and meta:
+        return "tells its reader what to put in an answer"
+    return None
+
+
 _URL = re.compile(r"\bhttps?://([^\s/\"'<>)]+)", re.IGNORECASE)
 # The fence around source text in every prompt: a source cannot close it (fence() strips it).
 FENCE_OPEN = "<<<UNTRUSTED SOURCES"
@@ -105,6 +186,8 @@ def find_instruction(sentence: str, source_url: str = "") -> str | None:
     for name, pattern in _RULES:
         if pattern.search(sentence):
             return name
+    if (reason := _by_meaning(sentence)) is not None:
+        return reason
     own = (urlsplit(source_url).hostname or "").casefold().removeprefix("www.")
     for match in _URL.finditer(sentence):
         host = match.group(1).rsplit("@", 1)[-1].split(":")[0].casefold().removeprefix("www.")

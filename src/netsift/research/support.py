@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..search.rank import tokenize
+from .answer_types import NUMBER, Expectation, expect, head_removed, holds
+from .lexicon import IRREGULAR, senses
 
 __all__ = [
     "MIN_COVERAGE",
@@ -30,10 +32,12 @@ __all__ = [
     "Relevance",
     "expected_kind",
     "identifying",
+    "is_metadata",
     "names",
     "question_parts",
     "supports",
     "terms",
+    "without_metadata",
 ]
 
 # A sentence answers when it covers this share of its question's weighted words. Tuned on
@@ -62,90 +66,16 @@ _SPLIT = re.compile(
     r"did)\b)",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_YEAR = re.compile(r"\b(?:1[5-9]\d\d|20\d\d)\b")
-_MONTH = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\b",
-    re.IGNORECASE,
-)
-_DAY = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH.pattern}|{_MONTH.pattern}\s+\d{{1,2}}\b", re.I
-)
-_NUMBER_WORDS = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-    r"forty|fifty|hundred|thousand|million|billion|dozen|half|single|double)\b",
-    re.IGNORECASE,
-)
-_WHEN = re.compile(r"^\s*(?:when|in what year|what year|which year|what date|on what date)\b", re.I)
-_QUANTITY = re.compile(
-    r"^\s*(?:how (?:many|much|long|far|big|large|tall|high|deep|wide|old|heavy|fast|thick|"
-    r"often|hot|cold)|what (?:percentage|share|fraction|proportion|size|temperature|number|"
-    r"distance|speed|mass|weight|length|height|depth|width|diameter|age|cost|price)|"
-    r"at what (?:temperature|speed|height|depth|age))\b",
-    re.IGNORECASE,
-)
-_COUNT_WORDS = (
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-    r"fifty|hundred|thousand|million|billion|several|few|dozen|half"
-)
-_LENGTH = r"metres?|meters?|m|km|kilometres?|kilometers?|miles?|feet|foot|ft|inches|cm|mm"
-_TIME = r"seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries"
-# The unit a quantity question's head asks for; a number in other units does not answer it
-# ("how tall is the tower?" is not answered by "7,300 tonnes" or "in 1889").
-_UNITS: dict[str, re.Pattern[str]] = {
-    head: re.compile(rf"(?:\d[\d,.]*|\b(?:a|an|{_COUNT_WORDS}))\s*(?:{units})\b", re.IGNORECASE)
-    for heads, units in (
-        (("tall", "high", "deep", "wide", "thick", "far"), _LENGTH),
-        (("long",), f"{_LENGTH}|{_TIME}"),
-        (("old", "often"), _TIME),
-        (("heavy",), r"tonnes?|tons?|kg|kilograms?|grams?|g|pounds?|lb"),
-        (("fast",), r"km/h|mph|knots?|per (?:hour|second)|m/s"),
-        (("hot", "cold"), r"degrees?|°|kelvin|celsius|fahrenheit|K"),
-    )
-    for head in heads
-}
-_COUNTED = re.compile(r"\bhow (?:many|much) ([a-z][\w-]*)", re.IGNORECASE)
-_AUXILIARY = frozenset(
-    "is are was were do does did has have had can could will would should of time times".split()
-)
 _NEGATION = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot|isn't|wasn't|doesn't|didn't)\b")
 _MARKER = re.compile(r"\[(?:\d+(?:\.\d+)?|unverified)\]")
 
 
-_IRREGULAR = {
-    "made": "make",
-    "built": "build",
-    "written": "write",
-    "wrote": "write",
-    "began": "begin",
-    "begun": "begin",
-    "held": "hold",
-    "took": "take",
-    "taken": "take",
-    "ran": "run",
-    "won": "win",
-    "grew": "grow",
-    "grown": "grow",
-    "brought": "bring",
-    "flew": "fly",
-    "flown": "fly",
-    "found": "find",
-    "led": "lead",
-    "sold": "sell",
-    "bought": "buy",
-    "chose": "choose",
-    "chosen": "choose",
-    "lay": "lie",
-}
-
-
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A light suffix fold, the same for question and sentence: launched/launch,
     segments/segment, travelling/travel, made/make. Consistency matters, not linguistics."""
     word = word.removesuffix("'s").removesuffix("\u2019s")
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
+    if word in IRREGULAR:
+        return IRREGULAR[word]
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
             stem = word[: -len(suffix)] + keep
@@ -165,7 +95,7 @@ def terms(text: str) -> list[str]:
         word = word.strip("'")
         if word in _FILLER or (len(word) < 3 and not word.isdigit()):
             continue
-        out.append(_stem(word))
+        out.append(stem(word))
     return out
 
 
@@ -177,41 +107,20 @@ def question_parts(question: str) -> list[str]:
 
 
 def expected_kind(part: str) -> str | None:
-    """The kind of value a part asks for: "date", "quantity", or None (anything)."""
-    if _WHEN.search(part):
-        return "date"
-    if _QUANTITY.search(part):
-        return "quantity"
-    return None
+    """The kind of value a part asks for: "date", "quantity", "person", "place" or None."""
+    return expect(part).kind
 
 
-def _has_kind(sentence: str, kind: str | None, unit: re.Pattern[str] | None = None) -> bool:
-    if kind == "date":
-        return bool(_YEAR.search(sentence) or _DAY.search(sentence))
-    if kind == "quantity":
-        if unit is not None:
-            return bool(unit.search(sentence))  # a number in the unit asked for
-        return bool(_NUMBER.search(sentence) or _NUMBER_WORDS.search(sentence))
-    return True
-
-
-def _unit(part: str) -> re.Pattern[str] | None:
-    match = re.match(r"\s*how (\w+)", part, re.IGNORECASE)
-    return _UNITS.get(match.group(1).casefold()) if match else None
-
-
-def _counted(part: str) -> frozenset[str]:
-    """The thing a "how many"/"how much" part counts: it must be named by the answer."""
-    match = _COUNTED.search(part)
-    if not match or match.group(1).casefold() in _AUXILIARY:
-        return frozenset()
-    return frozenset(terms(match.group(1)))
-
-
+# Capitalised words in a row ("of" may join them). A claim's last word is left out ("walked
+# on the Moon."): a claim may name in passing what its evidence calls "the surface"; a
+# question's is kept ("the Great Wall of China?"): it names what is asked about.
 _NAME_RUN = re.compile(r"(?:\b[A-Z][\w'\u2019-]*(?:\s+(?:of\s+)?|$)){1,6}")
+_QUESTION_NAME_RUN = re.compile(r"(?:\b[A-Z][\w'\u2019-]*(?:\s+(?:of\s+)?|(?=[^\w\s])|$)){1,6}")
 
 
-def names(question: str, *, first_word: bool = False) -> list[frozenset[str]]:
+def names(
+    question: str, *, first_word: bool = False, to_the_end: bool = False
+) -> list[frozenset[str]]:
     """The proper names a question is about ("Hubble", "James Webb Space Telescope"), each as
     its set of terms; the question's first word is not a name for being capitalised."""
     body = question.strip()
@@ -219,7 +128,8 @@ def names(question: str, *, first_word: bool = False) -> list[frozenset[str]]:
         first = re.match(r"\S+\s*", body)
         body = " " * (first.end() if first else 0) + body[first.end() if first else 0 :]
     runs = []
-    for match in _NAME_RUN.finditer(body):
+    pattern = _QUESTION_NAME_RUN if to_the_end else _NAME_RUN
+    for match in pattern.finditer(body):
         words = frozenset(terms(match.group(0)))
         if words:
             runs.append(words)
@@ -241,35 +151,79 @@ def identifying(run: frozenset[str], texts: Sequence[str]) -> frozenset[str]:
 @dataclass(frozen=True)
 class _Part:
     index: int
-    kind: str | None
+    expectation: Expectation
     own: frozenset[str]
     context: frozenset[str]
-    unit: re.Pattern[str] | None = None
     counted: frozenset[str] = frozenset()
+    # The names the part is about, each (all its words, the words that identify it): a
+    # part's own ("when did the Panama Canal open"), or the question's when it names none
+    # ("and when did it open").
+    names: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+
+
+def _matches(term: str, words: set[str]) -> bool:
+    """`term` is in `words`, itself or by a word of the same sense (lexicon.py)."""
+    if term in words:
+        return True
+    meant = senses(term)
+    return bool(meant) and any(senses(word) & meant for word in words)
+
+
+# A sentence that refers to its page's subject without naming it: a pronoun, or a definite
+# noun phrase first ("The bridge carried…", "The waterway stretches…").
+_ANAPHOR = re.compile(
+    r"\b(?:it|its|they|their|them|he|his|she|her|this|these|together)\b|^\s*(?:the|this)\s",
+    re.IGNORECASE,
+)
+
+
+# The person class a "who was the first X" question asks about; a generic one asks nothing.
+_FOCUS = re.compile(
+    r"^\s*who (?:was|is|were|are|became) (?:the |a |an )?(?:first |last |only |youngest |"
+    r"oldest |current )?(?!person\b|one\b|people\b)([a-z]{3,})\b(?= to | who | that | of )",
+    re.IGNORECASE,
+)
 
 
 class Relevance:
     """Scores sentences against one question, with word weights from the sentences read."""
 
     def __init__(self, question: str, pool: Sequence[str], titles: Sequence[str] = ()) -> None:
-        # "How long", "what year": the head says what kind of value is wanted (checked by
-        # kind), its words are not something the answer has to repeat.
-        parts = [(p, _QUANTITY.sub("", _WHEN.sub("", p))) for p in question_parts(question)]
+        # "How long", "what year", "the length of": the head says what kind of value is
+        # wanted (checked by type, answer_types.py); its words need not be repeated.
+        parts = [(p, head_removed(p)) for p in question_parts(question)]
         whole = {term for _, bare in parts for term in terms(bare)}
-        self.names = [identifying(run, [*pool, *titles]) for run in names(question)]
+        texts = [*pool, *titles]
+        everywhere = tuple(
+            (run, identifying(run, texts)) for run in names(question, to_the_end=True)
+        )
+        self.names = [name for _, name in everywhere]
         self.question_terms = frozenset(terms(question))
-        self.parts = [
-            _Part(
-                i,
-                expected_kind(part),
-                frozenset(own),
-                frozenset(whole - own),
-                _unit(part),
-                _counted(part),
+        self.question_words = frozenset(w.casefold() for w in re.findall(r"[\w']+", question))
+        # A number the question names (a version, a year) must be the one the answer is of.
+        self.numbers = _numbers(question)
+        # The class a "who" question asks for ("the first woman to…"): the answer names it.
+        focus = _FOCUS.match(question)
+        self.focus = stem(focus.group(1).casefold()) if focus else ""
+        self.parts = []
+        for i, (part, bare) in enumerate(parts):
+            if not (own := set(terms(bare))):
+                continue
+            expectation = expect(part)
+            counted = frozenset(terms(expectation.counted))
+            own_names = tuple(
+                (run, identifying(run, texts)) for run in names(part, to_the_end=True)
             )
-            for i, (part, bare) in enumerate(parts)
-            if (own := set(terms(bare)))
-        ]
+            self.parts.append(
+                _Part(
+                    i,
+                    expectation,
+                    frozenset(own),
+                    frozenset(whole - own),
+                    counted,
+                    own_names or everywhere,
+                )
+            )
         documents = [set(terms(sentence)) for sentence in pool]
         frequency = Counter(term for doc in documents for term in doc if term in whole)
         size = len(documents)
@@ -278,23 +232,28 @@ class Relevance:
         }
 
     def _coverage(
-        self, part: _Part, words: set[str], titled: frozenset[str] = frozenset()
+        self,
+        part: _Part,
+        words: set[str],
+        titled: frozenset[str] = frozenset(),
+        title_weight: float = TITLE_WEIGHT,
     ) -> float:
-        """The weighted share of the part's words in the sentence; a word only in the
-        page's title counts `TITLE_WEIGHT` (the page is about it; the sentence may say "it")."""
+        """The weighted share of the part's words in the sentence (or words of the same
+        sense); a word only in the page's title counts `title_weight` (the page is about
+        it; the sentence may say "it")."""
         total = got = 0.0
         for group, factor in ((part.own, 1.0), (part.context, CONTEXT_WEIGHT)):
             for term in group:
                 weight = factor * self.weight[term]
                 total += weight
-                if term in words:
+                if _matches(term, words):
                     got += weight
                 elif term in titled:
-                    got += TITLE_WEIGHT * weight
+                    got += title_weight * weight
         return got / total if total else 0.0
 
     def best(self, sentence: str) -> tuple[float, int]:
-        """(coverage, part index) of the part this sentence covers best; kind-blind."""
+        """(coverage, part index) of the part this sentence covers best; type-blind."""
         words = set(terms(sentence))
         scored = [(self._coverage(part, words), -part.index) for part in self.parts]
         if not scored:
@@ -302,33 +261,98 @@ class Relevance:
         coverage, index = max(scored)
         return coverage, -index
 
+    @staticmethod
+    def _named(
+        part: _Part, words: set[str], titled: set[str]
+    ) -> tuple[set[str], frozenset[str]] | None:
+        """The sentence's words and its title's, each name of the part counted whole, or
+        None when a name is in neither. A name is one thing: found by a word that identifies
+        it ("Great Wall"), all its words count ("of China" need not be repeated)."""
+        words, titled = set(words), set(titled)
+        for run, name in part.names:
+            if name & words:
+                words |= run
+            elif name & titled:
+                titled |= run - words
+            else:
+                return None
+        return words, frozenset(titled)
+
     def answers(self, sentence: str, title: str = "") -> tuple[bool, float, int]:
         """(answers?, coverage, part): whether `sentence` answers some part of the question.
 
         Every name the question is about must be in the sentence or its page's `title` (a
-        page about Webb answers for "it"; a sentence about Webb does not answer for Hubble)."""
+        page about Webb answers for "it"; a sentence about Webb does not answer for Hubble);
+        a sentence that refers back to its page's subject ("it", "the bridge") has the
+        title's words as its own. It must hold the type of value asked for, and say
+        something the question does not."""
+        sentence = without_metadata(sentence)
         words = set(terms(sentence))
-        titled = frozenset(terms(title)) - words
-        about = words | titled
-        if any(not (name & about) for name in self.names):
+        title_terms = set(terms(title)) - words
+        new_terms = len(words - self.question_terms)
+        if not new_terms:
             return False, *self.best(sentence)
-        if len(words - self.question_terms) < MIN_NEW_TERMS:
+        if self.numbers - _numbers(f"{sentence} {title}"):
+            return False, *self.best(sentence)  # "Rust 2.0", "the 1908 Olympics": that one
+        if self.focus and not _matches(self.focus, words):
             return False, *self.best(sentence)
-        found = [
-            (coverage, -part.index)
-            for part in self.parts
-            if _has_kind(sentence, part.kind, part.unit)
-            and part.counted <= words
-            and (coverage := self._coverage(part, words, titled)) >= MIN_COVERAGE
-        ]
+        title_weight = 1.0 if _ANAPHOR.search(sentence) else TITLE_WEIGHT
+        known = self.question_words | frozenset(w.casefold() for w in re.findall(r"[\w']+", title))
+        found = []
+        for part in self.parts:
+            named = self._named(part, words, title_terms)
+            if named is None or not holds(sentence, part.expectation, known):
+                continue
+            # A typed value is itself what the sentence adds ("It opened in 2002."); an
+            # untyped answer must add more than a heading that repeats the question.
+            if new_terms < (1 if part.expectation.kind else MIN_NEW_TERMS):
+                continue
+            if not all(_matches(term, named[0]) for term in part.counted):
+                continue
+            coverage = self._coverage(part, *named, title_weight)
+            if coverage >= MIN_COVERAGE:
+                found.append((coverage, -part.index))
         if not found:
             return False, *self.best(sentence)
         coverage, index = max(found)
         return True, coverage, -index
 
 
+# What a page says about itself, not about its subject: a byline ("By Ada Example, space
+# correspondent"), a dateline or timestamp, a copyright line, a navigation or sharing label.
+# Pages that run them into the text (short pages whose extraction lost the line breaks) put
+# them inside a sentence, so they are cut out wherever they stand.
+_NAME = r"[A-Z][\w.'\u2019-]*(?:\s+[A-Z][\w.'\u2019-]*){0,3}"
+_METADATA = re.compile(
+    rf"\b(?:by|written by|words by|reporting by|text by|photos? by)\s+{_NAME}\s*,\s*"
+    r"(?:[a-z]+\s+){0,3}(?:correspondent|editor|reporter|writer|journalist|staff|"
+    r"contributor|columnist|desk)\b"
+    rf"|^\s*(?:by|written by|photos? by)\s+{_NAME}\s*$"
+    r"|^\s*(?:published|updated|posted|last (?:updated|modified|reviewed))(?: on)?:?\s+"
+    r"(?:\d{1,2}\s+\w+\s+\d{4}|\w+\s+\d{1,2},?\s+\d{4}|\d{4}-\d\d-\d\d)"
+    r"(?:[ T]\d\d:\d\d\S*)?"
+    r"|\u00a9\s*\d{4}[^.]*|\ball rights reserved\b"
+    r"|^\s*(?:advertisement|share this|subscribe|sign up|read more|related articles?|"
+    r"skip to content)\b.*$",
+    re.IGNORECASE,
+)
+# What is left of a sentence once its metadata is cut out must still say this much.
+MIN_EVIDENCE_CHARS = 12
+
+
+def without_metadata(text: str) -> str:
+    """`text` with its bylines, datelines and boilerplate labels cut out: metadata is not
+    evidence, so a claim ("Ada Example founded it") can't be supported by a byline."""
+    return " ".join(_METADATA.sub(" ", text).split())
+
+
+def is_metadata(sentence: str) -> bool:
+    """True when nothing but metadata is left of `sentence`."""
+    return len(without_metadata(sentence)) < MIN_EVIDENCE_CHARS
+
+
 def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(_MARKER.sub(" ", text))}
+    return {n.replace(",", "") for n in NUMBER.findall(_MARKER.sub(" ", text))}
 
 
 def supports(claim: str, evidence: Sequence[str]) -> str | None:
@@ -339,7 +363,8 @@ def supports(claim: str, evidence: Sequence[str]) -> str | None:
     negation the claim adds."""
     if not evidence:
         return "it cites no sentence"
-    joined = " ".join(evidence)
+    claim = without_metadata(claim)  # a byline copied along with its sentence claims nothing
+    joined = " ".join(without_metadata(sentence) for sentence in evidence)
     missing_numbers = _numbers(claim) - _numbers(joined)
     if missing_numbers:
         return f"the cited sentences do not state {', '.join(sorted(missing_numbers))}"

@@ -29,7 +29,7 @@ from .citations import MIN_QUOTE_CHARS, normalize, quote_occurs, split_sentences
 from .injection import FENCE_CLOSE, FENCE_OPEN, fence, find_instruction, scan
 from .llm import LLM
 from .passages import Passage
-from .support import Relevance, supports, terms
+from .support import Relevance, is_metadata, supports, terms
 
 __all__ = [
     "Sentence",
@@ -50,6 +50,14 @@ MAX_CITATIONS = 12
 # has a few parts; more lines than this repeat each other), and a "not found" at most
 # NEARBY_LINES of what came closest.
 MAX_ANSWER_LINES = 6
+# Extractive lines of one part: those within this coverage of the part's best answer, at most
+# this many (a second source's figure is kept, a sentence that only shares words is not).
+LINE_MARGIN = 0.15
+LINES_PER_PART = 3
+# A quotable sentence: "It opened in 1914." is an answer; a fragment under a dozen characters
+# is a label, and one over 400 a paragraph the splitter could not cut.
+MIN_ANSWER_CHARS = 15
+MAX_QUOTE_CHARS = 400
 NEARBY_LINES = 3
 MAX_WARNINGS = 20  # a page full of injections must not bury the report
 EXTRACTIVE_CANDIDATES = 20  # passages, best first, whose sentences may be quoted
@@ -434,10 +442,12 @@ def synthesize_extractive(
         source = sources[passage.source]
         for sentence in split_sentences(passage.text):
             key = normalize(sentence)
-            if not 30 <= len(sentence) <= 400 or key in seen:
+            if not MIN_ANSWER_CHARS <= len(sentence) <= MAX_QUOTE_CHARS or key in seen:
                 continue
             seen.add(key)
             if find_instruction(sentence, source.url) or not quote_occurs(sentence, source.text):
+                continue
+            if is_metadata(sentence):
                 continue
             candidates.append((passage.source, sentence))
     titles = [s.title or "" for s in sources.values()]
@@ -446,9 +456,9 @@ def synthesize_extractive(
         (relevance.answers(sentence, sources[n].title or ""), n, sentence)
         for n, sentence in candidates
     ]
-    answering = sorted(
-        ((part, -coverage, n, sentence) for (ok, coverage, part), n, sentence in judged if ok),
-    )[:MAX_ANSWER_LINES]
+    answering = _strongest(
+        sorted((part, -coverage, n, sentence) for (ok, coverage, part), n, sentence in judged if ok)
+    )
     if not answering:
         closest = sorted(
             ((-coverage, n, sentence) for (_, coverage, _), n, sentence in judged if coverage > 0)
@@ -462,6 +472,23 @@ def synthesize_extractive(
         "that answer the question."
     )
     return Synthesis(answer=f"{header}\n\n{lines}", citations=_unique(citations))
+
+
+def _strongest(
+    ranked: list[tuple[int, float, int, str]],
+) -> list[tuple[int, float, int, str]]:
+    """Per part of the question, the answering sentences within `LINE_MARGIN` of its best
+    (two sources giving different figures are both kept; a weaker echo is not), at most
+    `LINES_PER_PART` a part and `MAX_ANSWER_LINES` in all. `ranked` is sorted by part, then
+    best coverage first (negated)."""
+    best: dict[int, float] = {}
+    kept: list[tuple[int, float, int, str]] = []
+    for part, negated, n, sentence in ranked:
+        top = best.setdefault(part, -negated)
+        if -negated < top - LINE_MARGIN or sum(k[0] == part for k in kept) >= LINES_PER_PART:
+            continue
+        kept.append((part, negated, n, sentence))
+    return kept[:MAX_ANSWER_LINES]
 
 
 def _cite(n: int, sentence: str, sources: dict[int, Source]) -> Citation:
