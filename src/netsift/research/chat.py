@@ -22,9 +22,11 @@ from ..errors import InvalidInput, NetsiftError
 from ..models import SearchResult
 from ..search.rank import canonical_url
 from ..search.service import SearchService
+from .answer_types import NUMBER
 from .injection import FENCE_CLOSE, FENCE_OPEN, fence, find_instruction
 from .llm import LLM
 from .planner import derive_queries
+from .support import terms
 
 __all__ = ["ChatRequest", "chat", "chat_stream"]
 
@@ -195,21 +197,83 @@ def search_note(meta: dict[str, Any]) -> str | None:
     return None
 
 
+# A sentence of the answer is supported by a source when the source's title and snippet hold
+# this share of its content words, at least `MIN_SHARED_TERMS` of them, and every number it
+# states: a model paraphrases a snippet, so the bar is below research's SUPPORT_COVERAGE,
+# but a sentence that only shares the topic's name stays uncited.
+CHAT_SUPPORT_SHARE = 0.5
+MIN_SHARED_TERMS = 3
+_ANSWER_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+NO_SUPPORT_NOTE = (
+    "(No web source found supports a sentence of this answer: it may come from the model's "
+    "own knowledge.)"
+)
+
+
+def _supporting(sentence: str, sources: list[dict[str, Any]]) -> list[int]:
+    """The ranks of the sources whose title and snippet support `sentence` (none flagged as
+    addressing the reader)."""
+    claimed = set(terms(sentence))
+    numbers = set(NUMBER.findall(sentence))
+    ranks = []
+    for source in sources:
+        text = f"{source.get('title') or ''}. {source.get('snippet') or ''}"
+        if find_instruction(text, str(source.get("url") or "")):
+            continue
+        shared = claimed & set(terms(text))
+        if (
+            len(shared) >= MIN_SHARED_TERMS
+            and len(shared) >= CHAT_SUPPORT_SHARE * len(claimed)
+            and numbers <= set(NUMBER.findall(text))
+        ):
+            ranks.append(int(source["rank"]))
+    return ranks
+
+
+def attach(text: str, sources: list[dict[str, Any]]) -> tuple[str, str]:
+    """For an answer that wrote no markers: `[n]` placed after each sentence that a source
+    supports (only those sources), and a closing line only when none supports any.
+
+    Returns (the text with markers, the tail to add after it): a stream has sent its text
+    already, so it gets the supported sources as one closing line instead."""
+    ranked = [s for s in sources if s.get("rank") is not None]
+    out: list[str] = []
+    cited: list[int] = []
+    position = 0
+    for match in _ANSWER_SENTENCE.finditer(text):
+        out.append(text[position : match.end()])
+        position = match.end()
+        ranks = _supporting(match.group(0), ranked)
+        if ranks:
+            out.append(" " + "".join(f"[{n}]" for n in ranks))
+            cited.extend(n for n in ranks if n not in cited)
+    out.append(text[position:])
+    if not cited:
+        return text, f"\n\n{NO_SUPPORT_NOTE}" if ranked else ""
+    by_rank = {int(s["rank"]): s for s in ranked}
+    listing = " ".join(f"[{n}] {by_rank[n].get('title') or by_rank[n]['url']}" for n in cited)
+    return "".join(out), f"\n\nSources: {listing}"
+
+
 def cite(
     text: str, sources: list[dict[str, Any]], *, strip: bool = True
 ) -> tuple[str, list[dict[str, Any]]]:
     """The answer with `[n]` markers tied to the sources, and their `url_citation`
     annotations (OpenAI's format: the marker's span, the source's url and title).
 
-    A marker naming no source is taken out; an answer that cites nothing while sources were
-    given gets a `Sources:` line of markers, so every answer shows where its context came from.
-    `strip=False` leaves the text as it is but for that line (a stream has sent it already)."""
+    A marker naming no source is taken out. An answer that cites nothing while sources were
+    given (small models often write no markers) gets markers after the sentences a source
+    supports, only for those sources (`attach`), or says that none does. `strip=False`
+    leaves the text as it is and adds a closing line (a stream has sent its text already)."""
     by_rank = {int(s["rank"]): s for s in sources if s.get("rank") is not None}
     if strip:
         text = _MARKER.sub(lambda m: m.group(0) if int(m.group(1)) in by_rank else "", text)
     if by_rank and not any(int(m.group(1)) in by_rank for m in _MARKER.finditer(text)):
-        listing = " ".join(f"[{n}] {by_rank[n].get('title') or by_rank[n]['url']}" for n in by_rank)
-        text = f"{text.rstrip()}\n\nSources: {listing}"
+        marked, tail = attach(text, sources)
+        if strip and tail.startswith("\n\nSources:"):
+            text = marked  # the markers stand after their sentences; no list needed
+        else:
+            text = f"{text.rstrip()}{tail}"
     annotations = [
         {
             "type": "url_citation",

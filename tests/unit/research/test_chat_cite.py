@@ -1,6 +1,6 @@
 """Chat answers' `[n]` markers: tied to the sources, with OpenAI's url_citation spans."""
 
-from netsift.research.chat import cite, search_note
+from netsift.research.chat import NO_SUPPORT_NOTE, cite, search_note
 
 SOURCES = [
     {"rank": 1, "url": "http://a.test/", "title": "A"},
@@ -17,15 +17,54 @@ def test_markers_become_url_citations_over_their_span():
     assert all(n["type"] == "url_citation" for n in notes)
 
 
-def test_a_marker_naming_no_source_is_removed_and_an_uncited_answer_lists_its_sources():
+def test_a_marker_naming_no_source_is_removed_and_an_unsupported_answer_says_so():
     text, notes = cite("Made of beryllium [7].", SOURCES)
     assert "[7]" not in text
-    assert text.endswith("\n\nSources: [1] A [2] http://b.test/")
-    assert [n["url_citation"]["url"] for n in notes] == ["http://a.test/", "http://b.test/"]
-    # A stream has sent its text already: only the Sources line is added, nothing removed.
+    assert text.endswith(NO_SUPPORT_NOTE) and notes == []
+    # A stream has sent its text already: only the closing line is added, nothing removed.
     text, _ = cite("Made of beryllium [7].", SOURCES, strip=False)
-    assert text.startswith("Made of beryllium [7].\n\nSources:")
+    assert text.startswith("Made of beryllium [7].\n\n(No web source")
     assert cite("No sources given.", []) == ("No sources given.", [])
+
+
+FOUND = [
+    {
+        "rank": 1,
+        "url": "http://wheel.test/",
+        "title": "The Falkirk Wheel",
+        "snippet": "The Falkirk Wheel, a rotating boat lift in Scotland, opened in May 2002.",
+    },
+    {
+        "rank": 2,
+        "url": "http://kelpies.test/",
+        "title": "The Kelpies",
+        "snippet": "The Kelpies are two 30-metre horse-head sculptures beside the canal.",
+    },
+    {"rank": 3, "url": "http://other.test/", "title": "Canal boats", "snippet": "Hire a boat."},
+]
+
+
+def test_an_answer_without_markers_cites_only_the_sources_that_support_its_sentences():
+    answer = (
+        "The Falkirk Wheel is a rotating boat lift that opened in 2002. "
+        "Nearby stand the Kelpies, two 30-metre horse-head sculptures. It is a fine day out."
+    )
+    text, notes = cite(answer, FOUND)
+    assert text == (
+        "The Falkirk Wheel is a rotating boat lift that opened in 2002. [1] "
+        "Nearby stand the Kelpies, two 30-metre horse-head sculptures. [2] "
+        "It is a fine day out."
+    )
+    assert [n["url_citation"]["url"] for n in notes] == [
+        "http://wheel.test/",
+        "http://kelpies.test/",
+    ]
+    # A number no source states is not supported by a source that shares the words.
+    text, notes = cite("The Falkirk Wheel is a rotating boat lift that opened in 1999.", FOUND)
+    assert text.endswith(NO_SUPPORT_NOTE) and notes == []
+    # A stream gets the supporting sources as a closing line.
+    text, _ = cite(answer, FOUND, strip=False)
+    assert text.endswith("\n\nSources: [1] The Falkirk Wheel [2] The Kelpies")
 
 
 def test_the_search_note_says_what_happened():
