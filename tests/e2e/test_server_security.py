@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import anyio
 import httpx
 import pytest
 from limits import parse_many
@@ -334,3 +335,30 @@ def test_serve_with_workers_removes_its_metrics_dir(tmp_path, sims, stop):
         output = proc.communicate(timeout=30)[0].decode()
     assert proc.returncode == 0, output
     assert list(temp.iterdir()) == [], output
+
+
+@pytest.mark.redis
+async def test_concurrent_searches_never_overspend_a_shared_quota(redis_url):
+    """Many searches admitted at once by several workers on one Redis: exactly the quota's
+    worth pass, however their checks interleave (each admission is the atomic take)."""
+    limits = [
+        ClientLimits(rate_limit=None, search_quota="5/day", storage_url=redis_url) for _ in range(3)
+    ]
+    passed = 0
+
+    async def one(limit: ClientLimits) -> None:
+        nonlocal passed
+        try:
+            await limit.spend_searches("client-c", 1)
+            passed += 1
+        except QuotaExceeded:
+            pass
+
+    try:
+        async with anyio.create_task_group() as group:
+            for i in range(18):
+                group.start_soon(one, limits[i % 3])
+        assert passed == 5
+    finally:
+        for limit in limits:
+            await limit.aclose()

@@ -228,18 +228,28 @@ class ClientLimits:
                 )
 
     async def spend_searches(self, client_id: str, count: int) -> None:
-        """Take `count` searches from the client's quota, all or none; raises QuotaExceeded."""
+        """Take `count` searches from the client's quota, or raise QuotaExceeded.
+
+        The take itself is the check: each window's `hit` adds the cost only if it fits, in
+        one step (a Lua script on Redis), so searches admitted at once by many tasks or
+        workers never overspend. A first pass asks every window, so a take that cannot fit
+        leaves the others untouched (all or none, unless another caller takes the last
+        searches between the two passes: then the quota errs on the side of its limit)."""
         for item in self._quota:
             if not await self._windows.test(item, "quota", client_id, cost=count):
-                wait = await self._windows.wait(item, "quota", client_id)
-                raise QuotaExceeded(
-                    f"this client's search quota ({self.search_quota}) does not cover "
-                    f"{count} more search{'es' if count != 1 else ''}; retry in {wait}s",
-                    details={"retry_after": wait, "limit": self.search_quota, "requested": count},
-                    retryable=True,
-                )
+                raise await self._exceeded(item, client_id, count)
         for item in self._quota:
-            await self._windows.hit(item, "quota", client_id, cost=count)
+            if not await self._windows.hit(item, "quota", client_id, cost=count):
+                raise await self._exceeded(item, client_id, count)
+
+    async def _exceeded(self, item: RateLimitItem, client_id: str, count: int) -> QuotaExceeded:
+        wait = await self._windows.wait(item, "quota", client_id)
+        return QuotaExceeded(
+            f"this client's search quota ({self.search_quota}) does not cover "
+            f"{count} more search{'es' if count != 1 else ''}; retry in {wait}s",
+            details={"retry_after": wait, "limit": self.search_quota, "requested": count},
+            retryable=True,
+        )
 
     @property
     def degraded(self) -> str | None:
