@@ -11,6 +11,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -223,3 +224,92 @@ async def test_https_through_the_proxy_via_http_client(
                 httpx.Request("GET", f"https://tls.test:{server.port}/echo"), kind="fetch"
             )
     assert forward.asked[0].target == f"{TLS_PUBLIC}:{server.port}"
+
+
+# -- the browser's WebSocket relay: a CONNECT tunnel to the checked address
+
+
+@pytest.fixture(scope="module")
+def ws_site() -> Iterator[LiveServer]:
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def echo(socket: WebSocket) -> None:
+        await socket.accept()
+        try:
+            while True:
+                await socket.send_text("echo: " + await socket.receive_text())
+        except WebSocketDisconnect:
+            return
+
+    with serve(Starlette(routes=[WebSocketRoute("/echo", echo)])) as server:
+        yield server
+
+
+async def _open(url: str, proxy: str, **options: Any) -> tuple[Any, str | None]:
+    pytest.importorskip("playwright", reason="the relay is part of the browser extra")
+    from netsift.render.relay import open_guarded
+
+    return await open_guarded(
+        url,
+        resolver=StaticResolver(
+            {"pub.test": [PUBLIC], "rebind.test": [REBOUND], "inner.test": ["10.0.0.5"]}
+        ),
+        policy=AddressPolicy([]),
+        origin="http://pub.test",
+        user_agent="netsift-test",
+        subprotocols=[],
+        timeout=5,
+        http_proxy=proxy,
+        https_proxy=proxy,
+        **options,
+    )
+
+
+async def test_a_relayed_websocket_tunnels_to_the_checked_address(ws_site: LiveServer) -> None:
+    routes = {(PUBLIC, ws_site.port): ("127.0.0.1", ws_site.port)}
+    with run_proxy(routes=routes) as forward:
+        connection, address = await _open(f"ws://pub.test:{ws_site.port}/echo", forward.url)
+        try:
+            await connection.send("hi")
+            assert await connection.recv() == "echo: hi"
+        finally:
+            await connection.close()
+    assert address == PUBLIC
+    authority = f"{PUBLIC}:{ws_site.port}"
+    assert forward.asked == [Asked("CONNECT", authority, authority)]
+
+
+async def test_a_relayed_websocket_never_reaches_the_canary_or_a_refused_address(
+    canary: Canary,
+) -> None:
+    from netsift.render.relay import Refused
+
+    with run_proxy(names={"rebind.test": "127.0.0.1"}) as forward:
+        with pytest.raises(Refused) as rebound:
+            await _open(f"ws://rebind.test:{canary.port}/ws", forward.url)
+        with pytest.raises(Refused) as inner:
+            await _open("ws://inner.test/ws", forward.url)
+    assert rebound.value.outcome == "connect_error" and inner.value.outcome == "blocked_address"
+    assert canary.connections == 0
+    assert [asked.target for asked in forward.asked] == [f"{REBOUND}:{canary.port}"]
+
+
+async def test_a_relayed_websocket_to_a_proxy_that_wants_names_is_proxy_refused(
+    ws_site: LiveServer,
+) -> None:
+    from netsift.render.relay import Refused
+
+    with run_proxy(names={"pub.test": "127.0.0.1"}, names_only=True) as strict:
+        with pytest.raises(Refused) as caught:
+            await _open(f"ws://pub.test:{ws_site.port}/echo", strict.url)
+        connection, address = await _open(
+            f"ws://pub.test:{ws_site.port}/echo", strict.url, names_to_proxy=True
+        )
+        await connection.close()
+    assert caught.value.outcome == "proxy_refused" and address is None
+    assert [asked.target for asked in strict.asked] == [
+        f"{PUBLIC}:{ws_site.port}",
+        f"pub.test:{ws_site.port}",
+    ]
