@@ -48,20 +48,28 @@ class Asked:
 
 
 class _LoopThread:
-    """An asyncio server on 127.0.0.1:0 in a thread of its own."""
+    """An asyncio server (127.0.0.1, a port of the kernel's by default) in a thread of its own."""
 
-    def __init__(self, handler: Handler) -> None:
+    def __init__(self, handler: Handler, host: str = "127.0.0.1", port: int = 0) -> None:
         self._handler = handler
+        self._host = host
+        self._port = port
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._stop: asyncio.Event | None = None
+        self._error: OSError | None = None
         self.port = 0
         self._thread = threading.Thread(target=self._loop.run_until_complete, args=(self._run(),))
         self._thread.daemon = True
 
     async def _run(self) -> None:
         self._stop = asyncio.Event()
-        server = await asyncio.start_server(self._handler, "127.0.0.1", 0)
+        try:
+            server = await asyncio.start_server(self._handler, self._host, self._port)
+        except OSError as exc:
+            self._error = exc
+            self._ready.set()
+            return
         self.port = server.sockets[0].getsockname()[1]
         self._ready.set()
         async with server:
@@ -76,6 +84,8 @@ class _LoopThread:
         self._thread.start()
         if not self._ready.wait(10):
             raise RuntimeError("the test server did not start")
+        if self._error is not None:
+            raise self._error
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -238,8 +248,9 @@ class Canary:
 
 
 @contextlib.contextmanager
-def run_canary() -> Iterator[Canary]:
+def run_canary(*, host: str = "127.0.0.1", port: int = 0) -> Iterator[Canary]:
+    """A canary; `host` and `port` for one that must sit where a test name leads."""
     canary = Canary()
-    with _LoopThread(canary.handle) as thread:
+    with _LoopThread(canary.handle, host, port) as thread:
         canary.port = thread.port
         yield canary
