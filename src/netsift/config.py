@@ -67,7 +67,9 @@ GUARD_KEYS = frozenset(
         "proxy_enforces_egress",
     }
 )
-PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
+# HTTP proxies, spoken to in the clear or over TLS. Not SOCKS: the transport (httpcore's HTTP
+# proxy pool) never spoke it, and a SOCKS URL accepted here only failed at the first request.
+PROXY_SCHEMES = ("http", "https")
 STORE_SCHEMES = ("memory://", "sqlite:///", "redis://", "rediss://", "unix://")
 
 CAPABILITIES = ("search", "fetch", "research", "chat")
