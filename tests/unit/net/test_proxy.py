@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from netsift.errors import ConnectError, ProxyRefused
+from netsift.errors import ConnectError, NetsiftError, ProxyRefused
 from netsift.net.proxy import Pin, choose_address, proxy_failure
 
 
-def _failure(status: int, proxy_status: str = "", *, tunnel: bool) -> object:
+def _failure(status: int, proxy_status: str = "", *, tunnel: bool) -> NetsiftError | None:
     return proxy_failure(
         status, "Reason", proxy_status, target="93.184.215.14:443", host="a.test", tunnel=tunnel
     )
@@ -59,7 +59,7 @@ def test_a_forwarded_answer_without_proxy_status_is_the_sites(status: int) -> No
     ],
 )
 def test_the_proxys_failures_are_named(
-    status: int, proxy_status: str, tunnel: bool, kind: type, error: str | None
+    status: int, proxy_status: str, tunnel: bool, kind: type[NetsiftError], error: str | None
 ) -> None:
     failure = _failure(status, proxy_status, tunnel=tunnel)
     assert isinstance(failure, kind)
