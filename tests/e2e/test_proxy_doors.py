@@ -25,12 +25,15 @@ from netsift.config import Settings
 from netsift.mcp import create_server
 from netsift.server import create_app
 from tests.e2e.cli import subprocess_call
+from tests.integration.net.test_proxy_browser import page_app
+from tests.integration.render.conftest import browser
 from tests.integration.research.fixtures import ResearchWeb
 from tests.integration.research.web import DOCS, HOSTS, QUESTION, Doc, WebState, build_app
 from tests.offline_web.proxy import Canary, ForwardProxy, run_canary, run_proxy
-from tests.offline_web.server import serve
+from tests.offline_web.server import LiveServer, serve
 
 PUBLIC = "93.184.215.14"  # every research web host "is" here; the proxy routes it home
+PAGES = "93.184.215.16"  # page.test, a page with scripts and sockets, for the browser
 REBOUND = "93.184.215.15"  # what rebind.test answers netsift
 CANARY_HOST = "127.0.0.2"  # what rebind.test answers the proxy
 
@@ -56,18 +59,28 @@ def canary(web: ResearchWeb) -> Iterator[Canary]:
         yield listener
 
 
+@pytest.fixture(scope="module")
+def pages() -> Iterator[LiveServer]:
+    with serve(page_app()) as server:
+        yield server
+
+
 @pytest.fixture
-def proxy(web: ResearchWeb) -> Iterator[ForwardProxy]:
+def proxy(web: ResearchWeb, pages: LiveServer) -> Iterator[ForwardProxy]:
     web.state.reset()
     with run_proxy(
         names={"rebind.test": CANARY_HOST},
-        routes={(PUBLIC, web.port): ("127.0.0.1", web.port)},
+        routes={
+            (PUBLIC, web.port): ("127.0.0.1", web.port),
+            (PAGES, pages.port): ("127.0.0.1", pages.port),
+        },
     ) as forward:
         yield forward
 
 
 def _pins() -> list[str]:
-    return [*(f"{host}:{PUBLIC}" for host in HOSTS), f"rebind.test:{REBOUND}"]
+    hosts = (f"{host}:{PUBLIC}" for host in HOSTS)
+    return [*hosts, f"rebind.test:{REBOUND}", f"page.test:{PAGES}"]
 
 
 def _env(web: ResearchWeb, proxy_url: str, tmp_path: Path) -> dict[str, str]:
@@ -181,4 +194,24 @@ def test_crawl_through_the_proxy(
     leaked = run("crawl", _secret(web), "--max-pages", "2", "--json")
     assert "connect_error" in leaked.stdout + leaked.stderr
     assert f"{REBOUND}:{web.port}" in assert_pinned(proxy)
+    assert canary.connections == 0
+
+
+@pytest.mark.browser
+@browser
+def test_the_browser_through_the_proxy_from_the_cli(
+    web: ResearchWeb, pages: LiveServer, proxy: ForwardProxy, canary: Canary, tmp_path: Path
+) -> None:
+    """The page's fetch() and one of its WebSockets go for rebind.test; the other socket
+    talks to page.test's echo: all through the proxy, by address."""
+    ws = f"ws://page.test:{pages.port}/echo"
+    leak = f"ws://rebind.test:{web.port}/ws"
+    url = f"http://page.test:{pages.port}/page?ws={ws}&leak={leak}&secret={_secret(web)}"
+    run = subprocess_call(_env(web, proxy.url, tmp_path))
+    page = run("fetch", url, "--render", "always", "--json")
+    assert page.code == 0, page.stderr
+    content = page.json()["content"]
+    assert "The socket said echo: hello through the proxy" in content
+    assert "LEAKED" not in content and "Secret:" not in content
+    assert assert_pinned(proxy) == {f"{PAGES}:{pages.port}", f"{REBOUND}:{web.port}"}
     assert canary.connections == 0

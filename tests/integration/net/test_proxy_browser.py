@@ -55,10 +55,14 @@ async def _echo(socket: WebSocket) -> None:
         return
 
 
+def page_app() -> Starlette:
+    """`/page?ws=&leak=&secret=`: opens both sockets and fetches the secret; `/echo` echoes."""
+    return Starlette(routes=[Route("/page", _page), WebSocketRoute("/echo", _echo)])
+
+
 @pytest.fixture(scope="module")
 def live() -> Iterator[LiveServer]:
-    app = Starlette(routes=[Route("/page", _page), WebSocketRoute("/echo", _echo)])
-    with serve(app) as server:
+    with serve(page_app()) as server:
         yield server
 
 
