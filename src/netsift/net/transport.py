@@ -99,6 +99,17 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
                 self._policy.check(address, host=host)
         return [str(a) for a in addresses]
 
+    async def pin(
+        self, host: str, port: int, timeout: float | None, *, names_to_proxy: bool
+    ) -> Pin | None:
+        """What a proxy is asked for: the checked address `host` is reached at (the first IPv4
+        one, see `proxy.py`), or None to send the name itself (`names_to_proxy`, the
+        operator's proxy filters egress: only an IP literal is still checked here)."""
+        if names_to_proxy and parse_ip(host) is None:
+            return None
+        addresses = await self.check_host(host, port, timeout)
+        return Pin(host=host, address=choose_address(addresses), port=port)
+
     async def connect_tcp(
         self,
         host: str,
@@ -246,16 +257,13 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         )
 
     async def _pin(self, request: httpx.Request) -> Pin | None:
-        """Check the target and choose the address the proxy is asked for; None when names
-        go to the proxy (`proxy_enforces_egress`: only an IP literal is checked then)."""
         url = request.url
         port = url.port or (443 if url.scheme == "https" else 80)
-        if self._names_to_proxy and parse_ip(url.host) is None:
-            return None
         timeout = request.extensions.get("timeout", {}).get("connect")
         with map_httpcore_exceptions():
-            addresses = await self.backend.check_host(url.host, port, timeout)
-        return Pin(host=url.host, address=choose_address(addresses), port=port)
+            return await self.backend.pin(
+                url.host, port, timeout, names_to_proxy=self._names_to_proxy
+            )
 
     async def aclose(self) -> None:
         await self._pool.aclose()

@@ -37,8 +37,8 @@ from websockets.typing import Subprotocol
 
 from ..errors import InvalidURL, NetsiftError
 from ..net.guard import AddressPolicy, check_url
-from ..net.proxy import Pin, choose_address, tunnel_socket
-from ..net.resolver import Resolver, parse_ip
+from ..net.proxy import tunnel_socket
+from ..net.resolver import Resolver
 from ..net.transport import GuardedBackend, ResolveError
 
 __all__ = [
@@ -103,18 +103,15 @@ async def open_guarded(
     backend = GuardedBackend(resolver, policy)
     try:
         with anyio.fail_after(timeout):
-            if proxy and names_to_proxy and parse_ip(target.host) is None:
-                address = None  # the proxy is the egress filter: it is sent the name
-                sock = await tunnel_socket(proxy, f"{target.host}:{port}", host=target.host)
+            if proxy:
+                pin = await backend.pin(target.host, port, timeout, names_to_proxy=names_to_proxy)
+                address = pin.address if pin else None
+                authority = pin.authority if pin else f"{target.host}:{port}"
+                sock = await tunnel_socket(proxy, authority, host=target.host)
             else:
                 addresses = await backend.check_host(target.host, port, timeout)
-                if proxy:
-                    pin = Pin(target.host, choose_address(addresses), port)
-                    address = pin.address
-                    sock = await tunnel_socket(proxy, pin.authority, host=target.host)
-                else:
-                    sock = await _connect_first(addresses, port)
-                    address = str(sock.getpeername()[0])
+                sock = await _connect_first(addresses, port)
+                address = str(sock.getpeername()[0])
     except TimeoutError:
         raise Refused("timeout", f"connecting to {target.host} timed out") from None
     except ResolveError as exc:
