@@ -127,17 +127,22 @@ def proxy_failure(
         return None
     said = f"{status} {reason}".strip()
     details = {"proxy_status": status, "proxy_error": error, "host": host, "target": target}
+    pinned = not target.startswith(f"{host}:")  # else the name went (an egress filter)
+    asked = f"{target} (the checked address of {host})" if pinned else target
     if error in _UNREACHABLE or (error is None and status in _GATEWAY_FAILURES):
         return errors.ConnectError(
-            f"the proxy could not connect to {target} (the checked address of {host}): {said}",
+            f"the proxy could not connect to {asked}: {said}",
             details={"stage": "connect", **details},
         )
-    return errors.ProxyRefused(
-        f"the proxy refused {target} (the checked address of {host}): {said}"
-        + (f" ({error})" if error else "")
-        + ". netsift asks a proxy for the address its guard checked, never the name, so the"
+    why = (
+        ". netsift asks a proxy for the address its guard checked, never the name, so the"
         " proxy cannot resolve the name somewhere else; if the proxy is itself an egress"
-        " filter, set NETSIFT_PROXY_ENFORCES_EGRESS=true",
+        " filter, set NETSIFT_PROXY_ENFORCES_EGRESS=true"
+    )
+    return errors.ProxyRefused(
+        f"the proxy refused {asked}: {said}"
+        + (f" ({error})" if error else "")
+        + (why if pinned else ""),
         details=details,
     )
 

@@ -79,3 +79,10 @@ def test_the_proxy_is_asked_for_ipv4_first_and_ipv6_in_brackets() -> None:
     assert choose_address(["2606:2800::1"]) == "2606:2800::1"
     assert Pin("a.test", "2606:2800::1", 443).authority == "[2606:2800::1]:443"
     assert Pin("a.test", "93.184.215.14", 80).url_host == b"93.184.215.14"
+
+
+def test_a_refused_name_does_not_suggest_sending_names() -> None:
+    """With NETSIFT_PROXY_ENFORCES_EGRESS the name is what was asked: the filter said no."""
+    refused = proxy_failure(403, "Forbidden", "", target="a.test:443", host="a.test", tunnel=True)
+    assert isinstance(refused, ProxyRefused)
+    assert refused.message == "the proxy refused a.test:443: 403 Forbidden"
