@@ -164,6 +164,28 @@ async def test_an_egress_filtering_proxy_is_sent_names_when_the_operator_says_so
     assert len(proxy.asked) == 1
 
 
+async def test_the_language_model_client_goes_through_the_proxy_by_address(
+    make_http: MakeHttp, proxy: ForwardProxy, site: Site
+) -> None:
+    """The openai SDK's client (HttpClient.openai_http_client): its host is trusted, not
+    unchecked; through a proxy it is still sent as the address it resolved to."""
+    http = make_http(
+        allow=False,
+        http_proxy=proxy.url,
+        resolve=[f"llm.test:{PUBLIC}"],
+        openai_base_url=f"http://llm.test:{site.port}/v1",
+    )
+    client = http.openai_http_client()
+    response = await client.post(
+        f"http://llm.test:{site.port}/v1/chat/completions",
+        json={"model": "m", "messages": [{"role": "user", "content": "ping"}]},
+    )
+    assert response.json()["choices"][0]["message"]["content"] == "pong"
+    assert proxy.asked == [
+        Asked("POST", f"http://{PUBLIC}:{site.port}/v1/chat/completions", f"llm.test:{site.port}")
+    ]
+
+
 # -- https through the proxy: CONNECT to the address, TLS with the name
 
 
