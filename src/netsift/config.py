@@ -57,8 +57,19 @@ log = logging.getLogger(__name__)
 
 CONFIG_ENV = "NETSIFT_CONFIG"  # the path of a TOML config file the operator names explicitly
 # Settings that open the SSRF guard or hide where requests go: only from a trusted source.
-GUARD_KEYS = frozenset({"allow_networks", "resolve", "respect_robots", "http_proxy", "https_proxy"})
-PROXY_SCHEMES = ("http", "https", "socks5", "socks5h")
+GUARD_KEYS = frozenset(
+    {
+        "allow_networks",
+        "resolve",
+        "respect_robots",
+        "http_proxy",
+        "https_proxy",
+        "proxy_enforces_egress",
+    }
+)
+# HTTP proxies, spoken to in the clear or over TLS. Not SOCKS: the transport (httpcore's HTTP
+# proxy pool) never spoke it, and a SOCKS URL accepted here only failed at the first request.
+PROXY_SCHEMES = ("http", "https")
 STORE_SCHEMES = ("memory://", "sqlite:///", "redis://", "rediss://", "unix://")
 
 CAPABILITIES = ("search", "fetch", "research", "chat")
@@ -164,6 +175,8 @@ def _weakens(field: str, value: Any) -> bool:
     """Whether this value of a guard key opens something (`respect_robots = true` does not)."""
     if field == "respect_robots":
         return str(value).strip().lower() in {"false", "0", "no", "off", "f", "n"}
+    if field == "proxy_enforces_egress":
+        return str(value).strip().lower() in {"true", "1", "yes", "on", "t", "y"}
     return bool(value)
 
 
@@ -258,6 +271,8 @@ class Settings(BaseSettings):
     robots_timeout: float = Field(default=5.0, gt=0)
     http_proxy: str | None = _alias("NETSIFT_HTTP_PROXY", "HTTP_PROXY", "http_proxy")
     https_proxy: str | None = _alias("NETSIFT_HTTPS_PROXY", "HTTPS_PROXY", "https_proxy")
+    # The proxy is itself an SSRF filter (Smokescreen…): send it names, not checked addresses.
+    proxy_enforces_egress: bool = False
 
     # -- search
     providers: CommaList = Field(default_factory=lambda: ["duckduckgo", "wikipedia"])

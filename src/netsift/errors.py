@@ -18,6 +18,7 @@
     │   ├── DNSError                  dns_error (retryable when the resolver said "try again")
     │   ├── ConnectError              connect_error · retryable (refused, reset, unreachable)
     │   ├── TLSError                  tls_error (bad certificate or handshake)
+    │   ├── ProxyRefused              proxy_refused (the proxy would not go to the checked address)
     │   ├── RenderFailed              render_failed · retryable (the browser crashed or hung)
     │   └── TooComplex                too_complex · 422 (details.limit: cpu|time|memory|depth)
     ├── ProviderFailed                502 · exit 4          (group)
@@ -68,6 +69,7 @@ __all__ = [
     "ProviderAuth",
     "ProviderFailed",
     "ProviderUnavailable",
+    "ProxyRefused",
     "QuotaExceeded",
     "RateLimited",
     "RenderFailed",
@@ -257,6 +259,14 @@ class TLSError(FetchFailed):
     protocol. Not retryable: the same certificate will fail the same way."""
 
     code = "tls_error"
+
+
+class ProxyRefused(FetchFailed):
+    """The configured proxy refused the request netsift sent it: the checked address in place
+    of the name (`details.proxy_status`, and `details.proxy_error` when the proxy said why).
+    Not retryable: the proxy's policy will answer the same way."""
+
+    code = "proxy_refused"
 
 
 class RenderFailed(FetchFailed):

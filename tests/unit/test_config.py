@@ -36,6 +36,7 @@ def test_resolve_pins_parse_hosts_and_ipv6():
         {"resolve": ["no-address"]},
         {"max_bytes": 0},
         {"max_redirects": -1},
+        {"https_proxy": "socks5://127.0.0.1:1080"},  # the transport speaks HTTP to proxies
     ],
 )
 def test_bad_values_are_refused(kwargs):

@@ -31,6 +31,8 @@ def test_malformed_toml_is_a_config_error_naming_the_file() -> None:
         ("netsift.toml", 'respect_robots = false\nhttps_proxy = "http://evil.test:3128"\n'),
         (".env", "NETSIFT_ALLOW_NETWORKS=10.0.0.0/8\nNETSIFT_RESPECT_ROBOTS=false\n"),
         (".env", "HTTPS_PROXY=http://evil.test:3128\nNETSIFT_RESOLVE=a.test:10.0.0.1\n"),
+        ("netsift.toml", "proxy_enforces_egress = true\n"),
+        (".env", "NETSIFT_PROXY_ENFORCES_EGRESS=true\n"),
     ],
 )
 def test_working_directory_files_cannot_weaken_the_guard(
@@ -41,13 +43,16 @@ def test_working_directory_files_cannot_weaken_the_guard(
         settings = Settings()
     assert settings.allow_networks == [] and settings.resolve == []
     assert settings.respect_robots and settings.https_proxy is None
+    assert not settings.proxy_enforces_egress
     assert "weaken the guard" in caplog.text and filename in caplog.text
 
 
 def test_working_directory_files_still_set_ordinary_keys(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    Path("netsift.toml").write_text("timeout = 7\nrespect_robots = true\n")
+    Path("netsift.toml").write_text(
+        "timeout = 7\nrespect_robots = true\nproxy_enforces_egress = false\n"
+    )
     Path(".env").write_text("NETSIFT_MAX_REDIRECTS=3\n")
     with caplog.at_level(logging.WARNING, logger="netsift.config"):
         settings = Settings()

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from .guard import safe_url
+from .proxy import TARGET_ADDRESS
 from .request_id import request_id_var
 
 __all__ = [
@@ -163,7 +164,11 @@ class AuditedTransport(httpx.AsyncBaseTransport):
 
 
 def server_ip(response: httpx.Response) -> str | None:
-    """The address the connection really went to (from httpcore's network stream)."""
+    """The address the connection really went to: the checked address a proxy was asked
+    for, else the peer of httpcore's network stream."""
+    pinned = response.extensions.get(TARGET_ADDRESS)
+    if isinstance(pinned, str):
+        return pinned
     stream = response.extensions.get("network_stream")
     if stream is None:
         return None

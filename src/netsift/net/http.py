@@ -183,6 +183,7 @@ class HttpClient:
             self.policy,
             http_proxy=settings.http_proxy,
             https_proxy=settings.https_proxy,
+            proxy_enforces_egress=settings.proxy_enforces_egress,
         )
         self.audit = audit
         self._timeouts = {
@@ -220,6 +221,7 @@ class HttpClient:
             self.policy,
             http_proxy=self.settings.http_proxy,
             https_proxy=self.settings.https_proxy,
+            proxy_enforces_egress=self.settings.proxy_enforces_egress,
             trusted_hosts=trusted,
         )
         if self.audit is not None:

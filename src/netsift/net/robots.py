@@ -7,8 +7,9 @@ What the fetch of `/robots.txt` means (RFC 9309 §2.3.1):
 - 5xx, or an answer netsift cannot use (redirect trouble, oversized, undecodable): everything
   is disallowed until the next try. Failures are cached for a shorter time than answers.
 - unreachable (the name does not resolve, the connection is refused, the TLS handshake
-  fails, the time runs out): nothing is fetched either, but the check raises that network
-  error (`dns_error`, `connect_error`, `tls_error`, `timeout`), and it is not cached (the
+  fails, the time runs out, the proxy refuses): nothing is fetched either, but the check
+  raises that network error (`dns_error`, `connect_error`, `tls_error`, `timeout`,
+  `proxy_refused`), and it is not cached (the
   error says whether to retry; a retry asks again): a host that is down is not a site that
   refuses netsift, and must not read as one.
 Redirects are followed by HttpClient (settings.max_redirects, default 5) with every hop
@@ -37,6 +38,7 @@ from ..errors import (
     DNSError,
     HTTPError,
     NetsiftError,
+    ProxyRefused,
     Timeout,
     TLSError,
     error_from_dict,
@@ -194,4 +196,4 @@ def _is_unreachable(error: NetsiftError) -> bool:
     """A network failure (no answer at all), as opposed to an answer that cannot be used."""
     if isinstance(error, HTTPError):
         return error.status_code is None
-    return isinstance(error, DNSError | ConnectError | TLSError | Timeout)
+    return isinstance(error, DNSError | ConnectError | TLSError | Timeout | ProxyRefused)

@@ -12,10 +12,10 @@ that backend, mapping requests, streams and exceptions exactly as httpx's own tr
 
 Proxies (`http_proxy`/`https_proxy`): the connection goes to the proxy, which the operator
 configured and which may sit on a private network, so the proxy itself is not checked. The
-target's addresses are resolved and checked before the request is sent. Residual risk: the
-proxy resolves the name again and a rebinding DNS server could answer it differently, and
-the proxy may follow its own view of the network; pair a proxy with egress rules of its own
-(e.g. Smokescreen) if the target list is hostile.
+target's name is resolved and every address checked first, and the proxy is then asked for
+the checked address, not the name (`proxy.py`): a rebinding name cannot send the proxy
+elsewhere. With `proxy_enforces_egress` (the operator's proxy is itself an SSRF filter) names
+are sent as they are; an IP literal is still checked.
 
 TLS: the verifying context (httpx's: certifi's CA bundle, or `SSL_CERT_FILE`/`SSL_CERT_DIR`)
 is built at the first https connection, once per process, and shared by every transport: a
@@ -39,7 +39,8 @@ from httpx._transports.default import AsyncResponseStream, map_httpcore_exceptio
 
 from ..errors import BlockedAddress
 from .guard import AddressPolicy
-from .resolver import Resolver
+from .proxy import PIN, Pin, PinnedProxy, choose_address
+from .resolver import Resolver, parse_ip
 
 __all__ = ["GuardedBackend", "GuardedTransport", "ResolveError", "default_ssl_context"]
 
@@ -98,6 +99,17 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
                 self._policy.check(address, host=host)
         return [str(a) for a in addresses]
 
+    async def pin(
+        self, host: str, port: int, timeout: float | None, *, names_to_proxy: bool
+    ) -> Pin | None:
+        """What a proxy is asked for: the checked address `host` is reached at (the first IPv4
+        one, see `proxy.py`), or None to send the name itself (`names_to_proxy`, the
+        operator's proxy filters egress: only an IP literal is still checked here)."""
+        if names_to_proxy and parse_ip(host) is None:
+            return None
+        addresses = await self.check_host(host, port, timeout)
+        return Pin(host=host, address=choose_address(addresses), port=port)
+
     async def connect_tcp(
         self,
         host: str,
@@ -145,13 +157,13 @@ class _LazyTLSPool(httpcore.AsyncConnectionPool):
         return super().create_connection(origin)
 
 
-class _LazyTLSProxy(httpcore.AsyncHTTPProxy):
-    """The same for a proxy: the context verifies the target at the end of the tunnel."""
+class _LazyTLSProxy(_LazyTLSPool, PinnedProxy):
+    """The same for a proxy asked for checked addresses: the context verifies the target at
+    the end of the tunnel."""
 
-    def create_connection(self, origin: httpcore.Origin) -> httpcore.AsyncConnectionInterface:
-        if origin.scheme == b"https" and self._ssl_context is None:
-            self._ssl_context = default_ssl_context()
-        return super().create_connection(origin)
+
+class _LazyTLSNamedProxy(_LazyTLSPool, httpcore.AsyncHTTPProxy):
+    """The same for a proxy that is sent names (`proxy_enforces_egress`)."""
 
 
 def _core_url(url: httpx.URL) -> httpcore.URL:
@@ -170,6 +182,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         *,
         http_proxy: str | None = None,
         https_proxy: str | None = None,
+        proxy_enforces_egress: bool = False,
         trusted_hosts: Iterable[str] = (),
         verify: ssl.SSLContext | bool = True,
         max_connections: int = 100,
@@ -186,11 +199,13 @@ class GuardedTransport(httpx.AsyncBaseTransport):
             max_keepalive_connections=max_keepalive_connections,
             keepalive_expiry=keepalive_expiry,
         )
+        self._names_to_proxy = proxy_enforces_egress
+        proxy_pool = _LazyTLSNamedProxy if proxy_enforces_egress else _LazyTLSProxy
         self._proxies: dict[str, httpcore.AsyncHTTPProxy] = {}
         for scheme, proxy in (("http", http_proxy), ("https", https_proxy)):
             if proxy:
                 proxy_url = httpx.URL(proxy)
-                self._proxies[scheme] = _LazyTLSProxy(
+                self._proxies[scheme] = proxy_pool(
                     proxy_url=_core_url(proxy_url),
                     proxy_auth=(
                         (proxy_url.username.encode(), proxy_url.password.encode())
@@ -217,20 +232,19 @@ class GuardedTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         assert isinstance(request.stream, httpx.AsyncByteStream)
         pool: httpcore.AsyncConnectionPool = self._pool
+        extensions = request.extensions
         proxy = self._proxies.get(request.url.scheme)
         if proxy is not None:
-            timeouts = request.extensions.get("timeout", {})
-            with map_httpcore_exceptions():
-                await self.backend.check_host(
-                    request.url.host, request.url.port or 0, timeouts.get("connect")
-                )
+            pin = await self._pin(request)
+            if pin is not None:
+                extensions = {**extensions, PIN: pin}
             pool = proxy
         core_request = httpcore.Request(
             method=request.method,
             url=_core_url(request.url),
             headers=request.headers.raw,
             content=request.stream,
-            extensions=request.extensions,
+            extensions=extensions,
         )
         with map_httpcore_exceptions():
             response = await pool.handle_async_request(core_request)
@@ -241,6 +255,15 @@ class GuardedTransport(httpx.AsyncBaseTransport):
             stream=AsyncResponseStream(response.stream),
             extensions=response.extensions,
         )
+
+    async def _pin(self, request: httpx.Request) -> Pin | None:
+        url = request.url
+        port = url.port or (443 if url.scheme == "https" else 80)
+        timeout = request.extensions.get("timeout", {}).get("connect")
+        with map_httpcore_exceptions():
+            return await self.backend.pin(
+                url.host, port, timeout, names_to_proxy=self._names_to_proxy
+            )
 
     async def aclose(self) -> None:
         await self._pool.aclose()

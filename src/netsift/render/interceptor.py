@@ -208,7 +208,9 @@ class Interceptor:
                 user_agent=settings.user_agent,
                 subprotocols=ws.protocols,
                 timeout=min(settings.connect_timeout, remaining),
-                proxied=bool(settings.http_proxy or settings.https_proxy),
+                http_proxy=settings.http_proxy,
+                https_proxy=settings.https_proxy,
+                names_to_proxy=settings.proxy_enforces_egress,
             )
         except Refused as exc:
             self._refuse("GET", ws.url, exc.outcome)

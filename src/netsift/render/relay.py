@@ -11,8 +11,11 @@ both ways until either side closes, the socket has carried `WS_MAX_BYTES` (or wh
 the render's byte budget) or `WS_MAX_SECONDS` have passed, and writes one audit line per
 socket. robots.txt does not apply: it governs crawling URLs, not a page's own sockets.
 
-With an HTTP(S) proxy configured, WebSockets are refused: the proxy would resolve the name
-itself, so the address check could not be made to hold.
+Through an http:// proxy (`NETSIFT_HTTP_PROXY` for ws://, `NETSIFT_HTTPS_PROXY` for wss://)
+the socket is a `CONNECT` tunnel to the checked address, as for HTTP (`net/proxy.py`), with the
+name kept for TLS; a proxy that refuses the address is `proxy_refused`. With
+`proxy_enforces_egress` the tunnel asks for the name. A proxy spoken to over TLS or SOCKS
+cannot hand over the plain socket the handshake runs on: WebSockets are refused then.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from websockets.typing import Subprotocol
 
 from ..errors import InvalidURL, NetsiftError
 from ..net.guard import AddressPolicy, check_url
+from ..net.proxy import tunnel_socket
 from ..net.resolver import Resolver
 from ..net.transport import GuardedBackend, ResolveError
 
@@ -81,27 +85,38 @@ async def open_guarded(
     user_agent: str,
     subprotocols: list[str],
     timeout: float,
-    proxied: bool,
-) -> tuple[ClientConnection, str]:
-    """The server's side of the page's socket, connected to a checked address; raises Refused."""
-    if proxied:
-        raise Refused("websocket_refused", "WebSockets are not relayed through a proxy")
+    http_proxy: str | None = None,
+    https_proxy: str | None = None,
+    names_to_proxy: bool = False,
+) -> tuple[ClientConnection, str | None]:
+    """The server's side of the page's socket, connected to a checked address (directly or
+    through the proxy for its scheme); raises Refused. Also returns the address, for audit."""
     try:
         target = http_twin(url)
     except NetsiftError as exc:  # the guard's refusals (schemes, names, credentials)
         raise Refused(exc.code, exc.message) from None
     secure = target.scheme == "https"
     port = target.port or (443 if secure else 80)
+    proxy = https_proxy if secure else http_proxy
+    if proxy and httpx.URL(proxy).scheme != "http":
+        raise Refused("websocket_refused", "WebSockets are relayed through an http:// proxy only")
     backend = GuardedBackend(resolver, policy)
     try:
         with anyio.fail_after(timeout):
-            addresses = await backend.check_host(target.host, port, timeout)
-            sock = await _connect_first(addresses, port)
+            if proxy:
+                pin = await backend.pin(target.host, port, timeout, names_to_proxy=names_to_proxy)
+                address = pin.address if pin else None
+                authority = pin.authority if pin else f"{target.host}:{port}"
+                sock = await tunnel_socket(proxy, authority, host=target.host)
+            else:
+                addresses = await backend.check_host(target.host, port, timeout)
+                sock = await _connect_first(addresses, port)
+                address = str(sock.getpeername()[0])
     except TimeoutError:
         raise Refused("timeout", f"connecting to {target.host} timed out") from None
     except ResolveError as exc:
         raise Refused("dns_error", str(exc)) from None
-    except Exception as exc:  # BlockedAddress (its code), or nothing answered
+    except Exception as exc:  # BlockedAddress, ProxyRefused (their codes), or nothing answered
         code = getattr(exc, "code", None)
         raise Refused(code if isinstance(code, str) else "connect_error", str(exc)) from None
     ws_url = str(target.copy_with(scheme="wss" if secure else "ws"))
@@ -122,7 +137,7 @@ async def open_guarded(
     except (OSError, TimeoutError, WebSocketException, ssl.SSLError) as exc:
         sock.close()
         raise Refused("websocket_handshake", f"the WebSocket handshake failed: {exc}") from None
-    return connection, str(sock.getpeername()[0])
+    return connection, address
 
 
 async def _connect_first(addresses: list[str], port: int) -> socket.socket:
