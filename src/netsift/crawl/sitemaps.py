@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import itertools
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
@@ -171,7 +172,8 @@ def _pieces(body: bytes, *, limit: int) -> Iterator[bytes]:
     decoder = build_decoder("gzip")
     size = 0
     try:
-        for piece in (*decoder.decode(body), *decoder.flush()):
+        # lazily, piece by piece: a bomb stops at the cap, never inflated whole first
+        for piece in itertools.chain(decoder.decode(body), decoder.flush()):
             size += len(piece)
             if size > limit:
                 raise DecodeError(f"the sitemap inflates past {limit} bytes")

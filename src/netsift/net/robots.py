@@ -84,8 +84,12 @@ def build_rules(status: int, body: bytes) -> RobotsRules:
 
 
 def _origin(url: httpx.URL) -> str:
+    """scheme://host[:port], with the host as it was written (its ASCII form): `url.host`
+    would decode an IDNA name first, and a malformed one ("xn--localhost-") raise from
+    inside idna instead of reaching the guard, which refuses it as invalid_url."""
     port = f":{url.port}" if url.port else ""
-    host = f"[{url.host}]" if ":" in url.host else url.host
+    raw = url.raw_host.decode("ascii")
+    host = f"[{raw}]" if ":" in raw else raw
     return f"{url.scheme}://{host}{port}"
 
 
@@ -133,6 +137,7 @@ class RobotsCache:
             )
 
     async def rules_for(self, url: httpx.URL) -> RobotsRules:
+        url = check_url(url)  # a malformed name is invalid_url here, before anything decodes it
         origin = _origin(url)
         while True:
             cached = self._cached(origin)
@@ -144,7 +149,7 @@ class RobotsCache:
             await pending.wait()  # another task is fetching this origin's robots.txt
         event = self._pending[origin] = anyio.Event()
         try:
-            rules = await self._fetch(origin, url.host)
+            rules = await self._fetch(origin, url.raw_host.decode("ascii"))
             ttl = self._ttl if rules.parser is not None or rules.allow_all else self._failure_ttl
             if rules.unreachable is None:  # a host that is down is asked again next time
                 self._store(origin, rules, ttl)

@@ -7,10 +7,11 @@ and that robots.txt is fetched once per origin.
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from netsift.client import Client
-from netsift.errors import NetsiftError
+from netsift.errors import InvalidURL, NetsiftError
 from tests.offline_web.fixtures import OfflineWeb, WebSettingsFactory
 
 
@@ -86,3 +87,13 @@ async def test_meta_respects_robots(web_client: Client, offline_web: OfflineWeb)
     assert caught.value.code == "blocked_by_robots"
     card = await web_client.meta(url, respect_robots=False)
     assert card.title == "Internal deployment notes"
+
+
+@pytest.mark.parametrize("url", ["http://xn--localhost-/", "http://xn--a-.test/page"])
+async def test_a_malformed_name_is_invalid_url_before_robots_decodes_it(
+    web_client: Client, url: str
+):
+    """The robots step reads the origin from the URL as written: a malformed IDNA label is
+    the guard's invalid_url, never an exception from inside the IDNA decoder."""
+    with pytest.raises(InvalidURL):
+        await web_client.robots.rules_for(httpx.URL(url))

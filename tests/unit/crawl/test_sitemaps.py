@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import time
+import tracemalloc
+import zlib
 
 from netsift.crawl.feeds import MAX_FEEDS, feed_links
 from netsift.crawl.sitemaps import SITEMAP_MAX_URLS, parse_sitemap
@@ -75,6 +77,23 @@ def test_gzip_bomb_stops_at_the_cap():
     bomb = gzip.compress(urlset("<url><loc>https://a.test/</loc></url>") + b" " * 5_000_000)
     parsed = parse_sitemap(bomb, max_bytes=1_000_000)
     assert parsed.problem and "inflates past" in parsed.problem
+
+
+def test_a_gzip_bomb_is_never_inflated_whole_in_memory():
+    """A 300 MB bomb (300 KB compressed) stops at the cap with memory to match: the inflated
+    pieces are read one at a time, not gathered first (peak RSS grew by the bomb's size)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
+    zeros = b" " * (1 << 20)
+    body = packer.compress(urlset("<url><loc>https://a.test/</loc></url>"))
+    body += b"".join(packer.compress(zeros) for _ in range(300)) + packer.flush()
+    tracemalloc.start()
+    try:
+        parsed = parse_sitemap(body, max_bytes=4_000_000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert parsed.problem and "inflates past" in parsed.problem
+    assert peak < 40_000_000
 
 
 def test_at_most_the_protocols_50000_urls():
