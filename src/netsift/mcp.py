@@ -145,9 +145,9 @@ def create_server(
             return {"error": error.to_dict()}
         except NetsiftError as exc:
             return {"error": exc.to_dict()}
-        async for event in toolbox.client.runner.follow(job.id):
+        async for event in toolbox.client.follow_job(job.id):
             await ctx.session.report_progress(event.seq, None, _describe(event))
-        done = await toolbox.client.jobs.get(job.id)
+        done = await toolbox.client.job(job.id)
         if done.result is not None:
             return {"job_id": job.id, **done.result}
         return {"error": done.error or {"code": "internal", "message": f"job {done.status}"}}
