@@ -92,10 +92,10 @@ class Jobs:
 
     async def start(self, kind: Kind[P, Any], params: P) -> Job:
         """Enqueue a job (and run it here when this process runs jobs); returns at once."""
+        if self.local and self._group is None:
+            raise RuntimeError("enter the job runtime (`async with`) to run jobs here")
         job = await self._create(kind, params)
-        if self.local:
-            if self._group is None:
-                raise RuntimeError("enter the job runtime (`async with`) to run jobs here")
+        if self._group is not None and self.local:
             claimed = await self._claim(job)
             if claimed is not None:
                 self._group.start_soon(self._execute, claimed)
