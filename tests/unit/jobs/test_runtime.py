@@ -86,8 +86,9 @@ async def test_cancel_ends_a_running_job_with_its_partial_then_answers_already_f
     async with _jobs(store) as jobs:
         job = await jobs.start(COUNT, Count(upto=1000, pause=0.05))
         with anyio.fail_after(10):
-            while len(await jobs.events(job.id)) < 2:
-                await anyio.sleep(0.02)
+            async for event in jobs.follow(job.id):
+                if event.seq == 2:
+                    break
         ended = await jobs.cancel(job.id)
         assert ended.status == "cancelled"
         partial = CountedSoFar.model_validate(ended.result)
