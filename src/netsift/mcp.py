@@ -203,7 +203,7 @@ class _DeferredToolbox(Toolbox):
     """The server's Toolbox, whose Client is built at the first tool call, not at start.
 
     A host starts an MCP server per session and lists its tools at once; the Client (HTTP
-    layer, stores, the research runner) is only needed to run one. `initialize` and
+    layer, stores, the job runtime) is only needed to run one. `initialize` and
     `tools/list` answer from the settings alone. The Client lives in a task of the
     lifespan's task group, so it is entered and closed in one task as it requires.
     """

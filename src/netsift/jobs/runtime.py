@@ -102,13 +102,15 @@ class Jobs:
         return job
 
     async def run(self, kind: Kind[P, R], params: P) -> tuple[Job, R | None]:
-        """Run a job to its end in the caller's task (a worker of the store may take it
-        first: then it is waited on); the job as it ended, and its result when done."""
+        """Run a job to its end in the caller's task; the job as it ended, and its result
+        when done. A worker of the store that claimed it first runs it: it is waited on."""
         job = await self._create(kind, params)
         claimed = await self._claim(job)
-        if claimed is not None:
+        if claimed is None:
+            done = await self.wait(job.id)
+        else:  # as it ended here (handed back by a stop, it is not waited on)
             await self._execute(claimed)
-        done = await self.wait(job.id)
+            done = await self.store.get(job.id)
         return done, kind.result_of(done)
 
     async def _create(self, kind: Kind[P, Any], params: P) -> Job:

@@ -50,7 +50,7 @@ _BOOKKEEPING = {"owner", "heartbeat_at", "lease_until", "client"}
 
 
 class JobView(BaseModel):
-    """A job as the API shows it: its store record without the runner's bookkeeping
+    """A job as the API shows it: its store record without the runtime's bookkeeping
     (`owner`, `heartbeat_at`, `lease_until`); `result` holds the report (partial when cancelled)."""
 
     model_config = ConfigDict(extra="forbid")
