@@ -126,7 +126,7 @@ def run_netsift(
         "import asyncio, sys\nfrom netsift.client import Client\n"
         "async def main():\n"
         "    async with Client() as c:\n"
-        "        job = await c.crawls.wait(sys.argv[1], timeout=900)\n"
+        "        job = await c.wait_job(sys.argv[1], timeout=900)\n"
         "        print(job.status, job.result)\n"
         "asyncio.run(main())\n"
     )

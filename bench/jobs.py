@@ -317,13 +317,21 @@ async def old_listing_by_status(store: Any, status: str, limit: int) -> int:
 
 
 async def scale_run(url: str, count: int, old_scan: bool) -> dict[str, Any]:
-    from netsift.jobs import Kind, Outcome, Worker
+    from pydantic import BaseModel
+
+    from netsift.jobs import JobContext, Kind, Outcome, Worker
     from netsift.jobs.store import open_job_store
 
-    async def noop(context: Any) -> Outcome:
-        return Outcome(result={}, event={})
+    class Noop(BaseModel):
+        n: int = 0
 
-    kinds = {"noop": Kind(run=noop, partial=lambda events: {})}
+    class Nothing(BaseModel):
+        pass
+
+    async def noop(context: JobContext[Noop, Any]) -> Outcome[Nothing]:
+        return Outcome(Nothing())
+
+    kinds = {"noop": Kind("noop", Noop, Nothing, noop)}
     store = open_job_store(url)
     row: dict[str, Any] = {}
     middle: list[str] = []  # the job enqueued halfway: a listing cursor deep in the store

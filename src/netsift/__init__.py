@@ -18,6 +18,7 @@ if typing.TYPE_CHECKING:
     from .config import Settings
     from .errors import (
         AllProvidersFailed,
+        AlreadyFinished,
         Blocked,
         BlockedAddress,
         BlockedByRobots,
@@ -67,6 +68,7 @@ if typing.TYPE_CHECKING:
 
 __all__ = [
     "AllProvidersFailed",
+    "AlreadyFinished",
     "Attempt",
     "Blocked",
     "BlockedAddress",

@@ -16,6 +16,7 @@ from .errors import Disabled
 from .models import (
     ContentFormat,
     CrawlReport,
+    Event,
     MapResult,
     Metadata,
     Page,
@@ -42,14 +43,18 @@ from .search.batch import BatchItem
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
     from .compute import Compute
-    from .crawl.crawler import Crawler, CrawlRunner
+    from .crawl.crawler import Crawler
     from .crawl.frontier import FrontierStore
+    from .crawl.kind import CrawlKinds, CrawlSummary
     from .crawl.map import Mapper
     from .fetch.fetcher import Fetcher
-    from .jobs.executor import Executor
-    from .jobs.kinds import Kind
-    from .jobs.model import Job
+    from .jobs.executor import JobObserver
+    from .jobs.kind import Kind
+    from .jobs.model import Job, JobStatus
+    from .jobs.runtime import Jobs
     from .jobs.store import JobStore
     from .jobs.worker import Worker
     from .net.http import HttpClient
@@ -59,7 +64,6 @@ if TYPE_CHECKING:
     from .research.agent import ResearchAgent
     from .research.discoveries import DiscoveryLog
     from .research.llm import LLM
-    from .research.runner import ResearchRunner
     from .research.sleep import Sleeper
     from .search.service import SearchService
     from .usage.ledger import UsageLedger
@@ -91,16 +95,17 @@ class Client:
         self._discoveries: DiscoveryLog | None = None
         self._search: SearchService | None = None
         self._llm: LLM | None = None
-        self._jobs: JobStore | None = None
-        self._runner: ResearchRunner | None = None
-        self._executor: Executor | None = None
+        self._job_store: JobStore | None = None
+        self._jobs: Jobs | None = None
+        self._research_kind: Kind[ResearchParams, ResearchReport] | None = None
+        self._crawl_kinds: CrawlKinds | None = None
         self._ledger: UsageLedger | None = None
         # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
         self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
         self._mapper: Mapper | None = None
         self._frontier: FrontierStore | None = None
-        self._crawls: CrawlRunner | None = None
+        self._entered = False
 
     @property
     def http(self) -> HttpClient:
@@ -182,12 +187,13 @@ class Client:
         return self._llm
 
     @property
-    def jobs(self) -> JobStore:
-        if self._jobs is None:
+    def job_store(self) -> JobStore:
+        """Where jobs, their events and checkpoints are kept (NETSIFT_JOBS_URL)."""
+        if self._job_store is None:
             from .jobs.store import open_job_store
 
-            self._jobs = open_job_store(self.settings.effective_jobs_url())
-        return self._jobs
+            self._job_store = open_job_store(self.settings.effective_jobs_url())
+        return self._job_store
 
     @property
     def ledger(self) -> UsageLedger:
@@ -205,40 +211,37 @@ class Client:
         return summarize(await self.ledger.totals(key))
 
     @property
-    def job_kinds(self) -> dict[str, Kind]:
-        """The kinds of job this Client's workers run, by name."""
-        from .crawl.crawler import crawl_kind
-        from .research.runner import research_kind
+    def jobs(self) -> Jobs:
+        """The job runtime: research and crawl jobs (and their helpers), one way for every
+        kind; background jobs need the Client entered (`async with`)."""
+        if self._jobs is None:
+            from .jobs.runtime import Jobs
 
-        return {
-            "research": research_kind(self._research_agent),
-            "crawl": crawl_kind(lambda: self.crawler, lambda: self.jobs),
-        }
-
-    @property
-    def executor(self) -> Executor:
-        """Runs jobs in this process under one worker identity (its leases' owner)."""
-        if self._executor is None:
-            from .jobs.executor import Executor
-            from .jobs.worker import worker_id
-
-            self._executor = Executor(
-                self.jobs,
-                self.job_kinds,
-                worker=worker_id(),
+            kinds: list[Kind[Any, Any]] = [self._research, self._crawls.crawl, self._crawls.helper]
+            self._jobs = Jobs(
+                self.job_store,
+                {kind.name: kind for kind in kinds},
                 lease=self.settings.job_lease,
                 billing=self.billing,
+                local=self.settings.run_jobs,
             )
-        return self._executor
+        return self._jobs
 
     @property
-    def runner(self) -> ResearchRunner:
-        """Research jobs; background jobs need the Client entered (`async with`)."""
-        if self._runner is None:
-            from .research.runner import ResearchRunner
+    def _research(self) -> Kind[ResearchParams, ResearchReport]:
+        if self._research_kind is None:
+            from .research.kind import research_kind
 
-            self._runner = ResearchRunner(self.jobs, self.executor, local=self.settings.run_jobs)
-        return self._runner
+            self._research_kind = research_kind(self._research_agent)
+        return self._research_kind
+
+    @property
+    def _crawls(self) -> CrawlKinds:
+        if self._crawl_kinds is None:
+            from .crawl.kind import CrawlKinds
+
+            self._crawl_kinds = CrawlKinds(lambda: self.crawler, lambda: self.frontier)
+        return self._crawl_kinds
 
     @property
     def frontier(self) -> FrontierStore:
@@ -264,32 +267,16 @@ class Client:
             host_concurrency=self.settings.crawl_host_concurrency,
         )
 
-    @property
-    def crawls(self) -> CrawlRunner:
-        """Crawl jobs; background crawls need the Client entered (`async with`)."""
-        if self._crawls is None:
-            from .crawl.crawler import CrawlRunner
-
-            self._crawls = CrawlRunner(
-                self.jobs, self.executor, self.frontier, local=self.settings.run_jobs
-            )
-            # Background crawls run in the research runner's task group when the Client has
-            # one (entered with it); `async with client.crawls:` gives them their own.
-            self._crawls.fallback = lambda: self._runner._group if self._runner else None
-        return self._crawls
-
     def worker(self) -> Worker:
         """A worker that claims any job from the store (`netsift worker`, `netsift serve`)."""
-        from .jobs.worker import Worker
-
-        return Worker(
-            self.jobs,
-            self.job_kinds,
-            lease=self.settings.job_lease,
+        return self.jobs.worker(
             concurrency=self.settings.worker_concurrency,
             stop_timeout=self.settings.job_stop_timeout,
-            executor=self.executor,
         )
+
+    def observe_jobs(self, observer: JobObserver) -> None:
+        """Tell `observer` how each job run in this process ended (the server's metrics)."""
+        self.jobs.observe(observer)
 
     @property
     def sleeper(self) -> Sleeper:
@@ -299,7 +286,7 @@ class Client:
 
             url = self.settings.effective_jobs_url()  # Redis: shared like jobs
             self._sleeper = Sleeper(
-                open_sleep_store(url), self.jobs, max_seconds=self.settings.max_sleep
+                open_sleep_store(url), self.job_store, max_seconds=self.settings.max_sleep
             )
         return self._sleeper
 
@@ -320,8 +307,8 @@ class Client:
         )
 
     async def __aenter__(self) -> Self:
-        if self.settings.enabled("research"):
-            await self.runner.__aenter__()
+        if self.settings.enabled("research") or self.settings.enabled("fetch"):  # crawls
+            await self.jobs.__aenter__()
             self._entered = True
         return self
 
@@ -334,15 +321,15 @@ class Client:
         await self.aclose()
 
     async def aclose(self) -> None:
-        if getattr(self, "_entered", False) and self._runner is not None:
+        if self._entered and self._jobs is not None:
             self._entered = False
-            await self._runner.__aexit__(None, None, None)
+            await self._jobs.__aexit__(None, None, None)
         if self._frontier is not None:
             await self._frontier.aclose()
         if self._llm is not None:
             await self._llm.aclose()
-        if self._jobs is not None:
-            await self._jobs.aclose()
+        if self._job_store is not None:
+            await self._job_store.aclose()
         if self._ledger is not None:
             await self._ledger.aclose()
         if self._search is not None:
@@ -546,7 +533,7 @@ class Client:
             question=question,
             **{name: value for name, value in options.items() if value is not None},
         )
-        job, report = await self.runner.run(params)
+        job, report = await self.jobs.run(self._research, params)
         if report is None:
             raise _job_error(job)
         return report
@@ -588,20 +575,103 @@ class Client:
         params = validated(
             CrawlParams, url=url, **{name: v for name, v in options.items() if v is not None}
         )
-        job, _ = await self.crawls.run(params)
-        if job.status != "done":
+        job, summary = await self.jobs.run(self._crawls.crawl, params)
+        if summary is None:
             raise _job_error(job)
-        return await self.crawls.report(job)
+        return await self.crawl_report(job)
 
     async def start_crawl(self, params: CrawlParams) -> Job:
-        """Start a crawl job in the background; follow it with `crawls.stream(job.id)`."""
+        """Start a crawl job in the background; follow it with `stream_crawl(job.id)`."""
         self._require("fetch")
-        return await self.crawls.start(params)
+        return await self.jobs.start(self._crawls.crawl, params)
 
     async def start_research(self, params: ResearchParams) -> Job:
-        """Start a research job in the background; follow it with `runner.follow(job.id)`."""
+        """Start a research job in the background; follow it with `follow_job(job.id)`."""
         self._require("research")
-        return await self.runner.start(params)
+        return await self.jobs.start(self._research, params)
+
+    # -- jobs of every kind: read, follow, wait on, cancel (what every door calls) ----------
+
+    async def job(self, job_id: str, *, kind: str | None = None) -> Job:
+        """The job (NotFound if there is none; InvalidInput if it is not of `kind`)."""
+        return await self.jobs.get(job_id, kind=kind)
+
+    async def list_jobs(
+        self, *, limit: int = 50, status: JobStatus | None = None, before: str | None = None
+    ) -> list[Job]:
+        """Jobs of every kind, newest first; `before` (a job id) continues a listing."""
+        return await self.jobs.list_jobs(limit=limit, status=status, before=before)
+
+    async def job_events(self, job_id: str, *, since: int = 0) -> list[Event]:
+        """The job's events so far after `since` (its seq numbers)."""
+        return await self.jobs.events(job_id, since=since)
+
+    def follow_job(self, job_id: str, *, since: int = 0) -> AsyncIterator[Event]:
+        """Every event after `since`, live, until the job ends (resume with the last seq)."""
+        return self.jobs.follow(job_id, since=since)
+
+    def follow_job_idle(
+        self, job_id: str, *, since: int = 0, idle: float | None
+    ) -> AsyncIterator[Event | None]:
+        """`follow_job`, plus a None after every `idle` seconds without an event."""
+        return self.jobs.follow_idle(job_id, since=since, idle=idle)
+
+    async def wait_job(self, job_id: str, *, timeout: float | None = None) -> Job:
+        """The job once it has ended (or as it is when `timeout` runs out)."""
+        return await self.jobs.wait(job_id, timeout=timeout)
+
+    async def cancel_job(self, job_id: str, *, kind: str | None = None) -> Job:
+        """Stop the job wherever it runs; it ends `cancelled` with what it had found.
+        AlreadyFinished if it had already ended."""
+        return await self.jobs.cancel(job_id, kind=kind)
+
+    def research_report(self, job: Job) -> ResearchReport:
+        """A research job's report; the job's error if it did not end done."""
+        report = self._research.result_of(job)
+        if report is None:
+            raise _job_error(job)
+        return report
+
+    def crawl_summary(self, job: Job) -> CrawlSummary:
+        """A crawl's summary (pages, bytes, why it stopped); the job's error if it did not
+        end done."""
+        summary = self._crawls.crawl.result_of(job)
+        if summary is None:
+            raise _job_error(job)
+        return summary
+
+    async def crawl_report(self, job: Job) -> CrawlReport:
+        """The crawl as one object: every page kept, every URL left out, so far."""
+        from .crawl.results import crawl_report
+
+        kind = self._crawls.crawl
+        url = kind.params_of(job).url
+        return await crawl_report(self.frontier, job, url, kind.result_of(job))
+
+    async def crawl_pages(
+        self, job_id: str, *, since: int = 0, limit: int = 100
+    ) -> list[tuple[int, int, Page]]:
+        """A crawl's kept pages after result `since`: (n, depth, page), in keeping order."""
+        from .crawl.results import kept_pages
+
+        await self.job(job_id, kind="crawl")
+        return await kept_pages(self.frontier, job_id, since=since, limit=limit)
+
+    async def crawl_progress(self, job_id: str) -> dict[str, Any]:
+        """Where a crawl stands in its frontier: pages, bytes, seen, pending, in_flight,
+        stopped (the reason, or None)."""
+        await self.job(job_id, kind="crawl")
+        return await self.frontier.status(job_id)
+
+    async def stream_crawl(self, job_id: str) -> AsyncIterator[tuple[Event, Page | None]]:
+        """The crawl's events as they come, each `page` event with its whole page."""
+        from .crawl.results import kept_page
+
+        async for event in self.follow_job(job_id):
+            page = None
+            if event.type == "page":
+                page = await kept_page(self.frontier, job_id, int(event.data["n"]))
+            yield event, page
 
 
 def _job_error(job: Job) -> Exception:

@@ -32,7 +32,8 @@
     ├── Unauthorized                  unauthorized · 401 · exit 5 (no or an unknown API key)
     ├── BudgetExhausted               budget_exhausted · 429
     ├── LLMError                      llm_error · 502 · exit 4
-    └── NotFound                      not_found · 404
+    ├── NotFound                      not_found · 404
+    └── AlreadyFinished               already_finished · 409 (cancelling a job that ended)
 
 Each class knows its code, HTTP status and CLI exit code (click's habit), so interfaces render
 errors without an if/elif ladder. The group classes have no code of their own: raising one
@@ -49,6 +50,7 @@ if TYPE_CHECKING:  # for a type only: `netsift --help` loads no pydantic
 
 __all__ = [
     "AllProvidersFailed",
+    "AlreadyFinished",
     "Blocked",
     "BlockedAddress",
     "BlockedByRobots",
@@ -390,6 +392,14 @@ class NotFound(NetsiftError):
 
     code = "not_found"
     status = 404
+
+
+class AlreadyFinished(NetsiftError):
+    """The job already ended (done, failed, cancelled or interrupted): there is nothing left
+    to cancel. Asking again answers the same; the job and its result stay readable."""
+
+    code = "already_finished"
+    status = 409
 
 
 def _leaves(cls: type[NetsiftError]) -> list[type[NetsiftError]]:

@@ -145,9 +145,9 @@ def create_server(
             return {"error": error.to_dict()}
         except NetsiftError as exc:
             return {"error": exc.to_dict()}
-        async for event in toolbox.client.runner.follow(job.id):
+        async for event in toolbox.client.follow_job(job.id):
             await ctx.session.report_progress(event.seq, None, _describe(event))
-        done = await toolbox.client.jobs.get(job.id)
+        done = await toolbox.client.job(job.id)
         if done.result is not None:
             return {"job_id": job.id, **done.result}
         return {"error": done.error or {"code": "internal", "message": f"job {done.status}"}}
@@ -203,7 +203,7 @@ class _DeferredToolbox(Toolbox):
     """The server's Toolbox, whose Client is built at the first tool call, not at start.
 
     A host starts an MCP server per session and lists its tools at once; the Client (HTTP
-    layer, stores, the research runner) is only needed to run one. `initialize` and
+    layer, stores, the job runtime) is only needed to run one. `initialize` and
     `tools/list` answer from the settings alone. The Client lives in a task of the
     lifespan's task group, so it is entered and closed in one task as it requires.
     """

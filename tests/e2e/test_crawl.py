@@ -152,6 +152,8 @@ def test_http_crawl_waits_streams_and_cancels(fleet: Fleet, site: GeneratedSite)
     until(lambda: _pages(api, slow["id"]), PATIENCE, what="a first page")
     cancelled = httpx.delete(f"{api}/v1/crawl/{slow['id']}", timeout=30).json()
     assert cancelled["status"] == "cancelled"
+    again = httpx.delete(f"{api}/v1/crawl/{slow['id']}", timeout=30)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_finished"
     assert _pages(api, slow["id"])  # what it kept stays readable
     assert httpx.get(f"{api}/v1/crawl/nope").status_code == 404
 

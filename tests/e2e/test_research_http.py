@@ -138,7 +138,9 @@ async def test_cancel_keeps_what_was_found(research_settings, research_web, llm)
             assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
             assert time.monotonic() - started < 5
             again = await http.delete(f"/v1/research/{job['id']}")
-            assert again.status_code == 400
+            assert again.status_code == 409  # idempotent: the job had ended, not bad input
+            assert again.json()["error"]["code"] == "already_finished"
+            assert again.json()["error"]["retryable"] is False
             events = (await http.get(f"/v1/research/{job['id']}/events")).json()["events"]
     assert events[-1]["type"] == "error" and events[-1]["data"]["code"] == "cancelled"
     result = cancelled.json()["result"]

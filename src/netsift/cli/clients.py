@@ -1,8 +1,8 @@
 """The Client a one-shot command (search, fetch, meta) uses: built, used, closed; not entered.
 
-Entering a Client (`async with`) starts its job runner, for the research and crawl jobs it may
-run in the background; building that runner imports the job kinds (the crawler, the research
-runner, the job executor), ~30 ms of CPU that a command running no job pays for nothing. The
+Entering a Client (`async with`) starts its job runtime, for the research and crawl jobs it may
+run in the background; building that runtime imports the job kinds (research's and crawl's,
+the job executor), ~30 ms of CPU that a command running no job pays for nothing. The
 commands that start jobs (research, crawl, serve, worker, mcp) enter their Client as before.
 """
 

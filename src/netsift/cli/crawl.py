@@ -17,6 +17,7 @@ from .boundary import build_settings, run
 from .output import emit_json
 
 if TYPE_CHECKING:
+    from ..crawl.kind import CrawlSummary
     from ..models import Event, Page
 
 __all__ = ["crawl"]
@@ -47,12 +48,11 @@ def crawl(
 ) -> None:
     """Crawl a site: its pages as Markdown, within its scope, robots.txt and budgets."""
     from ..client import Client
-    from ..errors import error_from_dict
     from ..params import CrawlParams
 
     settings = build_settings()
 
-    async def work() -> dict[str, Any]:
+    async def work() -> CrawlSummary:
         params = CrawlParams.model_validate(
             {
                 "url": url,
@@ -67,27 +67,25 @@ def crawl(
                 "respect_robots": robots,
             }
         )
-        async with Client(settings) as client, client.crawls:  # the crawl runs here
+        async with Client(settings) as client:  # the crawl runs here
             job = await client.start_crawl(params)
             with _Progress(params.max_pages, enabled=not as_json) as progress:
-                async for event, page in client.crawls.stream(job.id):
+                async for event, page in client.stream_crawl(job.id):
                     if as_json:
                         _emit(event, page)
                     else:
                         progress.show(event)
-            done = await client.jobs.get(job.id)
-        # raised outside the runner's task group, which would wrap it in an ExceptionGroup
-        if done.status != "done" or done.result is None:
-            raise error_from_dict(done.error or {"message": f"the crawl ended {done.status}"})
-        return done.result
+            done = await client.job(job.id)
+        # raised outside the job runtime's task group, which would wrap it in an ExceptionGroup
+        return client.crawl_summary(done)
 
     summary = run(work, as_json=as_json)
     if as_json:
-        emit_json({"type": "done", **summary})
+        emit_json({"type": "done", **summary.model_dump(mode="json")})
     else:
         sys.stderr.write(
-            f"{summary['pages_read']} pages, {summary['bytes']} bytes, "
-            f"{summary['elapsed_ms'] / 1000:.1f} s, stopped: {summary['stopped_because']}\n"
+            f"{summary.pages_read} pages, {summary.bytes} bytes, "
+            f"{summary.elapsed_ms / 1000:.1f} s, stopped: {summary.stopped_because}\n"
         )
 
 

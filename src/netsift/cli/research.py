@@ -87,8 +87,6 @@ def research(
     from rich.console import Console
 
     from ..client import Client
-    from ..errors import error_from_dict
-    from ..models import ResearchReport
     from ..params import ResearchParams
 
     settings = build_settings()
@@ -110,17 +108,12 @@ def research(
         async with Client(settings) as client:
             job = await client.start_research(params)
             with console.status("researching…", spinner="dots") as status:
-                async for event in client.runner.follow(job.id):
+                async for event in client.follow_job(job.id):
                     line = _line(event)
                     if line and not as_json:
                         console.print(line, highlight=False, markup=False)
                         status.update(line.strip()[:80])
-            done = await client.jobs.get(job.id)
-            if done.status != "done" or done.result is None:
-                raise error_from_dict(
-                    done.error or {"message": f"the research job ended {done.status}"}
-                )
-            return ResearchReport.model_validate(done.result)
+            return client.research_report(await client.job(job.id))
 
     report = run(work, as_json=as_json)
     if as_json:
@@ -190,7 +183,7 @@ def jobs(
 
     async def work() -> list[dict[str, Any]]:
         async with Client(settings) as client:
-            found = await client.jobs.list_jobs(limit=limit)
+            found = await client.list_jobs(limit=limit)
             return [j.model_dump(mode="json", exclude={"result"}) for j in found]
 
     rows = run(work, as_json=as_json)

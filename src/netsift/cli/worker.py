@@ -71,7 +71,7 @@ def worker(
             if metrics_port is not None:
                 metrics = Metrics()
                 client.billing.observers.append(metrics.observe_usage)
-                client.executor.observers.append(metrics.observe_job)
+                client.observe_jobs(metrics.observe_job)
                 exporter = metrics.serve_http(metrics_host, metrics_port)
             running = client.worker()
             sys.stderr.write(f"netsift worker {running.id} started\n")

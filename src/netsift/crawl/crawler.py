@@ -7,10 +7,8 @@ reported). Each page is a full `Page`, extracted in the compute pool. What a pag
 admitted by the frontier in one transaction (exact hash, simhash bands, canonical URLs, the
 page budget), so workers sharing a crawl never keep a page twice.
 
-As a job (`crawl_kind`): the crawl's own job seeds the frontier, reads, and publishes the
-frontier's results as `page` and `skipped` events, checkpointing how far it published; with
-`workers > 1` it also queues helper jobs (params `of` = the crawl's id) that any `netsift
-worker` claims and that read from the same frontier until it is exhausted.
+As a job, a crawl is the `crawl` kind (kind.py): its own job seeds, reads and publishes; its
+helpers (`workers > 1`) read the same frontier from other workers.
 """
 
 from __future__ import annotations
@@ -18,23 +16,16 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
-from anyio.abc import TaskGroup
 
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
-from ..jobs.executor import Executor
-from ..jobs.kinds import JobContext, Kind, Outcome
-from ..jobs.model import Job
-from ..jobs.store import JobStore
-from ..models import ContentFormat, CrawlReport, CrawlSkip, Event, Page
+from ..models import ContentFormat, Page
 from ..params import CrawlParams
-from ..research.runner import ResearchRunner
-from ..usage import caller_key
 from . import dedupe
 from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
 from .frontier.order import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
@@ -46,7 +37,7 @@ if TYPE_CHECKING:  # a Client registers the crawl kind without loading the fetch
     from ..fetch.fetcher import Fetcher
     from ..net.robots import RobotsCache
 
-__all__ = ["CRAWL_TASKS", "CrawlRunner", "Crawler", "build_crawl_partial", "crawl_kind"]
+__all__ = ["CRAWL_TASKS", "Crawler"]
 
 log = logging.getLogger(__name__)
 # Fetches one worker keeps in flight across the crawl's hosts: the per-host politeness caps
@@ -62,8 +53,6 @@ TASKS_PER_SLOT = 2
 MAX_WAIT = 0.5
 # An entry's claim outlives the slowest fetch by this much before another worker may take it.
 LEASE_MARGIN = 30.0
-PUBLISH_EVERY = 0.2  # seconds between publishing rounds of the crawl's own job
-PUBLISH_BATCH = 200
 # A page's fingerprint comes with its extraction (fetch's `Digest`, in the compute pool); one
 # that came without (one the render step read again) is fingerprinted inline when its text is
 # shorter than this (about 0.14 ms of CPU per 1,000 characters, so 7 ms at most): a pool
@@ -455,207 +444,3 @@ class _Waiting:
 def _entrance(entry: Entry, plan: Plan) -> bool:
     """Whether `entry` is the start URL outside the crawl's path patterns (read, not kept)."""
     return entry.depth == 0 and plan.scope.refusal(entry.url) is not None
-
-
-def page_event(n: int, data: dict[str, Any]) -> dict[str, Any]:
-    """A kept page as its `page` event shows it (the whole page is paged from the store)."""
-    page = data.get("page", {})
-    return {
-        "n": n,
-        "url": page.get("url"),
-        "final_url": page.get("final_url"),
-        "title": page.get("title"),
-        "depth": data.get("depth"),
-        "status": page.get("status"),
-        "bytes": page.get("bytes"),
-        "page_type": page.get("page_type"),
-        "links": len(page.get("links", [])),
-    }
-
-
-def build_crawl_partial(events: list[Event]) -> dict[str, Any]:
-    """What a crawl that did not finish had kept, from its events (its pages stay paged)."""
-    pages = [event.data for event in events if event.type == "page"]
-    skipped = sum(1 for event in events if event.type == "skipped")
-    return {"partial": True, "pages_read": len(pages), "skipped": skipped, "pages": pages}
-
-
-def crawl_kind(crawler: Callable[[], Crawler], jobs: Callable[[], JobStore]) -> Kind:
-    """The `crawl` job kind: a crawl's own job (seeds, reads, publishes, ends it) or one of
-    its helpers (`of` in params: reads the same frontier until the crawl is over)."""
-
-    async def run(context: JobContext) -> Outcome:
-        fields = dict(context.job.params)
-        of = fields.pop("of", None)
-        params = CrawlParams.model_validate(fields)
-        engine = crawler()
-        worker = context.job.owner or context.job.id
-        if of is not None:
-            return await _help(engine, jobs(), str(of), params, worker)
-        return await _lead(engine, jobs(), context, params, worker)
-
-    return Kind(run=run, partial=build_crawl_partial)
-
-
-async def _help(
-    engine: Crawler, jobs: JobStore, crawl: str, params: CrawlParams, worker: str
-) -> Outcome:
-    async def ended() -> bool:
-        return (await jobs.get(crawl)).finished
-
-    await engine.work(crawl, params, worker=worker, ended=ended)
-    return Outcome(result={"crawl": crawl}, event={"crawl": crawl})
-
-
-async def _lead(
-    engine: Crawler, jobs: JobStore, context: JobContext, params: CrawlParams, worker: str
-) -> Outcome:
-    crawl = context.job.id
-    saved = context.saved or {}
-    started = time.monotonic()
-    await engine.seed(crawl, params)
-    helpers: list[str] = list(saved.get("helpers", []))
-    if context.saved is None and params.workers > 1:
-        for _ in range(params.workers - 1):
-            helper = await jobs.create(
-                "crawl", {**params.model_dump(), "of": crawl}, client=context.job.client
-            )
-            helpers.append(helper.id)
-    published = int(saved.get("published", 0))
-    await context.save({"published": published, "helpers": helpers})
-    working = True
-
-    async def publish() -> bool:
-        nonlocal published
-        rows = await engine.frontier.results(crawl, since=published, limit=PUBLISH_BATCH)
-        for n, kind, data in rows:
-            if kind == "page":
-                await context.emit("page", page_event(n, data))
-            else:
-                await context.emit("skipped", {"n": n, **data})
-            published = n
-        if rows:
-            await context.save({"published": published, "helpers": helpers})
-        return bool(rows)
-
-    async def publisher() -> None:
-        while working:
-            if not await publish():
-                await anyio.sleep(PUBLISH_EVERY)
-
-    try:
-        async with anyio.create_task_group() as group:
-            group.start_soon(publisher)
-            await engine.work(crawl, params, worker=worker)
-            # Helpers may still hold pages in flight: their results are published too.
-            await _settled(engine.frontier, crawl)
-            working = False
-    finally:
-        working = False
-    while await publish():
-        pass
-    await engine.frontier.stop(crawl, "done")  # a stop the budgets made first stays the reason
-    status = await engine.frontier.status(crawl)
-    for helper_id in helpers:  # helpers no worker claimed end with the crawl
-        await jobs.finish(helper_id, worker=None, status="done", event=("done", {"crawl": crawl}))
-    summary = {
-        "url": params.url,
-        "pages_read": status["pages"],
-        "bytes": status["bytes"],
-        "seen": status["seen"],
-        "stopped_because": status["stopped"] or "done",
-        "elapsed_ms": round((time.monotonic() - started) * 1000, 1),
-    }
-    return Outcome(result=summary, event=summary)
-
-
-async def _settled(frontier: FrontierStore, crawl: str) -> None:
-    """Return once no worker holds a page of the crawl in flight."""
-    while True:  # the state is in the store, shared with other processes: poll it
-        if not (await frontier.status(crawl))["in_flight"]:
-            return
-        await anyio.sleep(PUBLISH_EVERY)
-
-
-class CrawlRunner(ResearchRunner):
-    """Crawl jobs: started, followed, waited on and cancelled like research jobs."""
-
-    def __init__(
-        self, store: JobStore, executor: Executor, frontier: FrontierStore, *, local: bool = True
-    ) -> None:
-        super().__init__(store, executor, local=local)
-        self.frontier = frontier
-        self.fallback: Callable[[], TaskGroup | None] | None = None
-
-    async def start(self, params: CrawlParams) -> Job:  # type: ignore[override]
-        job = await self.store.create("crawl", params.model_dump(), client=caller_key())
-        group = self._group or (self.fallback() if self.fallback else None)
-        # With no task group here (the Client entered without research, and `client.crawls`
-        # not entered) the job stays queued for a worker (`netsift serve` runs one).
-        if self.local and group is not None:
-            claimed = await self.store.claim(
-                self.executor.worker, lease=self.executor.lease, job_id=job.id
-            )
-            if claimed is not None:
-                group.start_soon(self._execute, claimed)
-        return job
-
-    async def run(self, params: CrawlParams) -> tuple[Job, None]:  # type: ignore[override]
-        job = await self.store.create("crawl", params.model_dump(), client=caller_key())
-        claimed = await self.store.claim(
-            self.executor.worker, lease=self.executor.lease, job_id=job.id
-        )
-        if claimed is not None:
-            await self._execute(claimed)
-        # Claimed first by another worker of the store: it runs to the end there.
-        return await self.wait(job.id), None
-
-    async def cancel(self, job_id: str) -> Job:
-        ended = await super().cancel(job_id)
-        # No claim after this, wherever the crawl's helpers run (they also see the job end).
-        await self.frontier.stop(job_id, "cancelled")
-        return ended
-
-    async def pages(
-        self, job_id: str, *, since: int = 0, limit: int = 100
-    ) -> list[tuple[int, int, Page]]:
-        """Kept pages after result `since`: (n, depth, page), in the order they were kept."""
-        await self.store.get(job_id)
-        rows = await self.frontier.results(job_id, since=since, limit=limit, kind="page")
-        return [(n, int(data["depth"]), Page.model_validate(data["page"])) for n, _, data in rows]
-
-    async def report(self, job: Job) -> CrawlReport:
-        """The finished crawl as one object: every page kept, every URL left out."""
-        pages: list[Page] = []
-        skipped: list[CrawlSkip] = []
-        since = 0
-        while rows := await self.frontier.results(job.id, since=since, limit=500):
-            for n, kind, data in rows:
-                since = n
-                if kind == "page":
-                    pages.append(Page.model_validate(data["page"]))
-                else:
-                    fields = {k: data.get(k) for k in ("url", "code", "message", "duplicate_of")}
-                    skipped.append(CrawlSkip.model_validate(fields))
-        result = job.result or {}
-        return CrawlReport(
-            url=str(job.params.get("url", "")),
-            job_id=job.id,
-            pages=pages,
-            skipped=skipped,
-            pages_read=len(pages),
-            bytes=sum(page.bytes for page in pages),
-            stopped_because=str(result.get("stopped_because", job.status)),
-            elapsed_ms=float(result.get("elapsed_ms", 0.0)),
-        )
-
-    async def stream(self, job_id: str) -> AsyncIterator[tuple[Event, Page | None]]:
-        """The crawl's events as they come, each `page` event with its whole page."""
-        async for event in self.follow(job_id):
-            page = None
-            if event.type == "page":
-                n = int(event.data["n"])
-                rows = await self.frontier.results(job_id, since=n - 1, limit=1, kind="page")
-                if rows and rows[0][0] == n:
-                    page = Page.model_validate(rows[0][2]["page"])
-            yield event, page

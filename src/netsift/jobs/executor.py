@@ -19,7 +19,7 @@ import anyio
 from ..errors import NetsiftError
 from ..models import EventType
 from ..usage import Billing, Usage, metering
-from .kinds import JobContext, Kinds, Outcome
+from .kind import Kinds
 from .model import Job, LeaseLost
 from .store import JobStore
 
@@ -114,25 +114,26 @@ class Executor:
         async def keep(new: dict[str, str]) -> None:
             await self.store.save_texts(job.id, self.worker, new)
 
-        context = JobContext(
-            job=job,
-            saved=saved,
-            emit=emit,
-            save=save,
-            usage=usage.to_dict(),
-            texts=texts,
-            keep=keep,
-        )
         scope = anyio.CancelScope()
         self._scopes[job.id] = scope
-        outcome: Outcome | None = None
+        outcome: tuple[dict[str, Any], dict[str, Any]] | None = None
         failure: NetsiftError | None = None
         try:
             with scope, metering(usage, alone=True):
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._heartbeat, job.id)
                     try:
-                        outcome = await kind.run(context)
+                        context = kind.context(
+                            job,
+                            saved=saved,
+                            emit=emit,
+                            save=save,
+                            store=self.store,
+                            usage=usage.to_dict(),
+                            texts=texts,
+                            keep=keep,
+                        )
+                        outcome = kind.finished(await kind.run(context))
                     except LeaseLost:
                         self._why.setdefault(job.id, "lost")
                     except NetsiftError as exc:
@@ -160,7 +161,7 @@ class Executor:
         self,
         job: Job,
         why: Why | None,
-        outcome: Outcome | None,
+        outcome: tuple[dict[str, Any], dict[str, Any]] | None,
         failure: NetsiftError | None,
         usage: Usage,
     ) -> str:
@@ -181,9 +182,8 @@ class Executor:
             await self._end(job.id, "failed", ("error", error), error=error, usage=spent)
             return "failed"
         if outcome is not None:
-            await self._end(
-                job.id, "done", ("done", outcome.event), result=outcome.result, usage=spent
-            )
+            result, event = outcome
+            await self._end(job.id, "done", ("done", event), result=result, usage=spent)
             return "done"
         return "lost"  # the run was cancelled from outside without a reason: nothing written
 
@@ -217,7 +217,7 @@ class Executor:
     ) -> None:
         kind = self.kinds.get(job.kind)
         events = await self.store.events(job.id)
-        result = kind.partial(events) if kind is not None else None
+        result = kind.partial_of(events) if kind is not None else None
         await self._end(job.id, status, ("error", data), result=result, usage=usage)
 
     async def _heartbeat(self, job_id: str) -> None:

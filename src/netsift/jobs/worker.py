@@ -16,7 +16,7 @@ import uuid
 import anyio
 
 from .executor import Executor
-from .kinds import Kinds
+from .kind import Kinds
 from .model import Job, this_host
 from .store import JobStore
 

@@ -27,7 +27,6 @@ from .responses import describe_validation
 
 if TYPE_CHECKING:
     from ..client import Client
-    from ..research.runner import ResearchRunner
 
 __all__ = [
     "MAX_SEQ",
@@ -36,7 +35,6 @@ __all__ = [
     "answer_events",
     "answer_started",
     "job_body",
-    "require_kind",
     "since_of",
     "sse_events",
     "stream",
@@ -52,7 +50,7 @@ _BOOKKEEPING = {"owner", "heartbeat_at", "lease_until", "client"}
 
 
 class JobView(BaseModel):
-    """A job as the API shows it: its store record without the runner's bookkeeping
+    """A job as the API shows it: its store record without the runtime's bookkeeping
     (`owner`, `heartbeat_at`, `lease_until`); `result` holds the report (partial when cancelled)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -86,11 +84,6 @@ def job_body(job: Job, *, exclude: frozenset[str] = frozenset()) -> dict[str, An
     return job.model_dump(mode="json", exclude=_BOOKKEEPING | exclude)
 
 
-def require_kind(job: Job, kind: str) -> None:
-    if job.kind != kind:
-        raise InvalidInput(f"job {job.id} is a {job.kind} job, not a {kind}")
-
-
 def wants_sse(request: Request) -> bool:
     return "text/event-stream" in request.headers.get("accept", "")
 
@@ -106,34 +99,34 @@ def since_of(last_event_id: str | None, since: int | None) -> int:
 
 
 async def sse_events(
-    runner: ResearchRunner, job_id: str, *, since: int, keepalive: float = KEEPALIVE_SECONDS
+    client: Client, job_id: str, *, since: int, keepalive: float = KEEPALIVE_SECONDS
 ) -> AsyncIterator[bytes]:
     """The job's events after `since` as SSE, with keep-alive comments while it thinks."""
-    async for event in runner.follow_idle(job_id, since=since, idle=keepalive):
+    async for event in client.follow_job_idle(job_id, since=since, idle=keepalive):
         yield KEEPALIVE_COMMENT if event is None else encode_sse(event)
 
 
-def stream(runner: ResearchRunner, job: Job, since: int) -> StreamingResponse:
+def stream(client: Client, job: Job, since: int) -> StreamingResponse:
     return StreamingResponse(
-        sse_events(runner, job.id, since=since),
+        sse_events(client, job.id, since=since),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Job-Id": job.id},
     )
 
 
 async def answer_started(
-    request: Request, runner: ResearchRunner, job: Job, *, wait: bool, deadline: float, path: str
+    request: Request, client: Client, job: Job, *, wait: bool, deadline: float, path: str
 ) -> Response:
     """A job just started, answered as asked: its events (SSE), the job (202), or with
     `wait`, its result once it ended (its error raised; still running: the job, 202)."""
     location = {"Location": f"{path}/{job.id}"}
     if wants_sse(request):
-        response = stream(runner, job, 0)
+        response = stream(client, job, 0)
         response.headers.update(location)
         return response
     if not wait:
         return JSONResponse(job_body(job), status_code=202, headers=location)
-    done = await runner.wait(job.id, timeout=deadline + WAIT_MARGIN)
+    done = await client.wait_job(job.id, timeout=deadline + WAIT_MARGIN)
     if done.status == "done" and done.result is not None:
         return JSONResponse({"job_id": job.id, **done.result}, headers=location)
     if done.error:
@@ -144,7 +137,6 @@ async def answer_started(
 async def answer_events(
     request: Request,
     client: Client,
-    runner: ResearchRunner,
     job: Job,
     *,
     since: int | None,
@@ -153,8 +145,8 @@ async def answer_events(
     """A job's events after the resume point: followed live as SSE, or those so far as JSON."""
     start = since_of(last_event_id, since)
     if wants_sse(request):
-        return stream(runner, job, start)
-    events: list[Event] = await client.jobs.events(job.id, since=start)
+        return stream(client, job, start)
+    events: list[Event] = await client.job_events(job.id, since=start)
     return JSONResponse(
         {
             "job_id": job.id,
@@ -170,7 +162,6 @@ async def ws_job(
     send: Callable[[dict[str, Any]], Awaitable[None]],
     *,
     start: Callable[[Client, dict[str, Any]], Awaitable[Job]],
-    runner: Callable[[Client], ResearchRunner],
     kind: str | None = None,
 ) -> None:
     """A WebSocket job message: start a job (`start` with the message's fields) or resume one
@@ -185,14 +176,12 @@ async def ws_job(
         client = state.require_client()
         if "job_id" in fields:
             resume = ResumeMessage.model_validate(fields)
-            job = await client.jobs.get(resume.job_id)
-            if kind is not None:
-                require_kind(job, kind)
+            job = await client.job(resume.job_id, kind=kind)
             since = resume.since
         else:
             job = await start(client, {k: v for k, v in fields.items() if k != "request_id"})
             since = 0
-        async for event in runner(client).follow(job.id, since=since):
+        async for event in client.follow_job(job.id, since=since):
             await send({"request_id": request_id, **event.model_dump(mode="json")})
     except ValidationError as exc:
         await send(_ws_error(request_id, InvalidInput(describe_validation(exc))))

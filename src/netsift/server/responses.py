@@ -132,6 +132,7 @@ _DESCRIPTIONS = {
     401: "Missing or unknown API key",
     403: "Blocked: the SSRF guard or robots.txt refused the URL",
     404: "Not found (the page answered 404 or 410, or no such job or sleep)",
+    409: "Already finished: the job ended before it could be cancelled",
     413: "Too large: the request body or the fetched page is over its cap",
     415: "The page's content type is not readable",
     422: "Validation failed (a field has the wrong type or is out of range)",

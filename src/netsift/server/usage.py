@@ -26,8 +26,7 @@ def attach(state: ServerState, client: Client) -> None:
     billing.search_cap = client.settings.max_searches_per_request
     if state.metrics.observe_usage not in billing.observers:
         billing.observers.append(state.metrics.observe_usage)
-    if state.metrics.observe_job not in client.executor.observers:
-        client.executor.observers.append(state.metrics.observe_job)
+    client.observe_jobs(state.metrics.observe_job)
 
 
 def bind_caller(state: ServerState, caller: Caller) -> Usage:

@@ -119,8 +119,8 @@ class Toolbox:
             return _dump(report)
         if name == "research_status":
             status = ResearchStatusArgs.model_validate(arguments)
-            job = await client.jobs.get(status.job_id)
-            events = await client.jobs.events(status.job_id, since=status.since)
+            job = await client.job(status.job_id)
+            events = await client.job_events(status.job_id, since=status.since)
             return {
                 "job": job.model_dump(mode="json"),
                 "events": [e.model_dump(mode="json") for e in events],

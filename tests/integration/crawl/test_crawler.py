@@ -221,11 +221,11 @@ async def test_two_workers_share_one_crawl_and_read_each_page_once(
             for worker in workers:
                 group.start_soon(worker.run)
             job = await first.start_crawl(params)
-            done = await first.crawls.wait(job.id, timeout=120)
+            done = await first.wait_job(job.id, timeout=120)
             for worker in workers:
                 worker.stop()
         assert done.status == "done"
-        report = await first.crawls.report(done)
+        report = await first.crawl_report(done)
         rows = await first.frontier.results(job.id, limit=1000, kind="page")
     readers = {data["worker"] for _, _, data in rows}
     assert len(readers) == 2

@@ -3,7 +3,7 @@ from typing import Any
 
 from netsift.models import Event, EventType, SearchResult
 from netsift.research.agent import choose_results
-from netsift.research.runner import build_partial
+from netsift.research.kind import research_partial
 
 
 def _event(seq: int, type: EventType, **data: Any) -> Event:
@@ -18,7 +18,7 @@ def test_partial_keeps_the_queries_and_the_sources_read():
         _event(4, "fetch_done", url="http://y.test/2", ok=False, error={"code": "timeout"}),
         _event(5, "fetch_done", url="http://z.test/3", final_url="http://z.test/3b", ok=True, n=2),
     ]
-    assert build_partial(events) == {
+    assert research_partial(events).model_dump() == {
         "partial": True,
         "queries": ["a", "b"],
         "sources": [

@@ -3,12 +3,11 @@ from typing import Any, cast
 
 import pytest
 
-from netsift.jobs.kinds import JobContext
 from netsift.jobs.sqlite import MemoryJobStore
 from netsift.models import Citation, EventType, ResearchReport, SearchResult
 from netsift.params import ResearchParams
 from netsift.research.agent import ResearchAgent
-from netsift.research.runner import research_kind
+from netsift.research.kind import research_kind
 from netsift.research.state import Candidate, ReadPage, RunState, join_texts, split_texts
 from netsift.research.synthesis import Source, Synthesis
 
@@ -92,15 +91,16 @@ async def _attempt(store: MemoryJobStore, job_id: str, worker: str, agent: _Agen
         kept.append(len(texts))
         await store.save_texts(job_id, worker, texts)
 
-    context = JobContext(
-        job=await store.get(job_id),
+    kind = research_kind(lambda: cast(ResearchAgent, agent))
+    context = kind.context(
+        await store.get(job_id),
         saved=await store.checkpoint(job_id),
         emit=emit,
         save=save,
+        store=store,
         texts=await store.texts(job_id),
         keep=keep,
     )
-    kind = research_kind(lambda: cast(ResearchAgent, agent))
     with pytest.raises(_Stop):
         await kind.run(context)
     return kept
@@ -111,7 +111,7 @@ async def test_a_resumed_job_gets_the_state_it_saved_and_each_text_is_written_on
     job = await store.create("research", ResearchParams(question="what is q").model_dump())
     await store.claim(A, lease=60)
     saves = [
-        {"step": "read", "iteration": 1, "queries": ["q"], "elapsed": 1.0, "state": s}
+        {"step": "read", "iteration": 1, "queries": ["q"], "added": 0, "elapsed": 1.0, "state": s}
         for s in (_state(2).to_dict(), _state(3).to_dict(), _state(3).to_dict())
     ]
     first = _Agent(saves)

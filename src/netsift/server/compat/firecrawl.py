@@ -363,10 +363,7 @@ def _job_id(crawl_id: str) -> str:
 
 
 async def _crawl_job(state: ServerState, crawl_id: str) -> Job:
-    job = await state.require_client().jobs.get(_job_id(crawl_id))
-    if job.kind != "crawl":
-        raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl")
-    return job
+    return await state.require_client().job(_job_id(crawl_id), kind="crawl")
 
 
 async def _start_crawl(request: Request, state: StateDep, version: str) -> dict[str, Any]:
@@ -402,8 +399,8 @@ async def _crawl_status(
     """A page of the crawl's documents (after result `since`), with its progress."""
     client = state.require_client()
     job = await _crawl_job(state, crawl_id)
-    rows = await client.crawls.pages(job.id, since=since, limit=CRAWL_PAGE_SIZE)
-    progress = await client.crawls.frontier.status(job.id)
+    rows = await client.crawl_pages(job.id, since=since, limit=CRAWL_PAGE_SIZE)
+    progress = await client.crawl_progress(job.id)
     completed = int(progress["pages"])
     planned = int(job.params.get("max_pages", completed))
     content = "html" if job.params.get("format") == "html" else "markdown"
@@ -451,7 +448,7 @@ async def cancel_crawl(crawl_id: str, state: StateDep, _: CallerDep) -> JSONResp
     if job.finished:
         body = {"success": False, "error": f"crawl {crawl_id} already ended ({job.status})"}
         return JSONResponse(body, status_code=409)
-    ended = await state.require_client().crawls.cancel(job.id)
+    ended = await state.require_client().cancel_job(job.id, kind="crawl")
     return JSONResponse({"success": True, "status": _CRAWL_STATUS.get(ended.status, "failed")})
 
 
@@ -461,7 +458,7 @@ async def crawl_errors(crawl_id: str, state: StateDep, _: CallerDep) -> dict[str
     """The URLs the crawl left out and why; robots.txt refusals listed apart, as Firecrawl's."""
     client = state.require_client()
     job = await _crawl_job(state, crawl_id)
-    report = await client.crawls.report(job)
+    report = await client.crawl_report(job)
     errors = [
         {"id": str(n), "url": skip.url, "error": skip.message or skip.code, "code": skip.code}
         for n, skip in enumerate(report.skipped, 1)

@@ -7,10 +7,12 @@
                                      that resumes after `Last-Event-ID` (or `?since=`)
     GET    /v1/crawl/{id}/pages      its pages, whole, in the order they were kept: `?since=`
                                      the last `n` seen, `limit` at most; `next` says where to go on
-    DELETE /v1/crawl/{id}            cancel it (its pages so far stay readable)
+    DELETE /v1/crawl/{id}            cancel it (its pages so far stay readable; 409
+                                     `already_finished` once it has ended)
 
 The job machinery is every job's (server/job_api.py: same store, same event numbering, same
-SSE resumption), so this router only translates; the pages come from the crawl's frontier store.
+SSE resumption), so this router only translates; the pages come from the crawl's frontier store
+(through Client's crawl methods).
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from ..job_api import (
     answer_events,
     answer_started,
     job_body,
-    require_kind,
     ws_job,
 )
 from ..responses import BODY, GUARDED, SSE, errors_for
@@ -90,7 +91,7 @@ async def start_crawl(
     params = CrawlParams.model_validate(body.model_dump())
     job = await client.start_crawl(params)
     return await answer_started(
-        request, client.crawls, job, wait=wait, deadline=params.deadline, path=router.prefix
+        request, client, job, wait=wait, deadline=params.deadline, path=router.prefix
     )
 
 
@@ -101,9 +102,7 @@ async def start_crawl(
     responses={200: {"model": JobView}, **errors_for(400, 404, 422)},
 )
 async def get_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    job = await state.require_client().jobs.get(job_id)
-    require_kind(job, "crawl")
-    return job_body(job)
+    return job_body(await state.require_client().job(job_id, kind="crawl"))
 
 
 @router.get(
@@ -125,11 +124,8 @@ async def crawl_events(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> Response:
     client = state.require_client()
-    job = await client.jobs.get(job_id)
-    require_kind(job, "crawl")
-    return await answer_events(
-        request, client, client.crawls, job, since=since, last_event_id=last_event_id
-    )
+    job = await client.job(job_id, kind="crawl")
+    return await answer_events(request, client, job, since=since, last_event_id=last_event_id)
 
 
 @router.get(
@@ -146,9 +142,8 @@ async def crawl_pages(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGES_PER_CALL)] = 20,
 ) -> CrawlPages:
     client = state.require_client()
-    job = await client.jobs.get(job_id)
-    require_kind(job, "crawl")
-    rows = await client.crawls.pages(job_id, since=since, limit=limit)
+    job = await client.job(job_id, kind="crawl")
+    rows = await client.crawl_pages(job_id, since=since, limit=limit)
     pages = [CrawledPage(n=n, depth=depth, page=page) for n, depth, page in rows]
     more = len(rows) == limit or not job.finished
     return CrawlPages(
@@ -161,14 +156,12 @@ async def crawl_pages(
 
 @router.delete(
     "/{job_id}",
-    summary="Cancel a crawl",
+    summary="Cancel a crawl (409 `already_finished` once it has ended)",
     response_model=None,
-    responses={200: {"model": JobView}, **errors_for(400, 404, 422)},
+    responses={200: {"model": JobView}, **errors_for(400, 404, 409, 422)},
 )
 async def cancel_crawl(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    client = state.require_client()
-    require_kind(await client.jobs.get(job_id), "crawl")
-    return job_body(await client.crawls.cancel(job_id))
+    return job_body(await state.require_client().cancel_job(job_id, kind="crawl"))
 
 
 async def ws_crawl(
@@ -181,6 +174,4 @@ async def ws_crawl(
     async def start(client: Client, body: dict[str, Any]) -> Job:
         return await client.start_crawl(CrawlParams.model_validate(body))
 
-    await ws_job(
-        state, fields, send, start=start, runner=lambda client: client.crawls, kind="crawl"
-    )
+    await ws_job(state, fields, send, start=start, kind="crawl")

@@ -6,7 +6,7 @@
     GET    /v1/research/{id}            the job, with its report once done
     GET    /v1/research/{id}/events     its events: JSON, or SSE live; a reconnecting client
                                         resumes after `Last-Event-ID` (or `?since=`)
-    DELETE /v1/research/{id}            cancel it
+    DELETE /v1/research/{id}            cancel it (409 `already_finished` once it has ended)
 
 Events are the job store's, numbered by `seq`, so the SSE `id:` of each is its seq and any
 replica sharing the store can serve the rest of a stream another one started.
@@ -85,7 +85,7 @@ async def start_research(
     params = ResearchParams.model_validate(body.model_dump())
     job = await client.start_research(params)
     return await answer_started(
-        request, client.runner, job, wait=wait, deadline=params.deadline, path=router.prefix
+        request, client, job, wait=wait, deadline=params.deadline, path=router.prefix
     )
 
 
@@ -101,7 +101,7 @@ async def list_research(
     ] = None,
 ) -> dict[str, Any]:
     client = state.require_client()
-    jobs = await client.jobs.list_jobs(limit=limit, status=status, before=before)
+    jobs = await client.list_jobs(limit=limit, status=status, before=before)
     return {"jobs": [job_body(j, exclude=frozenset({"result"})) for j in jobs]}
 
 
@@ -113,7 +113,7 @@ async def list_research(
 )
 async def get_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
     client = state.require_client()
-    return job_body(await client.jobs.get(job_id))
+    return job_body(await client.job(job_id))
 
 
 @router.get(
@@ -135,20 +135,18 @@ async def research_events(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> Response:
     client = state.require_client()
-    job = await client.jobs.get(job_id)
-    return await answer_events(
-        request, client, client.runner, job, since=since, last_event_id=last_event_id
-    )
+    job = await client.job(job_id)
+    return await answer_events(request, client, job, since=since, last_event_id=last_event_id)
 
 
 @router.delete(
     "/{job_id}",
-    summary="Cancel a research job",
+    summary="Cancel a research job (409 `already_finished` once it has ended)",
     response_model=None,
-    responses={200: {"model": JobView}, **errors_for(400, 404, 422)},
+    responses={200: {"model": JobView}, **errors_for(400, 404, 409, 422)},
 )
 async def cancel_research(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    job = await state.require_client().runner.cancel(job_id)
+    job = await state.require_client().cancel_job(job_id)
     return job_body(job)
 
 
@@ -162,4 +160,4 @@ async def ws_research(
     async def start(client: Client, body: dict[str, Any]) -> Job:
         return await client.start_research(ResearchParams.model_validate(body))
 
-    await ws_job(state, fields, send, start=start, runner=lambda client: client.runner)
+    await ws_job(state, fields, send, start=start)
