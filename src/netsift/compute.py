@@ -20,10 +20,8 @@ instead, under the same limits (oneshot.py says why); `run` uses it while it liv
 from __future__ import annotations
 
 import asyncio
-import math
 import multiprocessing
 import os
-import resource
 import signal
 import threading
 from collections.abc import Callable
@@ -35,7 +33,8 @@ from typing import Any, TypeVar
 from pebble import ProcessExpired, ProcessPool
 
 from . import oneshot
-from .errors import NetsiftError, TooComplex, error_from_dict
+from .errors import TooComplex, error_from_dict
+from .task_limits import init_worker, run_task
 
 __all__ = ["INLINE_MAX_BYTES", "WORKER_NICENESS", "Compute", "ComputeLimits", "default_workers"]
 
@@ -94,75 +93,6 @@ class ComputeLimits:
         return self.cpu_seconds * WALL_FACTOR + WALL_GRACE_SECONDS
 
 
-def _init_worker(memory_mb: int, niceness: int) -> None:
-    """Yield the CPU to request handling; cap the address space at what the worker holds now
-    plus the task's allowance."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops us
-    os.nice(niceness)
-    if memory_mb <= 0:
-        return
-    held = _address_space_bytes()
-    limit = held + memory_mb * 1024 * 1024
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-
-
-def _address_space_bytes() -> int:
-    with open("/proc/self/statm", encoding="ascii") as statm:
-        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def _run_task(cpu_seconds: int, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """In the worker: arm the CPU budget, run, and hand errors back as data.
-
-    RLIMIT_CPU counts the whole process's CPU, so the soft limit is set to what the worker has
-    used so far plus this task's budget; past it the kernel sends SIGXCPU, whose default action
-    ends the worker (even inside a C loop where no Python handler could run).
-    """
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    spent = used.ru_utime + used.ru_stime
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(spent) + cpu_seconds, hard))
-    try:
-        return ("ok", function(*args))
-    except NetsiftError as err:  # rebuilt by code in the parent (their kwargs do not pickle)
-        return ("error", err.to_dict())
-    except MemoryError:
-        return ("memory", None)
-    except RecursionError:
-        return ("recursion", None)
-    finally:
-        _trim_heap()
-
-
-_malloc_trim: Callable[[int], int] | None = None
-
-
-def _trim_heap() -> None:
-    """Hand the heap a task grew back to the kernel (glibc's `malloc_trim`; elsewhere nothing).
-
-    glibc returns freed memory only from the top of the heap, so after a large page a worker
-    kept its high-water mark for its whole life (`TASKS_PER_WORKER` tasks): ~10 MiB per worker
-    for a 1 MB page (bench/README.md, render). Trimming costs well under a millisecond.
-    """
-    global _malloc_trim
-    if _malloc_trim is None:
-        import ctypes
-        import ctypes.util
-
-        try:
-            _malloc_trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
-        except (OSError, AttributeError, TypeError):  # not glibc (musl, macOS)
-            _malloc_trim = _no_trim
-    _malloc_trim(0)
-
-
-def _no_trim(_pad: int) -> int:
-    return 0
-
-
 def _ready() -> bool:
     return True
 
@@ -193,7 +123,7 @@ class Compute:
                 self._pool = ProcessPool(
                     max_workers=self.workers,
                     max_tasks=TASKS_PER_WORKER,
-                    initializer=_init_worker,
+                    initializer=init_worker,
                     initargs=[self.limits.memory_mb, self.niceness],
                     context=context,
                 )
@@ -221,7 +151,7 @@ class Compute:
         if pool is None or not pool.active:
             pool = await asyncio.to_thread(self._ensure_pool)
         future = pool.schedule(
-            _run_task,
+            run_task,
             args=[self.limits.cpu_seconds, function, args],
             timeout=self.limits.wall_seconds,
         )
@@ -236,7 +166,7 @@ class Compute:
         return self._outcome(status, value, what)  # type: ignore[no-any-return]
 
     def _outcome(self, status: str, value: Any, what: str) -> Any:
-        """A worker's answer (`_run_task`'s, or a one-shot worker's time-out or death) as the
+        """A worker's answer (`run_task`'s, or a one-shot worker's time-out or death) as the
         function's value or the error it stands for."""
         if status == "time":
             raise self._too_complex(what, "time", self.limits.wall_seconds)

@@ -14,7 +14,7 @@ So a one-shot command forks its worker from itself, at once, before the event lo
 thread exists: a fork is only safe in a single-threaded process (a lock another thread held
 would stay locked in the child forever). The child shares the CLI's imported modules (a fork
 copies nothing until written), imports the readers while the parent downloads, and runs each
-task under the pool workers' own limits (`compute._init_worker`, `compute._run_task`); the
+task under the pool workers' own limits (`task_limits.init_worker`, `task_limits.run_task`); the
 parent turns the result, a time-out or the child's death into the same errors the pool does.
 After a task has killed the worker, the command's later tasks go to the ordinary pool. The
 long-running doors (serve, mcp, worker) never fork one: their workers come from the forkserver.
@@ -62,10 +62,10 @@ def claim(memory_mb: int) -> ForkedWorker | None:
 
 def _serve(tasks: Connection, parent_end: Connection, memory_mb: int, preload: list[str]) -> None:
     """In the child: cap memory, warm the readers, then run tasks until the parent hangs up."""
-    from .compute import _init_worker, _run_task
+    from .task_limits import init_worker, run_task
 
     parent_end.close()  # else the parent's exit would never reach us as end-of-file
-    _init_worker(memory_mb, ONESHOT_NICENESS)
+    init_worker(memory_mb, ONESHOT_NICENESS)
     for name in preload:
         importlib.import_module(name)
     while True:
@@ -73,7 +73,7 @@ def _serve(tasks: Connection, parent_end: Connection, memory_mb: int, preload: l
             cpu_seconds, function, args = tasks.recv()
         except EOFError:
             return
-        tasks.send(_run_task(cpu_seconds, function, args))
+        tasks.send(run_task(cpu_seconds, function, args))
 
 
 class ForkedWorker:
@@ -103,7 +103,7 @@ class ForkedWorker:
     async def run(
         self, cpu_seconds: int, wall_seconds: float, function: Callable[..., Any], args: Any
     ) -> tuple[str, Any]:
-        """Run `function(*args)` in the worker: `_run_task`'s ("ok" | "error" | "memory" |
+        """Run `function(*args)` in the worker: `run_task`'s ("ok" | "error" | "memory" |
         "recursion", value), ("time", None) past `wall_seconds`, or ("expired", exit code) when
         the worker died. The loop waits on the pipe itself: a thread blocked on it would hold
         the interpreter's exit (Ctrl-C) until the wall-clock backstop."""
