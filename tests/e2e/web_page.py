@@ -12,10 +12,11 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 from starlette.applications import Starlette
@@ -28,6 +29,9 @@ from netsift.render.chromium import find_browser
 from tests.e2e.fleet import free_port, until
 from tests.offline_web.server import serve
 from tests.offline_web.tour import Tour
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 __all__ = [
     "API_KEY",
@@ -126,7 +130,9 @@ async def _docs(request: Request) -> Response:
         return PlainTextResponse("not found", status_code=404)
     title, text, links = _DOCS[name]
     items = "".join(f'<li><a href="/docs/{link}">{_DOCS[link][0]}</a></li>' for link in links)
-    paragraphs = "".join(f"<p>{text} Paragraph {n} of the {title.lower()} page.</p>" for n in range(3))
+    paragraphs = "".join(
+        f"<p>{text} Paragraph {n} of the {title.lower()} page.</p>" for n in range(3)
+    )
     return _page(title, f"<main><h1>{title}</h1>{paragraphs}<ul>{items}</ul></main>")
 
 
@@ -165,9 +171,9 @@ def bench(*, keys: bool = True) -> Iterator[Bench]:
         port = free_port()
         with tempfile.TemporaryDirectory(prefix="netsift-web-page-") as tmp:
             log = open(Path(tmp) / "serve.log", "wb")
+            command = [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
             process = subprocess.Popen(
-                [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
-                + ["--log-level", "warning"],
+                [*command, "--log-level", "warning"],
                 env={**os.environ, **env},
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -176,7 +182,9 @@ def bench(*, keys: bool = True) -> Iterator[Bench]:
 
             def up() -> bool:
                 if process.poll() is not None:
-                    raise AssertionError(f"netsift serve exited: {(Path(tmp) / 'serve.log').read_text()}")
+                    raise AssertionError(
+                        f"netsift serve exited: {(Path(tmp) / 'serve.log').read_text()}"
+                    )
                 try:
                     return httpx.get(f"{url}/healthz", timeout=1).status_code == 200
                 except httpx.HTTPError:
@@ -189,3 +197,107 @@ def bench(*, keys: bool = True) -> Iterator[Bench]:
                 process.kill()
                 process.wait(timeout=10)
                 log.close()
+
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DESKTOP: ViewportSize = {"width": 1200, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 780}
+
+
+def screenshots(out: Path = SHOTS) -> list[Path]:
+    """The page's main views as PNGs in `out` (docs/screenshots), taken on this bench."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.integration.research.web import QUESTION
+
+    out.mkdir(parents=True, exist_ok=True)
+    taken: list[Path] = []
+    with bench() as running, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path())
+        expect.set_options(timeout=30_000)
+
+        def tab(
+            scheme: Literal["light", "dark"] = "light",
+            viewport: ViewportSize = DESKTOP,
+            key: bool = True,
+        ) -> Any:
+            context = browser.new_context(color_scheme=scheme, viewport=viewport)
+            page = context.new_page()
+            if key:
+                page.goto(running.url + "/?view=none")
+                page.evaluate("key => sessionStorage.setItem('netsift-key', key)", running.key)
+            return page
+
+        def shot(page: Any, name: str) -> None:
+            page.wait_for_timeout(200)
+            path = out / f"{name}.png"
+            page.screenshot(path=str(path))
+            taken.append(path)
+
+        search = "/?view=search&q=rust+async+runtime&providers=tavily,brave"
+        for scheme in ("light", "dark"):
+            page = tab(scheme)
+            page.goto(running.url + search)
+            expect(page.locator("#results > li").first).to_be_visible()
+            shot(page, f"search-{scheme}")
+        page = tab()
+        page.goto(f"{running.url}/?view=read&url={running.site}/long")
+        expect(page.locator("#page-card h1")).to_be_visible()
+        shot(page, "read")
+        page = tab()
+        page.goto(running.url + "/?view=research")
+        page.locator("#question").fill(QUESTION)
+        page.locator("#depth").select_option("quick")
+        page.get_by_role("button", name="Research", exact=True).click()
+        expect(page.locator("#report")).to_contain_text("25 December 2021")
+        page.locator("#report .cite").first.hover()
+        expect(page.locator(".quote").first).to_be_visible()
+        shot(page, "research")
+        page = tab()
+        page.goto(running.url + "/?view=crawl")
+        page.locator("#crawl-url").fill(f"{running.site}/docs/")
+        page.get_by_role("button", name="Crawl the site").click()
+        expect(page.locator("#crawl-status")).to_contain_text("Crawled")
+        shot(page, "crawl")
+        running.api(
+            "POST",
+            "/v1/discoveries",
+            json={
+                "title": "Tide clocks are back",
+                "description": "Three harbours installed tide clocks this year.",
+                "url": f"{running.site}/docs/c",
+            },
+        )
+        sleeper = threading.Thread(
+            target=running.api,
+            args=("POST", "/v1/sleeps"),
+            kwargs={"json": {"mode": "manual", "seconds": 600, "reason": "waiting for the tide"}},
+            daemon=True,
+        )
+        sleeper.start()
+        until(lambda: running.api("GET", "/v1/sleeps").json()["sleeps"], 10, what="the sleep")
+        page = tab()
+        page.goto(running.url + "/?view=discoveries")
+        expect(page.locator("#sleeps .countdown")).to_contain_text("wakes in")
+        shot(page, "discoveries")
+        for sleep in running.api("GET", "/v1/sleeps").json()["sleeps"]:
+            running.api("POST", f"/v1/sleeps/{sleep['id']}/wake", json={})
+        page = tab()
+        page.goto(running.url + "/?view=read&url=http://169.254.169.254/latest/")
+        expect(page.get_by_role("alert")).to_be_visible()
+        shot(page, "error")
+        page = tab(key=False)
+        page.goto(running.url + "/")
+        expect(page.locator("#auth")).to_be_visible()
+        shot(page, "auth")
+        page = tab("dark", PHONE)
+        page.goto(f"{running.url}/?view=read&url={running.site}/long")
+        expect(page.locator("#page-card h1")).to_be_visible()
+        shot(page, "read-phone-dark")
+        browser.close()
+    return taken
+
+
+if __name__ == "__main__":
+    for path in screenshots():
+        print(path.relative_to(SHOTS.parents[1]))

@@ -64,7 +64,10 @@ class StaticAssets(StaticFiles):
             if message["type"] == "http.response.start":
                 message["headers"] = [
                     *message.get("headers", []),
-                    *((name.lower().encode(), value.encode()) for name, value in PAGE_HEADERS.items()),
+                    *(
+                        (name.lower().encode(), value.encode())
+                        for name, value in PAGE_HEADERS.items()
+                    ),
                 ]
             await send(message)
 
