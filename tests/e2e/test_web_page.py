@@ -137,6 +137,12 @@ def test_the_reader_renders_markdown_shows_the_card_and_continues_a_long_page(
     expect(card).to_contain_text("Mara Quill")
     expect(card.locator(".chip").first).not_to_be_empty()  # the page type
     expect(card).not_to_contain_text("null")
+    # its preview image and favicon, relayed by /v1/image (the CSP allows this server only)
+    preview = card.get_by_role("img", name="Preview of The Harbour Almanac")
+    expect(preview).to_be_visible()
+    assert (preview.get_attribute("src") or "").startswith("blob:")
+    assert preview.evaluate("img => img.naturalWidth") == 240
+    expect(card.locator("img.favicon")).to_be_visible()
     content = page.locator("#page-content")
     expect(content.get_by_role("heading", name="Chapter 1: the tides of year 1")).to_be_visible()
     expect(content.locator("table td").first).to_have_text("March")
@@ -310,3 +316,23 @@ def test_errors_show_their_code_and_message_and_no_stale_page(page: Page, stack:
     expect(page.locator("#reader")).to_be_hidden()
     visit(page, stack, view="research", job="no-such-job")
     expect(page.get_by_role("alert")).to_contain_text("not_found")
+
+
+def test_the_image_relay_answers_raster_images_only_and_through_the_guard(stack: Bench) -> None:
+    def relay(url: str, key: str | None = stack.key) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.get(stack.url + "/v1/image", params={"url": url}, headers=headers)
+
+    found = relay(f"{stack.site}/img/almanac.png")
+    assert found.status_code == 200 and found.headers["content-type"] == "image/png"
+    assert found.content.startswith(b"\x89PNG")
+    assert "sandbox" in found.headers["content-security-policy"]
+    assert found.headers["x-content-type-options"] == "nosniff"
+    refused = relay(f"{stack.site}/img/scripted.svg")
+    assert refused.status_code == 415
+    assert refused.json()["error"]["code"] == "unsupported_content_type"
+    blocked = relay("http://169.254.169.254/latest/meta-data/")
+    assert blocked.status_code == 403 and blocked.json()["error"]["code"] == "blocked_address"
+    assert relay("javascript:alert(1)").status_code == 400
+    assert relay(f"{stack.site}/img/missing.png").json()["error"]["code"] == "http_error"
+    assert relay(f"{stack.site}/img/almanac.png", key=None).status_code == 401

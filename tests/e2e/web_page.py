@@ -9,10 +9,12 @@ from __future__ import annotations
 import contextlib
 import html
 import os
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +57,44 @@ def chromium_path() -> str | None:
     return find_browser(Settings(_env_file=None).browser_path, None)
 
 
+def png(width: int, height: int) -> bytes:
+    """A real PNG: a sky over a sea, for the article's preview image and the site's icon."""
+    rows = []
+    for y in range(height):
+        colour = bytes((135, 190, 235)) if y < height * 0.55 else bytes((20, 70, 120))
+        rows.append(b"\x00" + colour * width)
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(tag + data)
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+        + chunk(b"IEND", b"")
+    )
+
+
+# An SVG that would run script if shown as a document: the image relay must refuse it.
+SCRIPTED_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>window.__svgRan = 1</script>'
+    '<rect width="10" height="10"/></svg>'
+)
+
+
+async def _image(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name == "almanac.png":
+        return Response(png(240, 150), media_type="image/png")
+    if name == "icon.png":
+        return Response(png(32, 32), media_type="image/png")
+    if name == "scripted.svg":
+        return Response(SCRIPTED_SVG, media_type="image/svg+xml")
+    return PlainTextResponse("not found", status_code=404)
+
+
 def _page(title: str, body: str, head: str = "") -> HTMLResponse:
     return HTMLResponse(
         f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
@@ -80,6 +120,7 @@ async def _long(request: Request) -> Response:
         '<meta property="og:site_name" content="Reader Test Gazette">'
         '<meta property="og:description" content="A long account of a harbour\'s tides.">'
         '<meta property="og:image" content="/img/almanac.png">'
+        '<link rel="icon" href="/img/icon.png">'
         '<meta name="author" content="Mara Quill">'
         '<meta property="article:published_time" content="2026-03-14T09:00:00Z">'
     )
@@ -143,6 +184,7 @@ def site_app() -> Starlette:
             Route("/hostile", _hostile),
             Route("/docs/", _docs),
             Route("/docs/{name}", _docs),
+            Route("/img/{name}", _image),
         ]
     )
 

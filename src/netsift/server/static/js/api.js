@@ -71,6 +71,12 @@ export async function api(method, path, body, { signal } = {}) {
   return response.json();
 }
 
+/** A binary answer (an image relayed by /v1/image) as a Blob, or an ApiError thrown. */
+export async function blob(path, { signal } = {}) {
+  const response = await send("GET", path, undefined, "image/*", signal);
+  return response.blob();
+}
+
 export const get = (path, options) => api("GET", path, undefined, options);
 export const post = (path, body, options) => api("POST", path, body ?? {}, options);
 

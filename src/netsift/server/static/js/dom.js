@@ -1,5 +1,7 @@
 // Building the page with DOM calls only: text goes in as text, never as HTML.
 
+import { blob } from "./api.js";
+
 /** An element: h("a", {href, class: "x", onclick: fn, "aria-label": "…"}, child, "text", …).
  *  Attributes named on* are listeners; `text` sets textContent; null and false are skipped. */
 export function h(tag, attrs = {}, ...children) {
@@ -52,8 +54,8 @@ export function hostOf(url) {
   }
 }
 
-/** A site's badge: its initial on a colour taken from its name. Other sites' favicons are not
- *  loaded (the page's CSP allows this server only), so a site is told apart by this. */
+/** A site's badge: its initial on a colour taken from its name; its favicon replaces it once
+ *  loaded (remoteImage), and it stays when there is none. */
 export function siteBadge(host) {
   let hash = 0;
   for (const ch of host) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
@@ -101,4 +103,40 @@ export function download(name, text, type) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const images = new Map(); // address -> Promise of a blob: URL, or null when it could not be had
+const lazy = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    lazy.unobserve(entry.target);
+    entry.target.dispatchEvent(new Event("near"));
+  }
+}, { rootMargin: "300px" });
+
+function relayed(url) {
+  if (!images.has(url)) {
+    images.set(url, blob(`/v1/image?url=${encodeURIComponent(url)}`).then(
+      (data) => URL.createObjectURL(data),
+      () => null,
+    ));
+  }
+  return images.get(url);
+}
+
+/** Another site's image, relayed by this server (/v1/image: the browser never contacts that
+ *  site, and the CSP allows this server only), loaded when it nears the screen. Until then
+ *  `standIn` (or an empty slot of the image's size) holds its place; an image that cannot be
+ *  had leaves the stand-in, or no trace. */
+export function remoteImage(url, { className, alt = "", standIn = null } = {}) {
+  const href = safeHref(url);
+  if (!href || href.startsWith("mailto:")) return standIn;
+  const holder = standIn || h("span", { class: `${className} slot`, "aria-hidden": "true" });
+  holder.addEventListener("near", async () => {
+    const src = await relayed(href);
+    if (src) holder.replaceWith(h("img", { class: className, alt, src, decoding: "async" }));
+    else if (!standIn) holder.remove();
+  }, { once: true });
+  lazy.observe(holder);
+  return holder;
 }

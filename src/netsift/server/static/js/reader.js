@@ -3,9 +3,10 @@
 // with the API's start_index / next_start_index. Links inside the page open in the reader.
 
 import { post } from "./api.js";
-import { $, errorBox, fill, h, hostOf, safeHref, siteBadge, status, when } from "./dom.js";
+import { $, errorBox, fill, h, hostOf, remoteImage, safeHref, status, when } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { go, internal, viewHref } from "./nav.js";
+import { favicon } from "./search.js";
 
 // Characters asked for per call: a long article in two or three parts, and a first screen
 // that arrives fast even for a book-length page.
@@ -137,14 +138,13 @@ function card(first) {
   ].filter(Boolean);
   const image = safeHref(meta.image, url);
   fill($("#page-card"),
-    h("div", { class: "site" }, siteBadge(host), h("span", { text: meta.site_name || host })),
+    image ? remoteImage(image, { className: "preview", alt: meta.title ? `Preview of ${meta.title}` : "" }) : null,
+    h("div", { class: "site" }, favicon(safeHref(meta.favicon, url), host), h("span", { text: meta.site_name || host })),
     h("h1", { text: first.title || meta.title || url }),
     meta.description ? h("p", { class: "description", text: meta.description }) : null,
     h("p", { class: "facts" }, ...facts.flatMap((fact, n) => (n ? [" · ", fact] : [fact]))),
     h("p", { class: "links" },
-      h("a", { href: safeHref(url), rel: "noopener noreferrer", target: "_blank", text: "Open the original ↗" }),
-      image ? " · " : null,
-      image ? h("a", { class: "image-ref", href: image, rel: "noopener noreferrer", target: "_blank", text: "its preview image" }) : null),
+      h("a", { href: safeHref(url), rel: "noopener noreferrer", target: "_blank", text: "Open the original ↗" })),
     first.warnings && first.warnings.length
       ? h("ul", { class: "warnings" }, first.warnings.map((w) => h("li", { text: w })))
       : null,

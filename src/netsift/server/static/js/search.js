@@ -2,7 +2,7 @@
 // happen (the API's SSE stream), the results as cards, and keys to move through them.
 
 import { stream } from "./api.js";
-import { $, errorBox, h, hostOf, safeHref, siteBadge, status, when } from "./dom.js";
+import { $, errorBox, h, hostOf, remoteImage, safeHref, siteBadge, status, when } from "./dom.js";
 import { go, internal, viewHref } from "./nav.js";
 
 let controller = null;
@@ -172,7 +172,8 @@ function card(result, index) {
     text: "Read", "aria-label": `Read “${result.title || host}” here`,
   }));
   return h("li", { class: "result", tabindex: "-1", "aria-labelledby": titleId },
-    h("div", { class: "site" }, siteBadge(host), h("span", { text: host }),
+    result.thumbnail ? remoteImage(result.thumbnail, { className: "thumb" }) : null,
+    h("div", { class: "site" }, favicon(result.favicon, host), h("span", { text: host }),
       result.published ? h("span", { class: "date" }, "· ", when(result.published)) : null),
     h("h2", {},
       h("a", { id: titleId, class: "title", href, rel: "noopener noreferrer", target: "_blank",
@@ -183,12 +184,14 @@ function card(result, index) {
     h("div", { class: "meta" },
       read,
       h("span", { class: "found" },
-        "found by ", ...found.map((name) => h("span", { class: "chip", text: name }))),
-      result.thumbnail && safeHref(result.thumbnail)
-        ? h("a", { class: "image-ref", href: safeHref(result.thumbnail), rel: "noopener noreferrer",
-          target: "_blank", text: "thumbnail" })
-        : null),
+        "found by ", ...found.map((name) => h("span", { class: "chip", text: name })))),
   );
+}
+
+/** The site's favicon when the provider named one (relayed), its initial until then. */
+export function favicon(url, host) {
+  const badge = siteBadge(host);
+  return url ? remoteImage(url, { className: "favicon", standIn: badge }) : badge;
 }
 
 /** `/` focuses the box; j/k or arrows move between results; r reads one; Enter opens it. */
