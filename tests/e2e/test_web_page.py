@@ -264,6 +264,13 @@ def test_a_crawl_shows_its_pages_as_they_arrive_opens_them_and_downloads_them(
     assert {json.loads(line)["title"] for line in lines} >= {"Tide docs", "Tide clocks"}
     pages.filter(has_text="Tide clocks").get_by_role("link", name="Read").click()
     expect(page.locator("#page-card h1")).to_have_text("Tide clocks")
+    # a map of the same site: its URLs and where each was found, without reading them
+    page.go_back()
+    page.get_by_role("button", name="Map the site").click()
+    assert "map=" in page.url
+    expect(pages.filter(has_text=f"{stack.site}/docs/c")).to_have_count(1)
+    expect(pages.first.locator(".chip")).to_have_text("page")
+    expect(page.locator("#crawl-status")).to_contain_text("URLs found")
 
 
 def test_discoveries_filter_and_a_sleep_wakes_from_the_page(page: Page, stack: Bench) -> None:
@@ -303,6 +310,7 @@ def test_discoveries_filter_and_a_sleep_wakes_from_the_page(page: Page, stack: B
     sleeper.join(timeout=WAIT_MS / 1000)
     assert woke.get("woke_because") and "the page test says hello" in json.dumps(woke)
     expect(row).to_have_count(0)
+    expect(page.locator("#sleeps-status")).to_have_text("No agent is sleeping.")
 
 
 def test_errors_show_their_code_and_message_and_no_stale_page(page: Page, stack: Bench) -> None:
@@ -336,3 +344,71 @@ def test_the_image_relay_answers_raster_images_only_and_through_the_guard(stack:
     assert relay("javascript:alert(1)").status_code == 400
     assert relay(f"{stack.site}/img/missing.png").json()["error"]["code"] == "http_error"
     assert relay(f"{stack.site}/img/almanac.png", key=None).status_code == 401
+
+
+# Markdown the reader may be given, and what it must become: text stays text, links only http(s).
+HOSTILE_MARKDOWN = """# Tides <script>window.__mdRan = 1</script>
+
+<img src=x onerror="window.__mdRan = 2"> and <b onclick="window.__mdRan = 3">bold</b>
+
+[a javascript link](javascript:window.__mdRan=4) [a data link](data:text/html,hi)
+![an image](javascript:window.__mdRan=5) <javascript:window.__mdRan=6>
+[a fine link](https://example.org/a_(b)) and snake_case_name and 2*3*4
+
+- one **strong *nested* words**
+  - inner `code <b>`
+- two ~~gone~~
+
+| a | b \\| c |
+|---|---:|
+| 1 | 2 |
+
+```html
+<script>window.__mdRan = 7</script>
+```
+
+Cited [1] and not cited [9].
+"""
+
+RENDER = """async (text) => {
+  const { renderMarkdown } = await import('/static/js/markdown.js');
+  const box = document.createElement('div');
+  box.append(renderMarkdown(text, {
+    base: 'https://example.org/page',
+    cite: (n) => n === 1 ? Object.assign(document.createElement('button'), {textContent: '[1]'}) : null,
+  }));
+  document.body.append(box);
+  await new Promise((r) => setTimeout(r, 200));
+  const tags = [...box.querySelectorAll('*')].map((el) => el.tagName.toLowerCase());
+  const hrefs = [...box.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+  const attrs = [...box.querySelectorAll('*')].flatMap((el) => el.getAttributeNames());
+  return {tags, hrefs, attrs, text: box.textContent, ran: window.__mdRan || null,
+          html: box.innerHTML};
+}"""
+
+
+def test_the_markdown_renderer_keeps_a_pages_markup_as_text(page: Page, stack: Bench) -> None:
+    visit(page, stack, view="read")
+    out = page.evaluate(RENDER, HOSTILE_MARKDOWN)
+    assert out["ran"] is None
+    assert not {"script", "img", "b", "iframe", "object"} & set(out["tags"]), out["tags"]
+    assert not [a for a in out["attrs"] if a.startswith("on") or a in ("src", "style")]
+    assert out["hrefs"] == ["https://example.org/a_(b)"], out["hrefs"]
+    for text in (
+        "<script>window.__mdRan = 1</script>",
+        '<img src=x onerror="window.__mdRan = 2">',
+        "a javascript link",
+        "image: an image",
+        "snake_case_name and 2*3*4",
+        "<script>window.__mdRan = 7</script>",
+        "not cited [9]",
+    ):
+        assert text in out["text"], text
+    html = out["html"]
+    assert "<h1>Tides &lt;script&gt;" in html
+    assert "<strong>strong <em>nested</em> words</strong>" in html
+    assert "<ul><li>inner <code>code &lt;b&gt;</code></li></ul>" in html
+    assert "<del>gone</del>" in html
+    assert '<td data-align="right">2</td>' in html and "b | c" in out["text"]
+    assert '<code data-lang="html">' in html
+    assert "Cited <button>[1]</button>" in html

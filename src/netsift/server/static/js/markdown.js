@@ -184,7 +184,7 @@ const INLINE = new RegExp(
     String.raw`\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?${URL_PART}>?(?:\s+"([^"]*)")?\s*\)`, // 6,7,8 a link
     String.raw`<((?:https?:\/\/|mailto:)[^\s>]+)>`, // 9 an autolink
     String.raw`(https?:\/\/[^\s<>"]*[^\s<>".,;:!?)\]'])`, // 10 a bare address
-    String.raw`(\*\*|(?<!\w)__)(?=\S)([\s\S]*?\S)\11`, // 11,12 strong
+    String.raw`(\*\*|(?<!\w)__)(?=\S)([\s\S]*?\S)\11(?!(?<=_)\w)`, // 11,12 strong
     String.raw`(\*|(?<!\w)_)(?=[^\s*_])([\s\S]*?[^\s\\])\13(?!\w)`, // 13,14 emphasis
     String.raw`~~(?=\S)([\s\S]*?\S)~~`, // 15 strikethrough
     String.raw`\[(\d{1,3})\](?![(\[])`, // 16 a citation marker [n]
