@@ -152,9 +152,12 @@ def test_the_reader_renders_markdown_shows_the_card_and_continues_a_long_page(
     assert "view=read" in (docs_link.get_attribute("href") or "")  # links stay in the reader
     expect(content).not_to_contain_text(LONG_LAST_SENTENCE)
     more = page.get_by_role("button", name="Continue reading")
+    progress = page.locator("#read-progress")
+    expect(progress).to_contain_text("12,000 of")
     while more.is_visible():
+        shown = progress.inner_text()
         more.click()
-        page.wait_for_function("!document.querySelector('#read-more').disabled")
+        expect(progress).not_to_have_text(shown)
     expect(content).to_contain_text(LONG_LAST_SENTENCE)
     expect(content.get_by_role("heading", name="Chapter 14: the tides of year 14")).to_be_visible()
     page.get_by_role("button", name="Copy as Markdown").click()
@@ -375,7 +378,8 @@ RENDER = """async (text) => {
   const box = document.createElement('div');
   box.append(renderMarkdown(text, {
     base: 'https://example.org/page',
-    cite: (n) => n === 1 ? Object.assign(document.createElement('button'), {textContent: '[1]'}) : null,
+    cite: (n) => (n === 1 ? Object.assign(document.createElement('button'), {textContent: '[1]'})
+                          : null),
   }));
   document.body.append(box);
   await new Promise((r) => setTimeout(r, 200));

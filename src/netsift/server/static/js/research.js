@@ -122,7 +122,7 @@ function progress(type, event) {
       row("step", `Started (${d.mode === "extractive" ? "no model: extractive answer" : "with the model"})`);
       break;
     case "planned":
-      row("plan", `Round ${d.iteration}: ${d.queries.length} searches planned`,
+      row("plan", `Round ${d.iteration}: ${count(d.queries.length, "search", "searches")} planned`,
         h("ul", {}, d.queries.map((q) => h("li", { text: q }))));
       break;
     case "gap_found":
@@ -159,7 +159,7 @@ function progress(type, event) {
         internal(h("a", { href: viewHref({ view: "discoveries" }), text: d.title })));
       break;
     case "done":
-      row("ok", `Done: ${d.citations} citations from ${d.sources} sources (stopped: ${d.stopped_because})`);
+      row("ok", `Done: ${count(d.citations, "citation")} from ${count(d.sources, "source")} (stopped: ${d.stopped_because})`);
       if (d.report) report(d.report, "done");
       break;
     case "error":
@@ -215,13 +215,16 @@ function report(result, jobStatus) {
             c.verified ? null : h("span", { class: "chip warn", text: "quote not verified" }))))
       : null,
     h("p", { class: "hint" },
-      `${result.searches} searches, ${result.pages_read} pages read, ${result.iterations} rounds, ` +
+      `${count(result.searches, "search", "searches")}, ${count(result.pages_read, "page")} read, ` +
+      `${count(result.iterations, "round")}, ` +
       `${(result.elapsed_ms / 1000).toFixed(1)} s` + (result.tokens ? `, ${result.tokens} tokens` : "") +
       (jobStatus !== "done" ? ` (${jobStatus})` : "")),
     ...(result.warnings || []).map((w) => h("p", { class: "hint", text: w })),
   );
   box.hidden = false;
 }
+
+const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 let cites = 0;
 function citation(c) {
