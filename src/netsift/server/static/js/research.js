@@ -171,6 +171,7 @@ function progress(type, event) {
 }
 
 function ended(job) {
+  jobs(); // its status in the list, now final
   if (job.status === "done" && job.result) {
     status($("#research-status"), "");
     report(job.result, job.status);
