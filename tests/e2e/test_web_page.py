@@ -5,6 +5,7 @@ crawl, discoveries and sleeps, the honest error states, and the Content-Security
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -57,6 +58,17 @@ def page(browser: Browser, stack: Bench) -> Iterator[Page]:
     assert not errors, errors
 
 
+CONTROLS = re.compile(
+    r"^\s*- (button|link|textbox|searchbox|combobox|checkbox|spinbutton|radio)\s*(:|$)", re.M
+)
+
+
+def assert_every_control_is_named(page: Page) -> None:
+    """No control on screen without an accessible name (the browser's own computation)."""
+    unnamed = CONTROLS.findall(page.locator("body").aria_snapshot())
+    assert not unnamed, unnamed
+
+
 def visit(page: Page, stack: Bench, **query: str) -> None:
     page.goto(stack.url + "/?" + "&".join(f"{k}={quote(v, safe='')}" for k, v in query.items()))
 
@@ -103,6 +115,7 @@ def test_search_shows_cards_the_attempts_and_keeps_the_query_in_the_address(
     expect(attempts.nth(0)).to_contain_text("tavily failed")
     expect(attempts.nth(0)).to_contain_text("provider_unavailable")
     expect(attempts.nth(1)).to_contain_text("brave")
+    assert_every_control_is_named(page)
     # keys: j moves to the first card, r opens its reader
     page.locator("body").press("j")
     expect(first).to_be_focused()
@@ -160,6 +173,7 @@ def test_the_reader_renders_markdown_shows_the_card_and_continues_a_long_page(
         expect(progress).not_to_have_text(shown)
     expect(content).to_contain_text(LONG_LAST_SENTENCE)
     expect(content.get_by_role("heading", name="Chapter 14: the tides of year 14")).to_be_visible()
+    assert_every_control_is_named(page)
     page.get_by_role("button", name="Copy as Markdown").click()
     expect(page.get_by_role("button", name="Copied")).to_be_visible()
     copied = page.evaluate("navigator.clipboard.readText()")
@@ -244,6 +258,7 @@ def test_research_shows_progress_then_an_answer_whose_citation_shows_its_quote(
     assert "launch.test" in (source.get_attribute("href") or "")
     jobs = page.get_by_role("complementary").get_by_role("link", name=QUESTION)
     expect(jobs.first).to_be_visible()
+    assert_every_control_is_named(page)
     # the job reopens from its address
     page.reload()
     expect(page.locator("#report")).to_contain_text("25 December 2021")
@@ -264,6 +279,7 @@ def test_a_crawl_shows_its_pages_as_they_arrive_opens_them_and_downloads_them(
         page.get_by_role("button", name="Download pages (JSON lines)").click()
     lines = download.value.path().read_text().splitlines()
     assert len(lines) == 4
+    assert_every_control_is_named(page)
     assert {json.loads(line)["title"] for line in lines} >= {"Tide docs", "Tide clocks"}
     pages.filter(has_text="Tide clocks").get_by_role("link", name="Read").click()
     expect(page.locator("#page-card h1")).to_have_text("Tide clocks")
@@ -308,6 +324,7 @@ def test_discoveries_filter_and_a_sleep_wakes_from_the_page(page: Page, stack: B
         page.get_by_role("button", name="Refresh").click()
     expect(row).to_be_visible()
     expect(row.get_by_role("timer")).to_contain_text("wakes in")
+    assert_every_control_is_named(page)
     row.get_by_role("textbox").fill("the page test says hello")
     row.get_by_role("button", name="Wake").click()
     sleeper.join(timeout=WAIT_MS / 1000)
