@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import anyio
 import httpx
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -177,6 +178,20 @@ async def _docs(request: Request) -> Response:
     return _page(title, f"<main><h1>{title}</h1>{paragraphs}<ul>{items}</ul></main>")
 
 
+SLOW_PAGE_SECONDS = 0.4  # each page of the slow chain: a crawl of it lasts long enough to stop
+
+
+async def _slow(request: Request) -> Response:
+    """A chain of pages, each slow to answer and linking to the next: a crawl still running."""
+    n = int(request.path_params["n"])
+    await anyio.sleep(SLOW_PAGE_SECONDS)
+    links = "".join(f'<a href="/slow/{n + k}">next {n + k}</a> ' for k in (1, 2))
+    return _page(
+        f"Slow page {n}",
+        f"<main><h1>Slow page {n}</h1><p>Page {n} of a long chain.</p>{links}</main>",
+    )
+
+
 def site_app() -> Starlette:
     return Starlette(
         routes=[
@@ -185,6 +200,7 @@ def site_app() -> Starlette:
             Route("/docs/", _docs),
             Route("/docs/{name}", _docs),
             Route("/img/{name}", _image),
+            Route("/slow/{n:int}", _slow),
         ]
     )
 

@@ -78,6 +78,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   }
   onNavigate(route);
   window.addEventListener("popstate", route);
-  if (await checkServer()) route();
-  else route(); // each view shows its own state; the auth panel is on top
+  await checkServer();
+  route(); // without a key, each view shows its own state under the key prompt
 });
