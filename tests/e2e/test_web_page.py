@@ -127,13 +127,16 @@ def test_search_shows_cards_the_attempts_and_keeps_the_query_in_the_address(
     page.get_by_role("checkbox", name="brave", exact=True).uncheck()
     page.get_by_role("checkbox", name="tavily", exact=True).uncheck()
     page.get_by_role("checkbox", name="duckduckgo", exact=True).check()
+    page.get_by_role("checkbox", name="brave", exact=True).check()  # ticked second: asked second
     box.fill("tokio tutorial")
     box.press("Enter")
     expect(results.first.get_by_role("heading")).to_contain_text("okio")
-    assert "q=tokio+tutorial" in page.url and "providers=duckduckgo" in page.url
+    expect(page.locator("#attempts li").first).to_contain_text("duckduckgo")
+    assert "q=tokio+tutorial" in page.url and "providers=duckduckgo%2Cbrave" in page.url
     assert "time=m" in page.url
     page.reload()
     expect(results.first.get_by_role("heading")).to_contain_text("okio")
+    expect(page.get_by_role("checkbox", name="brave", exact=True)).to_be_checked()
     expect(page.get_by_label("Time range")).to_have_value("m")
     results.first.get_by_role("link", name="Read").click()
     expect(page.locator("#page-card h1")).to_be_visible()

@@ -6,6 +6,7 @@ import { $, errorBox, h, hostOf, remoteImage, safeHref, siteBadge, status, when 
 import { go, internal, viewHref } from "./nav.js";
 
 let controller = null;
+let picked = []; // the providers ticked, in the order they were ticked: their priority
 let shown = ""; // the address of the search on screen, so going back to it does not ask again
 
 export const title = (query) => (query.get("q") ? `${query.get("q")} - search` : "Search");
@@ -14,8 +15,7 @@ export function init() {
   $("#search-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const query = { view: "search", q: $("#q").value.trim() };
-    const providers = [...document.querySelectorAll("#providers input:checked")].map((i) => i.value);
-    if (providers.length) query.providers = providers.join(",");
+    if (picked.length) query.providers = picked.join(",");
     if ($("#time").value) query.time = $("#time").value;
     if ($("#region").value.trim()) query.region = $("#region").value.trim();
     if (Number($("#count").value) !== 10) query.count = $("#count").value;
@@ -24,13 +24,18 @@ export function init() {
     go(query);
   });
   document.addEventListener("keydown", keys);
+  $("#providers").addEventListener("change", (event) => {
+    const name = event.target.value;
+    picked = picked.filter((p) => p !== name);
+    if (event.target.checked) picked.push(name);
+  });
 }
 
 /** The server's providers as checkboxes: the enabled ones first, in their order. */
 export function useInfo(info, error) {
   const box = $("#providers");
   box.replaceChildren(box.querySelector("legend") || h("legend", { text: "Providers" }));
-  box.firstChild.textContent = "Providers (none ticked: the server's order)";
+  box.firstChild.textContent = "Providers, asked in the order ticked (none: the server's order)";
   if (!info) {
     if (error) box.append(h("p", { class: "hint", text: `Providers unknown: ${error.message}` }));
     return;
@@ -47,7 +52,8 @@ export function useInfo(info, error) {
 }
 
 function tick(names) {
-  for (const input of document.querySelectorAll("#providers input")) input.checked = names.includes(input.value);
+  picked = names.filter(Boolean);
+  for (const input of document.querySelectorAll("#providers input")) input.checked = picked.includes(input.value);
 }
 
 export function enter(query) {
