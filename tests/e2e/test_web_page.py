@@ -377,7 +377,8 @@ def test_the_image_relay_answers_raster_images_only_and_through_the_guard(stack:
     assert refused.json()["error"]["code"] == "unsupported_content_type"
     blocked = relay("http://169.254.169.254/latest/meta-data/")
     assert blocked.status_code == 403 and blocked.json()["error"]["code"] == "blocked_address"
-    assert relay("javascript:alert(1)").status_code == 400
+    for bad in ("javascript:alert(1)", "http://[::1", "//no-scheme.test/a.png"):
+        assert relay(bad).status_code == 400, bad
     assert relay(f"{stack.site}/img/missing.png").json()["error"]["code"] == "http_error"
     assert relay(f"{stack.site}/img/almanac.png", key=None).status_code == 401
 

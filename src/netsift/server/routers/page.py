@@ -25,6 +25,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from ...errors import Disabled, HTTPError, UnsupportedContentType
 from ...fetch.sniff import sniff_mime
+from ...net.guard import check_url
 from ...params import MAX_URL_CHARS
 from ..deps import CallerDep, StateDep
 
@@ -62,6 +63,7 @@ IMAGE_MAX_BYTES = 2 * 1024 * 1024
 IMAGE_DEADLINE = 10.0
 # Raster formats only, recognised by their bytes (fetch/sniff.py), whatever the site declares.
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "image/x-icon"})
+IMAGE_ACCEPT = "image/webp,image/png,image/jpeg,image/*;q=0.8"
 IMAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; sandbox",  # opened alone: inert
     "Cache-Control": "private, max-age=86400",  # the browser keeps it for this person only
@@ -85,7 +87,8 @@ async def image(
     client = state.require_client()
     if not client.settings.enabled("fetch"):
         raise Disabled("images come through fetch, switched off on this host")
-    request = httpx.Request("GET", url, headers={"Accept": "image/webp,image/png,image/*;q=0.8"})
+    target = check_url(url)  # a malformed address is invalid input, before httpx parses it
+    request = httpx.Request("GET", target, headers={"Accept": IMAGE_ACCEPT})
     response = await client.http.send(
         request, kind="image", max_bytes=IMAGE_MAX_BYTES, deadline=IMAGE_DEADLINE
     )
