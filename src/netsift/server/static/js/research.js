@@ -233,7 +233,8 @@ function citation(c) {
   cites += 1;
   const id = `cite-${cites}`;
   const href = safeHref(c.url);
-  const pop = h("div", { id, class: "quote", popover: "auto", role: "tooltip" },
+  const pop = h("div", { id, class: "quote", popover: "auto", role: "dialog",
+    "aria-label": `Quote from source ${c.n}` },
     h("blockquote", { text: c.quote }),
     h("p", {},
       c.verified ? "Quote verified in " : "Quote NOT verified in ",
@@ -241,19 +242,47 @@ function citation(c) {
       " · ",
       internal(h("a", { href: viewHref({ view: "read", url: c.url }), text: "read it here" }))));
   const button = h("button", {
-    type: "button", class: "cite", popovertarget: id, "aria-describedby": id,
+    type: "button", class: "cite", "aria-controls": id, "aria-expanded": "false", "aria-describedby": id,
     "aria-label": `Source ${c.n}: ${c.title || hostOf(c.url)}`, text: `[${c.n}]`,
   });
+  // Shown while the pointer or the focus is on the marker or in the quote (its links included);
+  // a click or tap pins it open until Escape or a click elsewhere (the popover's light dismiss).
   let timer;
-  const show = () => { clearTimeout(timer); if (!pop.matches(":popover-open")) { place(button, pop); pop.showPopover(); } };
-  const hide = () => { timer = setTimeout(() => pop.matches(":popover-open") && pop.hidePopover(), 300); };
+  let pinned = false;
+  const engaged = () => button.matches(":hover, :focus") || pop.matches(":hover, :focus-within");
+  const show = () => {
+    clearTimeout(timer);
+    if (pop.matches(":popover-open")) return;
+    try {
+      pop.showPopover();
+    } catch (error) {
+      // already being shown (a focus and a click in the same gesture): nothing more to do
+      if (error.name !== "InvalidStateError") throw error;
+    }
+  };
+  const hide = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (!pinned && !engaged() && pop.matches(":popover-open")) pop.hidePopover();
+    }, 300);
+  };
   button.addEventListener("mouseenter", show);
-  button.addEventListener("mouseleave", hide);
-  pop.addEventListener("mouseenter", () => clearTimeout(timer));
-  pop.addEventListener("mouseleave", hide);
   button.addEventListener("focus", show);
-  button.addEventListener("blur", hide);
-  pop.addEventListener("toggle", (event) => { if (event.newState === "open") place(button, pop); });
+  button.addEventListener("click", () => {
+    pinned = true;
+    show();
+  });
+  pop.addEventListener("mouseenter", () => clearTimeout(timer));
+  for (const [el, event] of [[button, "mouseleave"], [button, "blur"], [pop, "mouseleave"], [pop, "focusout"]]) {
+    el.addEventListener(event, hide);
+  }
+  pop.addEventListener("beforetoggle", (event) => {
+    if (event.newState === "open") place(button, pop);
+  });
+  pop.addEventListener("toggle", (event) => {
+    button.setAttribute("aria-expanded", String(event.newState === "open"));
+    if (event.newState === "closed") pinned = false;
+  });
   return h("span", { class: "cite-wrap" }, button, pop);
 }
 
