@@ -302,6 +302,11 @@ def test_a_crawl_shows_its_pages_as_they_arrive_opens_them_and_downloads_them(
     assert len(lines) == 4
     assert_every_control_is_named(page)
     assert {json.loads(line)["title"] for line in lines} >= {"Tide docs", "Tide clocks"}
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download pages (Markdown)").click()
+    markdown = download.value.path().read_text()
+    assert markdown.count("\n---\n") == 3 and "# Tide clocks" in markdown
+    assert "Clocks that show the tide instead of the hour." in markdown
     pages.filter(has_text="Tide clocks").get_by_role("link", name="Read").click()
     expect(page.locator("#page-card h1")).to_have_text("Tide clocks")
     # a map of the same site: its URLs and where each was found, without reading them
@@ -368,6 +373,10 @@ def test_discoveries_filter_and_a_sleep_wakes_from_the_page(page: Page, stack: B
 
 
 def test_errors_show_their_code_and_message_and_no_stale_page(page: Page, stack: Bench) -> None:
+    visit(page, stack, view="read", url=f"{stack.site}/slow/7")  # answers after 0.4 s
+    expect(page.locator("#read-status")).to_contain_text("Reading")  # the loading state
+    expect(page.locator("#page-card h1")).to_have_text("Slow page 7")
+    expect(page.locator("#read-status")).to_be_hidden()
     visit(page, stack, view="read", url=f"{stack.site}/docs/a")
     expect(page.locator("#page-card h1")).to_have_text("Reading a tide table")
     page.get_by_label("Address of the page to read").fill("http://169.254.169.254/latest/")
@@ -468,3 +477,13 @@ def test_the_markdown_renderer_keeps_a_pages_markup_as_text(page: Page, stack: B
     assert '<td data-align="right">2</td>' in html and "b | c" in out["text"]
     assert '<code data-lang="html">' in html
     assert "Cited <button>[1]</button>" in html
+
+
+def test_a_search_without_results_says_so(page: Page, stack: Bench) -> None:
+    stack.tour.sims.state["brave"].set("noresults", times=1)
+    visit(page, stack, view="search", q="tide tables nobody wrote", providers="brave")
+    expect(page.locator("#search-status")).to_have_text(
+        "No results for “tide tables nobody wrote”."
+    )
+    expect(page.get_by_role("list", name="Results").locator("> li")).to_have_count(0)
+    expect(page.locator("#attempts li")).to_contain_text("brave 0 results")
