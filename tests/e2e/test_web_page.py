@@ -82,6 +82,7 @@ def test_a_server_with_keys_asks_for_one_and_keeps_it_for_the_tab(
     tab.goto(stack.url + "/")
     panel = tab.get_by_role("region", name="Authentication required")
     expect(panel).to_be_visible()
+    expect(tab.get_by_label("API key")).to_be_focused()
     tab.get_by_label("API key").fill("not-the-key")
     tab.get_by_role("button", name="Use this key").click()
     expect(panel.get_by_role("status")).to_contain_text("unauthorized")

@@ -80,4 +80,5 @@ document.addEventListener("DOMContentLoaded", async () => {
   window.addEventListener("popstate", route);
   await checkServer();
   route(); // without a key, each view shows its own state under the key prompt
+  if (!$("#auth").hidden) $("#auth-key").focus();
 });
