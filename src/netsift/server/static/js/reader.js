@@ -85,7 +85,7 @@ async function more() {
     const next = await post("/v1/fetch", { url: page.url, max_length: CHUNK, start_index: page.next });
     page.markdown += next.content;
     page.next = next.next_start_index;
-    show(next.start_index);
+    show($("#page-content").children.length);
   } catch (error) {
     fail(error);
   } finally {
@@ -94,27 +94,25 @@ async function more() {
   }
 }
 
-/** The Markdown so far, rendered whole (a block cut between two chunks joins up again). */
-function show(from) {
+/** The Markdown so far, rendered whole (a block cut between two chunks joins up again).
+ *  With `blocksBefore`, the reader's place is kept: the focus goes to the last block that was
+ *  shown before this part arrived (now whole), so reading goes on from there. */
+function show(blocksBefore) {
   const content = $("#page-content");
   const base = page.first.final_url || page.url;
-  content.replaceChildren(renderMarkdown(page.markdown, { base, link: readerLink }));
-  if (page.first.format !== "markdown") content.replaceChildren(h("pre", { text: page.markdown }));
+  content.replaceChildren(page.first.format === "markdown"
+    ? renderMarkdown(page.markdown, { base, link: readerLink })
+    : h("pre", { text: page.markdown }));
   $("#reader").hidden = false;
-  const shownChars = page.markdown.length;
-  $("#read-more").hidden = page.next === null || page.next === undefined;
-  $("#read-progress").textContent = page.next === null || page.next === undefined
+  const done = page.next === null || page.next === undefined;
+  $("#read-more").hidden = done;
+  $("#read-progress").textContent = done
     ? `${page.total.toLocaleString()} characters`
-    : `${shownChars.toLocaleString()} of ${page.total.toLocaleString()} characters`;
-  if (from !== undefined) {
-    // Keep the reader's place: focus the first block past what was already shown.
-    const blocks = [...content.children];
-    let seen = 0;
-    const target = blocks.find((block) => (seen += block.textContent.length) >= from * 0.9);
-    if (target) {
-      target.tabIndex = -1;
-      target.focus({ preventScroll: false });
-    }
+    : `${page.markdown.length.toLocaleString()} of ${page.total.toLocaleString()} characters`;
+  const place = blocksBefore ? content.children[blocksBefore - 1] : null;
+  if (place) {
+    place.tabIndex = -1;
+    place.focus();
   }
 }
 
