@@ -175,6 +175,8 @@ def test_the_reader_renders_markdown_shows_the_card_and_continues_a_long_page(
         shown = progress.inner_text()
         more.click()
         expect(progress).not_to_have_text(shown)
+        # the reader's place is kept: the focus is on the text, where the new part begins
+        assert page.evaluate("document.activeElement.closest('#page-content') !== null")
     expect(content).to_contain_text(LONG_LAST_SENTENCE)
     expect(content.get_by_role("heading", name="Chapter 14: the tides of year 14")).to_be_visible()
     assert_every_control_is_named(page)
