@@ -230,18 +230,30 @@ async def test_web_page_is_self_contained(api):
     page = await api.get("/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    assert "default-src 'self'" in page.headers["content-security-policy"]
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
     html = page.text
-    assert 'id="search-form"' in html and 'id="fetch-form"' in html
-    assert '<label for="query">' in html and '<label for="url">' in html
-    assert not re.search(r"(src|href)=\"(https?:)?//", html), "no external assets"
-    for asset in re.findall(r"(?:src|href)=\"(/static/[^\"]+)\"", html):
+    assert 'id="search-form"' in html and 'id="read-form"' in html
+    assert '<label for="q"' in html and '<label for="read-url"' in html
+    assert "<script>" not in html and not re.search(r"(src|href)=\"(https?:)?//", html)
+    # the page's files, and the modules they import, all from this server
+    todo = re.findall(r"(?:src|href)=\"(/static/[^\"]+)\"", html)
+    seen: set[str] = set()
+    while todo:
+        asset = todo.pop()
+        if asset in seen:
+            continue
+        seen.add(asset)
         served = await api.get(asset)
         assert served.status_code == 200, asset
-        assert "http://" not in served.text and "https://" not in served.text
-    script = (await api.get("/static/app.js")).text
-    assert "text/event-stream" in script and "/v1/fetch" in script
-    assert "innerHTML" not in script
+        assert served.headers["content-security-policy"] == policy, asset
+        if not asset.endswith(".svg"):  # (an SVG names its XML namespace by a URL)
+            assert "http://" not in served.text and "https://" not in served.text
+        assert "innerHTML" not in served.text and "insertAdjacentHTML" not in served.text
+        folder = asset.rsplit("/", 1)[0]
+        for module in re.findall(r"from \"\./([\w/.-]+\.js)\"", served.text):
+            todo.append(f"{folder}/{module}")
+    assert "/static/js/reader.js" in seen and "/static/js/markdown.js" in seen
 
 
 async def test_docs_load_only_from_this_server(api):

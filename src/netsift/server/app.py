@@ -152,7 +152,7 @@ def create_app(
     for router in ROUTERS + compat.ROUTERS:
         app.include_router(router)
     app.add_middleware(compat.CompatRouting, max_body=settings.server_max_body)
-    app.mount("/static", StaticFiles(directory=page.STATIC), name="static")
+    app.mount("/static", page.StaticAssets(), name="static")
     app.mount(docs.ASSETS_URL, StaticFiles(directory=docs.ASSETS), name="docs-assets")
     if not state.auth.required:
         app.openapi = _without_security(app)  # type: ignore[method-assign]
