@@ -1,10 +1,10 @@
 """Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape, search, map
 and crawl (a netsift crawl job, polled and cancelled by its id).
 
-firecrawl-py v2 builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
-URL, so Firecrawl's routes answer at the host root (`/v1/scrape`, `/v2/scrape`, `/v2/search`,
-and `/v1/search` for a Firecrawl body — routing.py tells it from netsift's own) as well as under
-`/firecrawl`. A client switches with `api_url="http://HOST:8080"` and a netsift key.
+firecrawl-py builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
+URL, so Firecrawl's clients need a host root (routing.py): the Firecrawl listener's
+(`netsift serve --firecrawl-port 3002`) serves v1 and v2, the main port's serves v2 (its `/v1/`
+is netsift's own). Everything also answers under `/firecrawl` on the main port.
 
 Answers keep Firecrawl's `{success, data}` envelope and its errors `{success: false, error}`
 with the statuses firecrawl-py maps to its exceptions (403 website not supported, 408
@@ -30,7 +30,15 @@ from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS, CrawlParams
 from ..deps import CallerDep, ServerState, StateDep
 from ..operations import Operations
 from ..responses import FetchRequest, MapRequest, SearchRequest, status_of
-from .shared import build, crawl_include, error_reply, parse_body, rank_score, time_range_of
+from .shared import (
+    ROUTED_FROM,
+    build,
+    crawl_include,
+    error_reply,
+    parse_body,
+    rank_score,
+    time_range_of,
+)
 
 __all__ = ["PREFIX", "render_error", "router"]
 
@@ -47,10 +55,6 @@ _STATUS = {504: 408, 502: 500, 422: 400, 413: 400, 415: 400}
 # A crawl keeps each page in one content format (Markdown or main-content HTML) with its links,
 # so those are the formats a crawl serves, one content format per crawl.
 CRAWL_FORMATS = {"markdown", "html", "links"}
-# The crawl ids Firecrawl's clients are given: netsift's job id behind this mark, so that
-# `GET /v1/crawl/{id}` at the root (netsift's own route too) is told apart by its path alone;
-# netsift's own ids are hex and never carry it.
-CRAWL_ID_PREFIX = "fc-"
 ROBOTS_CODE = BlockedByRobots.code
 CRAWL_PAGE_SIZE = 50  # documents per status answer; `next` points at the rest
 # `expiresAt`: Firecrawl keeps a crawl's results 24 hours, and its v1 client requires the field.
@@ -142,6 +146,13 @@ def render_error(error: NetsiftError) -> JSONResponse:
     if code := _CODES.get(error.code):
         body["code"] = code
     return error_reply(body, error, status=_STATUS.get(status, status))
+
+
+def api_root(request: Request) -> str:
+    """The URL this client reaches Firecrawl's API at: a host root when routing brought it
+    there, else the `/firecrawl` prefix it asked under."""
+    root = str(request.base_url).rstrip("/")
+    return root if ROUTED_FROM in request.scope else root + PREFIX
 
 
 def _formats(options: ScrapeOptions, served: set[str] = SERVED_FORMATS) -> set[str]:
@@ -354,16 +365,8 @@ def _crawl_params(params: Crawl) -> CrawlParams:
     return build(CrawlParams, **fields)
 
 
-def _crawl_id(job_id: str) -> str:
-    return CRAWL_ID_PREFIX + job_id
-
-
-def _job_id(crawl_id: str) -> str:
-    return crawl_id.removeprefix(CRAWL_ID_PREFIX)
-
-
 async def _crawl_job(state: ServerState, crawl_id: str) -> Job:
-    job = await state.require_client().jobs.get(_job_id(crawl_id))
+    job = await state.require_client().jobs.get(crawl_id)
     if job.kind != "crawl":
         raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl")
     return job
@@ -372,8 +375,7 @@ async def _crawl_job(state: ServerState, crawl_id: str) -> Job:
 async def _start_crawl(request: Request, state: StateDep, version: str) -> dict[str, Any]:
     params = parse_body(Crawl, await request.body())
     job = await state.require_client().start_crawl(_crawl_params(params))
-    url = str(request.base_url).rstrip("/") + f"/{version}/crawl/{_crawl_id(job.id)}"
-    return {"success": True, "id": _crawl_id(job.id), "url": url}
+    return {"success": True, "id": job.id, "url": f"{api_root(request)}/{version}/crawl/{job.id}"}
 
 
 @router.post("/v2/crawl", summary="Firecrawl v2 crawl: start a crawl job")
@@ -418,8 +420,7 @@ async def _crawl_status(
         "data": [_crawl_document(page, content) for _, _, page in rows],
     }
     if len(rows) == CRAWL_PAGE_SIZE:  # more may follow: the next page starts after this one
-        base = str(request.base_url).rstrip("/")
-        body["next"] = f"{base}/{version}/crawl/{crawl_id}?since={rows[-1][0]}"
+        body["next"] = f"{api_root(request)}/{version}/crawl/{crawl_id}?since={rows[-1][0]}"
     if job.error:
         body["error"] = str(job.error.get("message", job.status))
     return body
