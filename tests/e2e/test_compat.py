@@ -30,6 +30,7 @@ from tavily.errors import InvalidAPIKeyError, UsageLimitExceededError
 
 from netsift.config import Settings
 from netsift.server import create_app
+from netsift.server.compat import firecrawl as firecrawl_door
 from tests.e2e.cli import in_process
 from tests.integration.crawl.conftest import GeneratedSite, serve_site
 from tests.integration.net.apps import free_port
@@ -456,6 +457,67 @@ def test_firecrawl_v1_crawl_on_its_listener_and_netsift_crawl_on_the_main_port(c
     prefixed = httpx.post(main.url("/firecrawl/v1/crawl"), json=body).json()
     assert prefixed["url"] == main.url(f"/firecrawl/v1/crawl/{prefixed['id']}")
     assert httpx.get(prefixed["url"]).json()["success"] is True
+
+
+# -- Firecrawl's account endpoints and active crawls ----------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+def test_firecrawl_usage_comes_from_the_usage_ledger(doors, offline_web):
+    firecrawl = Firecrawl(api_key="any", api_url=doors.main.url(""))
+    before = firecrawl.get_credit_usage()
+    assert before.remaining_credits == firecrawl_door.UNMETERED  # netsift sells no credits
+    firecrawl.scrape(offline_web.url("news.test", "/article"))
+    firecrawl.search("rust async runtime", limit=2)
+    used = httpx.get(doors.main.url("/v2/team/credit-usage")).json()["data"]["creditsUsed"]
+    assert used == 2  # one page read, one search, as GET /v1/usage counts them
+    own = httpx.get(doors.main.url("/v1/usage")).json()
+    assert own["pages"] + own["searches"] == used
+    tokens = firecrawl.get_token_usage()
+    assert tokens.remaining_tokens == firecrawl_door.UNMETERED
+    v1 = V1FirecrawlApp(api_key="any", api_url=doors.firecrawl.url(""))
+    assert v1.get_credit_usage().data.remaining_credits == firecrawl_door.UNMETERED
+    assert v1.get_token_usage().data.remaining_tokens == firecrawl_door.UNMETERED
+    raw = httpx.get(doors.firecrawl.url("/v1/team/credit-usage")).json()["data"]
+    assert raw["credits_used"] == used  # v1 spells its fields in snake_case
+
+
+def test_firecrawl_active_crawls_are_the_callers_unfinished_ones(settings, site, tmp_path):
+    keys = [KEY, "other-key"]
+    with serve_doors(
+        settings,
+        api_keys=keys,
+        run_jobs=False,  # nothing runs: a started crawl stays queued
+        resolve=site.pins,
+        allow_networks=["127.0.0.0/8"],
+        jobs_url=f"sqlite:///{tmp_path / 'jobs.sqlite3'}",
+    ) as both:
+        mine = Firecrawl(api_key=KEY, api_url=both.main.url(""))
+        other = Firecrawl(api_key="other-key", api_url=both.main.url(""))
+        assert mine.get_active_crawls().crawls == []
+        started = mine.start_crawl(site.url("/"), limit=3)
+        [active] = mine.get_active_crawls().crawls
+        assert active.id == started.id and active.url == site.url("/")
+        assert active.options and active.options["max_pages"] == 3
+        assert other.get_active_crawls().crawls == []  # another key's crawls are not listed
+        queue = mine.get_queue_status()
+        assert (queue.jobs_in_queue, queue.active_jobs_in_queue) == (1, 0)
+        assert queue.waiting_jobs_in_queue == 1 and queue.most_recent_success is None
+        concurrency = mine.get_concurrency()
+        assert concurrency.concurrency == 0 and concurrency.max_concurrency >= 1
+        assert mine.cancel_crawl(started.id)
+        assert mine.get_active_crawls().crawls == []
+        headers = {"Authorization": f"Bearer {KEY}"}
+        v1 = httpx.get(both.firecrawl.url("/v1/crawl/active"), headers=headers)
+        assert v1.status_code == 200 and v1.json() == {"success": True, "crawls": []}
+
+
+def test_firecrawl_queue_status_names_the_latest_finished_crawl(crawl_server, site):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    job = firecrawl.crawl(site.url("/"), limit=2, poll_interval=1)
+    assert job.status == "completed"
+    assert firecrawl.get_queue_status().most_recent_success is not None
+    assert firecrawl.get_active_crawls().crawls == []
 
 
 # -- the Firecrawl listener of `netsift serve` ------------------------------------------------
