@@ -197,3 +197,10 @@ def depth_of(value: Any) -> int:
     if isinstance(value, list):
         return 1 + max((depth_of(v) for v in value), default=0)
     return 0
+
+
+def test_nesting_depth_carries_across_windows_and_stops_past_the_limit():
+    spread = b"[" * 40 + b"[]" * 5_000 + b"[" * 30  # the 70th level lies windows after the 40th
+    assert nesting_depth(spread) == 70
+    assert nesting_depth(spread, limit=MAX_DEPTH) == 70
+    assert MAX_DEPTH < nesting_depth(b"[" * 1_000_000, limit=MAX_DEPTH) < 1_000_000  # stopped
