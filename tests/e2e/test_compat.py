@@ -207,9 +207,13 @@ def test_the_main_port_keeps_v1_for_netsift_whatever_the_body(doors):
 
 
 def test_the_firecrawl_listener_serves_only_firecrawl(doors):
-    for path in ("/v1/info", "/healthz", "/"):
+    for path in ("/v1/info", "/healthz", "/", "/firecrawl/v1/search"):
         answer = httpx.get(doors.firecrawl.url(path))
         assert answer.status_code == 404 and answer.json()["success"] is False
+    refused = httpx.post(doors.firecrawl.url("/v1/scrape"), json={"url": ""})
+    assert refused.status_code == 400 and refused.json()["success"] is False
+    wrong_method = httpx.delete(doors.firecrawl.url("/v1/scrape"))
+    assert wrong_method.status_code == 405 and wrong_method.json()["success"] is False
 
 
 # -- SearXNG ----------------------------------------------------------------------------------
