@@ -565,11 +565,16 @@ def test_netsift_serve_opens_the_firecrawl_listener(tmp_path, sims, workers):
     assert f"Firecrawl-compatible API on http://127.0.0.1:{listener}" in output
 
 
-def test_the_firecrawl_port_must_differ_from_the_main_port(tmp_path):
+def test_the_firecrawl_port_must_differ_from_the_main_port_and_be_free(tmp_path):
     invoke = in_process({"NETSIFT_DATA_DIR": str(tmp_path), "NETSIFT_CACHE_URL": "memory://"})
     port = str(free_port())
     run = invoke("serve", "--port", port, "--firecrawl-port", port)
     assert run.code == 2 and "--firecrawl-port must differ" in run.stderr
+    with listen() as busy:
+        busy.listen()
+        taken = str(busy.getsockname()[1])
+        run = invoke("serve", "--port", port, "--firecrawl-port", taken)
+    assert run.code == 5 and "choose another with --firecrawl-port" in run.stderr
 
 
 def wait_ready(proc: subprocess.Popen[bytes], base: str, *, timeout: float = 60) -> None:
