@@ -348,6 +348,10 @@ class Settings(BaseSettings):
     # SearXNG's clients send no key: where keys are required, the networks admitted without one
     # on the SearXNG-compatible route only (server/compat/searxng.py). Empty: nobody.
     searxng_keyless_networks: CommaList = Field(default_factory=list)
+    # the port of the Firecrawl listener (`netsift serve --firecrawl-port`): every path on it is
+    # Firecrawl's API, v1 and v2, at the root its clients need (server/compat/routing.py); off
+    # when unset. 3002 is Firecrawl's own self-hosted port.
+    firecrawl_port: int | None = Field(default=None, ge=1, le=65535)
     # proxies whose X-Forwarded-For names the client (CIDRs); none by default, so a client
     # cannot pick its own rate-limit identity by sending the header
     trusted_proxies: CommaList = Field(default_factory=list)

@@ -1,8 +1,21 @@
 """The compatible APIs, driven by the real clients against a real `netsift serve` (uvicorn) and
 the offline web: tavily-python, firecrawl-py (v1 and v2 calls), LangChain's SearxSearchWrapper
-and an Open WebUI-shaped SearXNG request. Each answer is parsed by the client's own types."""
+and an Open WebUI-shaped SearXNG request. Each answer is parsed by the client's own types.
+
+Every server here also opens the Firecrawl listener (a second socket of the same app), where
+Firecrawl's v1 and v2 live at the root; the main port serves v2 at its root and keeps `/v1/`."""
 
 from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import httpx
 import pytest
@@ -15,11 +28,14 @@ from tavily import TavilyClient
 from tavily.errors import BadRequestError as TavilyBadRequest
 from tavily.errors import InvalidAPIKeyError, UsageLimitExceededError
 
+from netsift.config import Settings
 from netsift.server import create_app
-from netsift.server.compat.routing import is_firecrawl_crawl, is_firecrawl_search
+from netsift.server.compat import firecrawl as firecrawl_door
+from tests.e2e.cli import in_process
 from tests.integration.crawl.conftest import GeneratedSite, serve_site
+from tests.integration.net.apps import free_port
 from tests.offline_web.generated import SiteSpec
-from tests.offline_web.server import serve
+from tests.offline_web.server import LiveServer, listen, serve
 
 KEY = "compat-test-key"
 
@@ -34,10 +50,31 @@ def settings(door_settings):
     return factory
 
 
+@dataclass(frozen=True)
+class Doors:
+    main: LiveServer  # netsift's own port
+    firecrawl: LiveServer  # the Firecrawl listener: every path is Firecrawl's
+
+
+@contextmanager
+def serve_doors(settings: Callable[..., Settings], **overrides) -> Iterator[Doors]:
+    """One app on two sockets, as `netsift serve --firecrawl-port` runs it."""
+    second = listen()
+    port = second.getsockname()[1]
+    app = create_app(settings(firecrawl_port=port, **overrides))
+    with serve(app, also=[second], lifespan="on") as live:
+        yield Doors(main=live, firecrawl=LiveServer(host=live.host, port=port))
+
+
 @pytest.fixture
-def server(settings):
-    with serve(create_app(settings()), lifespan="on") as live:
-        yield live
+def doors(settings):
+    with serve_doors(settings) as both:
+        yield both
+
+
+@pytest.fixture
+def server(doors):
+    return doors.main
 
 
 @pytest.fixture
@@ -137,8 +174,8 @@ def test_firecrawl_v2_refusals_are_its_errors(server):
 
 # firecrawl-py's v1 client still calls pydantic's deprecated `.dict()`: its warning, not ours.
 @pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
-def test_firecrawl_v1_scrape_and_search_parse(server, offline_web):
-    app = V1FirecrawlApp(api_key="any", api_url=server.url(""))
+def test_firecrawl_v1_scrape_and_search_parse_on_the_firecrawl_listener(doors, offline_web):
+    app = V1FirecrawlApp(api_key="any", api_url=doors.firecrawl.url(""))
     scraped = app.scrape_url(offline_web.url("news.test", "/article"), formats=["markdown"])
     assert scraped.markdown and "ferries" in scraped.markdown
     found = app.search("rust async runtime", limit=2)
@@ -146,15 +183,37 @@ def test_firecrawl_v1_scrape_and_search_parse(server, offline_web):
     assert found.data[0]["url"] and found.data[0]["description"]
 
 
-def test_netsift_search_keeps_its_own_route(server):
+def test_firecrawl_v2_clients_use_either_root(doors, offline_web):
+    article = offline_web.url("news.test", "/article")
+    for door in (doors.main, doors.firecrawl):
+        document = Firecrawl(api_key="any", api_url=door.url("")).scrape(article)
+        assert document.markdown and "ferries" in document.markdown
+
+
+def test_the_main_port_keeps_v1_for_netsift_whatever_the_body(doors):
     response = httpx.post(
-        server.url("/v1/search"), json={"query": "rust async runtime", "count": 2}
+        doors.main.url("/v1/search"), json={"query": "rust async runtime", "count": 2}
     )
     assert response.status_code == 200
     assert "attempts" in response.json()  # netsift's shape, not Firecrawl's envelope
-    assert not is_firecrawl_search(b'{"query": "q", "count": 2, "providers": ["brave"]}')
-    assert is_firecrawl_search(b'{"query": "q", "limit": 2, "origin": "python-sdk@4"}')
-    assert not is_firecrawl_search(b'{"query": "q", "bogus": 1}')  # netsift's 422 explains it
+    firecrawl_body = {"query": "rust", "limit": 2, "origin": "python-sdk@4"}
+    refused = httpx.post(doors.main.url("/v1/search"), json=firecrawl_body)
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_input"
+    assert "limit" in refused.json()["error"]["message"]  # netsift's own refusal, by name
+    on_listener = httpx.post(doors.firecrawl.url("/v1/search"), json=firecrawl_body)
+    assert on_listener.status_code == 200 and on_listener.json()["success"] is True
+    prefixed = httpx.post(doors.main.url("/firecrawl/v1/search"), json=firecrawl_body)
+    assert prefixed.status_code == 200 and prefixed.json()["success"] is True
+
+
+def test_the_firecrawl_listener_serves_only_firecrawl(doors):
+    for path in ("/v1/info", "/healthz", "/", "/firecrawl/v1/search"):
+        answer = httpx.get(doors.firecrawl.url(path))
+        assert answer.status_code == 404 and answer.json()["success"] is False
+    refused = httpx.post(doors.firecrawl.url("/v1/scrape"), json={"url": ""})
+    assert refused.status_code == 400 and refused.json()["success"] is False
+    wrong_method = httpx.delete(doors.firecrawl.url("/v1/scrape"))
+    assert wrong_method.status_code == 405 and wrong_method.json()["success"] is False
 
 
 # -- SearXNG ----------------------------------------------------------------------------------
@@ -199,12 +258,13 @@ def test_searxng_keyless_callers_need_an_admitted_network(settings):
     with serve(create_app(keyed), lifespan="on") as live:
         refused = httpx.get(live.url("/search"), params={"q": "rust", "format": "json"})
         assert refused.status_code == 401 and "Bearer" in refused.json()["error"]
-    admitted = settings(api_keys=[KEY], searxng_keyless_networks=["127.0.0.0/8"])
-    with serve(create_app(admitted), lifespan="on") as live:
-        answer = httpx.get(live.url("/search"), params={"q": "rust", "format": "json"})
+    with serve_doors(settings, api_keys=[KEY], searxng_keyless_networks=["127.0.0.0/8"]) as both:
+        answer = httpx.get(both.main.url("/search"), params={"q": "rust", "format": "json"})
         assert answer.status_code == 200 and answer.json()["results"]
-        native = httpx.post(live.url("/v1/search"), json={"query": "rust"})
+        native = httpx.post(both.main.url("/v1/search"), json={"query": "rust"})
         assert native.status_code == 401  # the exemption is the SearXNG route's alone
+        scrape = httpx.post(both.firecrawl.url("/v2/scrape"), json={"url": "http://a.test/"})
+        assert scrape.status_code == 401 and scrape.json()["success"] is False  # same keys
 
 
 def test_the_web_page_is_still_at_the_root(server):
@@ -212,14 +272,17 @@ def test_the_web_page_is_still_at_the_root(server):
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
 
-def test_info_lists_each_compatible_base_url(server):
-    info = httpx.get(server.url("/v1/info")).json()
-    root = server.url("").rstrip("/")
+def test_info_lists_each_compatible_base_url(doors, settings):
+    info = httpx.get(doors.main.url("/v1/info")).json()
+    root = doors.main.url("").rstrip("/")
     assert info["compat"] == {
-        "tavily": {"base_url": root + "/tavily"},
-        "firecrawl": {"base_url": root},
-        "searxng": {"base_url": root},
+        "tavily": {"base_url": root + "/tavily", "versions": None},
+        "firecrawl": {"base_url": doors.firecrawl.url("").rstrip("/"), "versions": ["v1", "v2"]},
+        "searxng": {"base_url": root, "versions": None},
     }
+    with serve(create_app(settings()), lifespan="on") as alone:  # no Firecrawl listener
+        firecrawl = httpx.get(alone.url("/v1/info")).json()["compat"]["firecrawl"]
+    assert firecrawl == {"base_url": alone.url("").rstrip("/"), "versions": ["v2"]}
 
 
 @pytest.mark.parametrize(
@@ -233,6 +296,8 @@ def test_info_lists_each_compatible_base_url(server):
         ("POST", "/v2/search", b'{"query": "x", "limit": 1000}', 400, "success"),
         ("POST", "/v2/crawl", b"{}", 400, "success"),
         ("POST", "/v2/extract", b"{}", 404, "success"),
+        ("POST", "/firecrawl/v1/scrape", b'{"url": 5}', 400, "success"),
+        ("POST", "/v1/scrape", b"{}", 404, "error"),  # netsift's /v1/: Firecrawl's is elsewhere
         ("POST", "/tavily/crawl", b'{"url": "http://x.test/", "format": "pdf"}', 400, "detail"),
         ("GET", "/search?q=&format=json", b"", 400, "error"),
         ("GET", "/search?q=x&format=json&pageno=0", b"", 400, "error"),
@@ -271,11 +336,11 @@ def test_firecrawl_v2_map_parses(server, offline_web):
 
 
 @pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
-def test_firecrawl_v1_map_parses_and_netsift_map_keeps_its_route(server, offline_web):
-    app = V1FirecrawlApp(api_key="any", api_url=server.url(""))
+def test_firecrawl_v1_map_parses_and_netsift_map_keeps_its_route(doors, offline_web):
+    app = V1FirecrawlApp(api_key="any", api_url=doors.firecrawl.url(""))
     mapped = app.map_url(offline_web.url("map.test", "/"), limit=5, sitemap_only=True)
     assert mapped.success and len(mapped.links) == 5 and isinstance(mapped.links[0], str)
-    own = httpx.post(server.url("/v1/map"), json={"url": offline_web.url("map.test", "/")})
+    own = httpx.post(doors.main.url("/v1/map"), json={"url": offline_web.url("map.test", "/")})
     assert own.status_code == 200 and "left_out" in own.json()  # netsift's shape
 
 
@@ -298,15 +363,19 @@ def site():
 
 
 @pytest.fixture
-def crawl_server(settings, sims, offline_web, site: GeneratedSite, tmp_path):
-    pins = sims.pins + offline_web.pins + site.pins
-    crawling = settings(
-        resolve=pins,
+def crawl_doors(settings, sims, offline_web, site: GeneratedSite, tmp_path):
+    with serve_doors(
+        settings,
+        resolve=sims.pins + offline_web.pins + site.pins,
         allow_networks=["127.0.0.0/8"],
         jobs_url=f"sqlite:///{tmp_path / 'jobs.sqlite3'}",
-    )
-    with serve(create_app(crawling), lifespan="on") as live:
-        yield live
+    ) as both:
+        yield both
+
+
+@pytest.fixture
+def crawl_server(crawl_doors):
+    return crawl_doors.main
 
 
 def test_tavily_crawl_runs_to_the_end_in_tavilys_shape(crawl_server, site):
@@ -337,7 +406,7 @@ def test_firecrawl_v2_crawl_polls_to_completion_and_pages(crawl_server, site):
     assert first.markdown and first.metadata_typed.source_url == site.url("/")
     assert first.metadata_typed.status_code == 200 and first.links
     started = firecrawl.start_crawl(site.url("/docs/1"), limit=3, include_paths=["^/docs/"])
-    assert started.id.startswith("fc-") and started.url.endswith(f"/v2/crawl/{started.id}")
+    assert started.url == crawl_server.url(f"/v2/crawl/{started.id}")
     status = firecrawl.get_crawl_status(started.id)
     assert status.status in ("scraping", "completed") and status.expires_at is not None
     errors = firecrawl.get_crawl_errors(job.id)
@@ -371,22 +440,148 @@ def test_firecrawl_crawl_status_pages_through_next(crawl_server, site, monkeypat
 
 
 @pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
-def test_firecrawl_v1_crawl_and_netsift_crawl_share_the_root(crawl_server, site):
-    app = V1FirecrawlApp(api_key="any", api_url=crawl_server.url(""))
+def test_firecrawl_v1_crawl_on_its_listener_and_netsift_crawl_on_the_main_port(crawl_doors, site):
+    listener, main = crawl_doors.firecrawl, crawl_doors.main
+    app = V1FirecrawlApp(api_key="any", api_url=listener.url(""))
     done = app.crawl_url(site.url("/"), limit=3, max_depth=2, poll_interval=1)
     assert done.status == "completed" and len(done.data) == 3 and done.data[0].markdown
     started = app.async_crawl_url(site.url("/"), limit=200, max_depth=10)
-    assert started.success and started.id.startswith("fc-")
+    assert started.success and started.url == listener.url(f"/v1/crawl/{started.id}")
     assert app.check_crawl_status(started.id).status in ("scraping", "completed", "cancelled")
     cancelled = app.cancel_crawl(started.id)
     assert cancelled["success"] and cancelled["status"] == "cancelled"
     assert app.check_crawl_status(started.id).status == "cancelled"
-    assert httpx.delete(crawl_server.url(f"/v1/crawl/{started.id}")).status_code == 409
+    assert httpx.delete(listener.url(f"/v1/crawl/{started.id}")).status_code == 409
     # netsift's own crawl keeps its route and shape, also for a job Firecrawl's door started
-    own = httpx.post(crawl_server.url("/v1/crawl"), json={"url": site.url("/"), "max_pages": 2})
+    own = httpx.post(main.url("/v1/crawl"), json={"url": site.url("/"), "max_pages": 2})
     assert own.status_code == 202 and "id" in own.json()
-    job_id = started.id.removeprefix("fc-")
-    assert httpx.get(crawl_server.url(f"/v1/crawl/{job_id}")).json()["status"] == "cancelled"
-    assert is_firecrawl_crawl(b'{"url": "http://a.test/", "limit": 3, "origin": "python-sdk"}')
-    assert not is_firecrawl_crawl(b'{"url": "http://a.test/", "max_pages": 3, "max_depth": 2}')
-    assert not is_firecrawl_crawl(b'{"url": "http://a.test/", "bogus": 1}')
+    assert httpx.get(main.url(f"/v1/crawl/{started.id}")).json()["status"] == "cancelled"
+    # asked under the prefix, the crawl's URL keeps the prefix (the root's /v1 is netsift's)
+    body = {"url": site.url("/"), "limit": 1, "origin": "curl"}
+    prefixed = httpx.post(main.url("/firecrawl/v1/crawl"), json=body).json()
+    assert prefixed["url"] == main.url(f"/firecrawl/v1/crawl/{prefixed['id']}")
+    assert httpx.get(prefixed["url"]).json()["success"] is True
+
+
+# -- Firecrawl's account endpoints and active crawls ----------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+def test_firecrawl_usage_comes_from_the_usage_ledger(doors, offline_web):
+    firecrawl = Firecrawl(api_key="any", api_url=doors.main.url(""))
+    before = firecrawl.get_credit_usage()
+    assert before.remaining_credits == firecrawl_door.UNMETERED  # netsift sells no credits
+    firecrawl.scrape(offline_web.url("news.test", "/article"))
+    firecrawl.search("rust async runtime", limit=2)
+    used = httpx.get(doors.main.url("/v2/team/credit-usage")).json()["data"]["creditsUsed"]
+    assert used == 2  # one page read, one search, as GET /v1/usage counts them
+    own = httpx.get(doors.main.url("/v1/usage")).json()
+    assert own["pages"] + own["searches"] == used
+    tokens = firecrawl.get_token_usage()
+    assert tokens.remaining_tokens == firecrawl_door.UNMETERED
+    v1 = V1FirecrawlApp(api_key="any", api_url=doors.firecrawl.url(""))
+    assert v1.get_credit_usage().data.remaining_credits == firecrawl_door.UNMETERED
+    assert v1.get_token_usage().data.remaining_tokens == firecrawl_door.UNMETERED
+    raw = httpx.get(doors.firecrawl.url("/v1/team/credit-usage")).json()["data"]
+    assert raw["credits_used"] == used  # v1 spells its fields in snake_case
+
+
+def test_firecrawl_active_crawls_are_the_callers_unfinished_ones(settings, site, tmp_path):
+    keys = [KEY, "other-key"]
+    with serve_doors(
+        settings,
+        api_keys=keys,
+        run_jobs=False,  # nothing runs: a started crawl stays queued
+        resolve=site.pins,
+        allow_networks=["127.0.0.0/8"],
+        jobs_url=f"sqlite:///{tmp_path / 'jobs.sqlite3'}",
+    ) as both:
+        mine = Firecrawl(api_key=KEY, api_url=both.main.url(""))
+        other = Firecrawl(api_key="other-key", api_url=both.main.url(""))
+        assert mine.get_active_crawls().crawls == []
+        started = mine.start_crawl(site.url("/"), limit=3)
+        [active] = mine.get_active_crawls().crawls
+        assert active.id == started.id and active.url == site.url("/")
+        assert active.options and active.options["max_pages"] == 3
+        assert other.get_active_crawls().crawls == []  # another key's crawls are not listed
+        queue = mine.get_queue_status()
+        assert (queue.jobs_in_queue, queue.active_jobs_in_queue) == (1, 0)
+        assert queue.waiting_jobs_in_queue == 1 and queue.most_recent_success is None
+        concurrency = mine.get_concurrency()
+        assert concurrency.concurrency == 0 and concurrency.max_concurrency >= 1
+        assert mine.cancel_crawl(started.id)
+        assert mine.get_active_crawls().crawls == []
+        headers = {"Authorization": f"Bearer {KEY}"}
+        v1 = httpx.get(both.firecrawl.url("/v1/crawl/active"), headers=headers)
+        assert v1.status_code == 200 and v1.json() == {"success": True, "crawls": []}
+
+
+def test_firecrawl_queue_status_names_the_latest_finished_crawl(crawl_server, site):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    job = firecrawl.crawl(site.url("/"), limit=2, poll_interval=1)
+    assert job.status == "completed"
+    assert firecrawl.get_queue_status().most_recent_success is not None
+    assert firecrawl.get_active_crawls().crawls == []
+
+
+# -- the Firecrawl listener of `netsift serve` ------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_netsift_serve_opens_the_firecrawl_listener(tmp_path, sims, workers):
+    port, listener = free_port(), free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("NETSIFT_", "PROMETHEUS_"))},
+        **sims.env(),
+        "NETSIFT_PROVIDERS": "tavily",
+        "NETSIFT_CAPABILITIES": "search",
+        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+        "NETSIFT_API_KEYS": KEY,
+    }
+    command = [sys.executable, "-m", "netsift", "serve", "--port", str(port)]
+    command += ["--firecrawl-port", str(listener), "--workers", str(workers)]
+    proc = subprocess.Popen(
+        command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        main = f"http://127.0.0.1:{port}"
+        wait_ready(proc, main)
+        found = V1FirecrawlApp(api_key=KEY, api_url=f"http://127.0.0.1:{listener}").search("rust")
+        assert found.success and found.data
+        headers = {"Authorization": f"Bearer {KEY}"}
+        own = httpx.post(f"{main}/v1/search", json={"query": "rust"}, headers=headers)
+        assert own.status_code == 200 and "attempts" in own.json()
+        info = httpx.get(f"{main}/v1/info", headers=headers).json()["compat"]["firecrawl"]
+        assert info == {"base_url": f"http://127.0.0.1:{listener}", "versions": ["v1", "v2"]}
+        metrics = httpx.get(f"{main}/metrics", headers=headers).text
+        assert "/firecrawl/v1/search" in metrics  # the listener's calls in the server's metrics
+    finally:
+        proc.send_signal(signal.SIGINT)
+        output = proc.communicate(timeout=30)[0].decode()
+    assert proc.returncode == 0, output
+    assert f"Firecrawl-compatible API on http://127.0.0.1:{listener}" in output
+
+
+def test_the_firecrawl_port_must_differ_from_the_main_port_and_be_free(tmp_path):
+    invoke = in_process({"NETSIFT_DATA_DIR": str(tmp_path), "NETSIFT_CACHE_URL": "memory://"})
+    port = str(free_port())
+    run = invoke("serve", "--port", port, "--firecrawl-port", port)
+    assert run.code == 2 and "--firecrawl-port must differ" in run.stderr
+    with listen() as busy:
+        busy.listen()
+        taken = str(busy.getsockname()[1])
+        run = invoke("serve", "--port", port, "--firecrawl-port", taken)
+    assert run.code == 5 and "choose another with --firecrawl-port" in run.stderr
+
+
+def wait_ready(proc: subprocess.Popen[bytes], base: str, *, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(f"{base}/readyz").status_code == 200:
+                return
+        assert time.monotonic() < deadline and proc.poll() is None, "server did not start"
+        time.sleep(0.1)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
 
-__all__ = ["LiveServer", "serve"]
+__all__ = ["LiveServer", "listen", "serve"]
 
 
 class _ThreadServer(uvicorn.Server):
@@ -39,18 +39,28 @@ class LiveServer:
         return f"{scheme}://{host or self.host}:{self.port}{path}"
 
 
-@contextmanager
-def serve(app: Any, *, host: str = "127.0.0.1", **config: Any) -> Iterator[LiveServer]:
-    """Serve `app` until the block ends; waits until it accepts connections."""
+def listen(host: str = "127.0.0.1") -> socket.socket:
+    """A socket bound to a free port of `host`, not yet listening."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
+    return sock
+
+
+@contextmanager
+def serve(
+    app: Any, *, host: str = "127.0.0.1", also: Sequence[socket.socket] = (), **config: Any
+) -> Iterator[LiveServer]:
+    """Serve `app` until the block ends; waits until it accepts connections. `also`: more
+    bound sockets (from `listen()`) the same app answers on, as a second listener."""
+    sock = listen(host)
     port = sock.getsockname()[1]
     options: dict[str, Any] = {"log_level": "warning", "lifespan": "off", "access_log": False}
     options.update(config)
     server = _ThreadServer(uvicorn.Config(app, **options))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    sockets = [sock, *also]
+    thread = threading.Thread(target=server.run, kwargs={"sockets": sockets}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -62,4 +72,5 @@ def serve(app: Any, *, host: str = "127.0.0.1", **config: Any) -> Iterator[LiveS
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-        sock.close()
+        for each in sockets:
+            each.close()

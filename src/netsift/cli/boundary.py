@@ -267,7 +267,7 @@ def store_unreachable(exc: BaseException) -> ConfigError | None:
     )
 
 
-def check_port_free(host: str, port: int) -> None:
+def check_port_free(host: str, port: int, *, option: str = "--port") -> None:
     """ConfigError (exit 5) when `host:port` cannot be bound, before a server starts: a busy
     port is the environment's problem, said in one line instead of a server's log."""
     import socket
@@ -280,6 +280,6 @@ def check_port_free(host: str, port: int) -> None:
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
-            "choose another with --port (or --host)",
-            details={"key": "--port", "host": host, "port": port},
+            f"choose another with {option} (or --host)",
+            details={"key": option, "host": host, "port": port},
         ) from None

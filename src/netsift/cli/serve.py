@@ -1,7 +1,8 @@
 """`netsift serve`: the HTTP API under uvicorn, safe by default.
 
 It binds the loopback unless told otherwise, and refuses (exit 5) to serve any other address
-without `NETSIFT_API_KEYS` or an explicit `--insecure-no-auth`. With several workers, their
+without `NETSIFT_API_KEYS` or an explicit `--insecure-no-auth`. `--firecrawl-port` opens a
+second listener where Firecrawl's clients find its API at the root. With several workers, their
 metrics are summed through a shared multiprocess directory, removed when the server stops.
 """
 
@@ -33,6 +34,15 @@ def serve(
         ),
     ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    firecrawl_port: Annotated[
+        int | None,
+        typer.Option(
+            help="Also serve Firecrawl's API (v1 and v2) at the root of this port, e.g. 3002 "
+            "[env: NETSIFT_FIRECRAWL_PORT].",
+            min=1,
+            max=65535,
+        ),
+    ] = None,
     no_worker: Annotated[
         bool,
         typer.Option("--no-worker", help="Only enqueue jobs; `netsift worker` processes run them."),
@@ -53,6 +63,15 @@ def serve(
             importlib.import_module(module)
         check_bind(host, api_keys=settings.api_keys, insecure_no_auth=insecure_no_auth)
         check_port_free(host, port)
+        firecrawl_port = firecrawl_port or settings.firecrawl_port
+        if firecrawl_port is not None:
+            if firecrawl_port == port:
+                raise InvalidInput(
+                    f"--firecrawl-port must differ from --port ({port}): the Firecrawl "
+                    "listener serves Firecrawl's API at its root, the main port netsift's",
+                    details={"key": "--firecrawl-port"},
+                )
+            check_port_free(host, firecrawl_port, option="--firecrawl-port")
         if no_worker:  # read by every uvicorn worker's Settings
             os.environ["NETSIFT_RUN_JOBS"] = "false"
         run(
@@ -61,4 +80,5 @@ def serve(
             workers=workers,
             log_level=log_level.lower(),
             stop_timeout=settings.job_stop_timeout,
+            firecrawl_port=firecrawl_port,
         )

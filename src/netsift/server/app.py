@@ -19,7 +19,7 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 from fastapi import FastAPI, Request
@@ -136,9 +136,12 @@ def create_app(
         redoc_url=None,
     )
     app.state.netsift = state
-    _add_error_handlers(app, metrics)
+    render = _renderer(metrics)
+    _add_error_handlers(app, render)
     app.add_middleware(HeadAsGet, router=app.router)
-    app.add_middleware(RequestContext, metrics=metrics, max_body=settings.server_max_body)
+    app.add_middleware(
+        RequestContext, metrics=metrics, max_body=settings.server_max_body, render=render
+    )
     if settings.trusted_proxies:
         app.add_middleware(TrustedProxies, networks=settings.trusted_proxies)
     if settings.cors_origins:
@@ -151,7 +154,8 @@ def create_app(
         )
     for router in ROUTERS + compat.ROUTERS:
         app.include_router(router)
-    app.add_middleware(compat.CompatRouting, max_body=settings.server_max_body)
+    # outermost: every layer inside (body bounds, errors, metrics) sees the settled route
+    app.add_middleware(compat.CompatRouting, firecrawl_port=settings.firecrawl_port)
     app.mount("/static", page.StaticAssets(), name="static")
     app.mount(docs.ASSETS_URL, StaticFiles(directory=docs.ASSETS), name="docs-assets")
     if not state.auth.required:
@@ -208,7 +212,41 @@ def create_app_from_env() -> FastAPI:
     return create_app(Settings(), multiprocess_dir=Path(multiprocess) if multiprocess else None)
 
 
-def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
+class _Render(Protocol):
+    def __call__(
+        self,
+        path: str,
+        error: NetsiftError,
+        *,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> JSONResponse: ...
+
+
+def _renderer(metrics: Metrics) -> _Render:
+    """The one rendering of an error on this server: counted, then shaped as the route at
+    `path` answers (a compatible API's own envelope, or netsift's)."""
+
+    def render(
+        path: str,
+        error: NetsiftError,
+        *,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> JSONResponse:
+        metrics.observe_error(error.code)
+        if (compatible := compat.renderer_for(path)) is None:
+            return error_response(error, status=status, headers=headers)
+        response = compatible(error)  # the shape that API's clients read
+        if status == 405:  # the method, not the body, is wrong: keep HTTP's own answer
+            response.status_code = status
+            response.headers.update(headers or {})
+        return response
+
+    return render
+
+
+def _add_error_handlers(app: FastAPI, rendered: _Render) -> None:
     def render(
         request: Request,
         error: NetsiftError,
@@ -216,14 +254,7 @@ def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
         status: int | None = None,
         headers: dict[str, str] | None = None,
     ) -> JSONResponse:
-        metrics.observe_error(error.code)
-        if (compatible := compat.renderer_for(request.url.path)) is None:
-            return error_response(error, status=status, headers=headers)
-        response = compatible(error)  # the shape that API's clients read
-        if status == 405:  # the method, not the body, is wrong: keep HTTP's own answer
-            response.status_code = status
-            response.headers.update(headers or {})
-        return response
+        return rendered(request.url.path, error, status=status, headers=headers)
 
     @app.exception_handler(NetsiftError)
     async def netsift_error(request: Request, exc: NetsiftError) -> JSONResponse:

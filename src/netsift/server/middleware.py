@@ -1,33 +1,35 @@
-"""The ASGI layer around every request: its id, its body cap, and its line in the metrics.
+"""The ASGI layer around every request: its id, its body bounds, and its line in the metrics.
 
 Plain ASGI (not BaseHTTPMiddleware) so streamed answers pass through untouched. The request
 id comes from `X-Request-ID` when the client sends a sane one, else is made up; it is set for
-the audit log (`request_id_var`) and echoed in the answer. A body over the cap is refused with
-413 in the error shape before any route sees it, whether it declares its length or not.
+the audit log (`request_id_var`) and echoed in the answer. Every body is read here before any
+route sees it: one over the size cap is refused with 413 (declared length or not), one nested
+deeper than body_bounds allows with 400 `invalid_input`, in the error shape of its route.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from starlette.datastructures import Headers
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..asgi_body import read_capped, replay
 from ..errors import InvalidInput, NetsiftError, TooLarge
 from ..net.audit import request_id_var
+from .body_bounds import check_depth
 from .metrics import Metrics
-from .responses import REQUEST_ID_PATTERN, status_of
+from .responses import REQUEST_ID_PATTERN
 
 __all__ = ["RequestContext", "TrustedProxies", "build_request_id"]
 
 REQUEST_ID_HEADER = "x-request-id"
-BODY_METHODS = {"POST", "PUT", "PATCH"}
 
 
 def build_request_id(header: str | None) -> str:
@@ -37,12 +39,23 @@ def build_request_id(header: str | None) -> str:
 
 
 class RequestContext:
-    """Request id, body cap and request metrics for every HTTP request."""
+    """Request id, body bounds and request metrics for every HTTP request.
 
-    def __init__(self, app: ASGIApp, *, metrics: Metrics, max_body: int) -> None:
+    `render` answers a refused body in the shape of the route it was sent to (a compatible
+    API's own, or netsift's), from the path the compatible routing has already settled."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        metrics: Metrics,
+        max_body: int,
+        render: Callable[[str, NetsiftError], Response],
+    ) -> None:
         self.app = app
         self.metrics = metrics
         self.max_body = max_body
+        self.render = render
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -67,11 +80,15 @@ class RequestContext:
             await send(message)
 
         try:
-            capped = await self._capped_body(scope, headers, receive)
-            if isinstance(capped, NetsiftError):
-                await self._refuse(capped, send_with_id)
+            try:
+                body = await self._bounded_body(headers, receive)
+            except NetsiftError as error:
+                response = self.render(scope["path"], error)
+                if isinstance(error, TooLarge):  # the rest of the body is left unread
+                    response.headers["connection"] = "close"
+                await response(scope, receive, send_with_id)
                 return
-            await self.app(scope, capped or receive, send_with_id)
+            await self.app(scope, receive if body is None else replay(body, receive), send_with_id)
         finally:
             route = scope.get("route")
             name = getattr(route, "path", None) or "unmatched"
@@ -80,22 +97,22 @@ class RequestContext:
             )
             request_id_var.reset(token)
 
-    async def _capped_body(
-        self, scope: Scope, headers: Headers, receive: Receive
-    ) -> Receive | NetsiftError | None:
-        """None to pass `receive` on; a replaying receive for a buffered body; or the error."""
+    async def _bounded_body(self, headers: Headers, receive: Receive) -> bytes | None:
+        """The body, read whole within the size cap and checked for depth before any route
+        parses it; None when the request has none. Raises the refusal."""
         declared = headers.get("content-length")
         if declared is not None:
             if not declared.isdigit():
-                return InvalidInput("the Content-Length header is not a number")
+                raise InvalidInput("the Content-Length header is not a number")
             if int(declared) > self.max_body:
-                return self._too_large(int(declared))
-            return None
-        if scope["method"] not in BODY_METHODS:
-            return None
-        # No declared length (chunked): read it here, up to the cap, then replay it.
+                raise self._too_large(int(declared))
+        if not int(declared or 0) and "transfer-encoding" not in headers:
+            return None  # HTTP/1.1: a request without either header has no body
         body = await read_capped(receive, self.max_body)
-        return self._too_large(None) if body is None else replay(body, receive)
+        if body is None:
+            raise self._too_large(None)
+        check_depth(body)
+        return body
 
     def _too_large(self, declared: int | None) -> TooLarge:
         details: dict[str, Any] = {"limit": self.max_body}
@@ -106,22 +123,6 @@ class RequestContext:
             details=details,
             retryable=False,
         )
-
-    async def _refuse(self, error: NetsiftError, send: Send) -> None:
-        self.metrics.observe_error(error.code)
-        body = json.dumps({"error": error.to_dict()}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status_of(error),
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
 
 class TrustedProxies:

@@ -1,10 +1,10 @@
 """Firecrawl's API (`firecrawl-py` v1 and v2, its MCP server) over netsift: scrape, search, map
 and crawl (a netsift crawl job, polled and cancelled by its id).
 
-firecrawl-py v2 builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
-URL, so Firecrawl's routes answer at the host root (`/v1/scrape`, `/v2/scrape`, `/v2/search`,
-and `/v1/search` for a Firecrawl body — routing.py tells it from netsift's own) as well as under
-`/firecrawl`. A client switches with `api_url="http://HOST:8080"` and a netsift key.
+firecrawl-py builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
+URL, so Firecrawl's clients need a host root (routing.py): the Firecrawl listener's
+(`netsift serve --firecrawl-port 3002`) serves v1 and v2, the main port's serves v2 (its `/v1/`
+is netsift's own). Everything also answers under `/firecrawl` on the main port.
 
 Answers keep Firecrawl's `{success, data}` envelope and its errors `{success: false, error}`
 with the statuses firecrawl-py maps to its exceptions (403 website not supported, 408
@@ -15,6 +15,7 @@ verifies certificates.
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -24,13 +25,21 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import BlockedByRobots, InvalidInput, NetsiftError
-from ...jobs.model import Job
+from ...jobs.model import Job, JobStatus
 from ...models import ContentFormat, MapLink, Page, SearchResult
 from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS, CrawlParams
-from ..deps import CallerDep, ServerState, StateDep
+from ..deps import Caller, CallerDep, ServerState, StateDep
 from ..operations import Operations
 from ..responses import FetchRequest, MapRequest, SearchRequest, status_of
-from .shared import build, crawl_include, error_reply, parse_body, rank_score, time_range_of
+from .shared import (
+    ROUTED_FROM,
+    build,
+    crawl_include,
+    error_reply,
+    parse_body,
+    rank_score,
+    time_range_of,
+)
 
 __all__ = ["PREFIX", "render_error", "router"]
 
@@ -47,15 +56,15 @@ _STATUS = {504: 408, 502: 500, 422: 400, 413: 400, 415: 400}
 # A crawl keeps each page in one content format (Markdown or main-content HTML) with its links,
 # so those are the formats a crawl serves, one content format per crawl.
 CRAWL_FORMATS = {"markdown", "html", "links"}
-# The crawl ids Firecrawl's clients are given: netsift's job id behind this mark, so that
-# `GET /v1/crawl/{id}` at the root (netsift's own route too) is told apart by its path alone;
-# netsift's own ids are hex and never carry it.
-CRAWL_ID_PREFIX = "fc-"
 ROBOTS_CODE = BlockedByRobots.code
 CRAWL_PAGE_SIZE = 50  # documents per status answer; `next` points at the rest
 # `expiresAt`: Firecrawl keeps a crawl's results 24 hours, and its v1 client requires the field.
 # netsift keeps them longer (until the job store is cleared), so this is a lower bound.
 CRAWL_KEPT = timedelta(hours=24)
+# Firecrawl's self-hosted answer for a team without a credit plan (its clients want a number).
+# netsift sells no credits: a host's limits are its rate limit and search quota (429 past them).
+UNMETERED = 99_999_999
+JOBS_PAGE = 200  # jobs read from the store per call while collecting one caller's
 # netsift's job statuses in Firecrawl's words.
 _CRAWL_STATUS = {
     "queued": "scraping",
@@ -142,6 +151,13 @@ def render_error(error: NetsiftError) -> JSONResponse:
     if code := _CODES.get(error.code):
         body["code"] = code
     return error_reply(body, error, status=_STATUS.get(status, status))
+
+
+def api_root(request: Request) -> str:
+    """The URL this client reaches Firecrawl's API at: a host root when routing brought it
+    there, else the `/firecrawl` prefix it asked under."""
+    root = str(request.base_url).rstrip("/")
+    return root if ROUTED_FROM in request.scope else root + PREFIX
 
 
 def _formats(options: ScrapeOptions, served: set[str] = SERVED_FORMATS) -> set[str]:
@@ -354,23 +370,14 @@ def _crawl_params(params: Crawl) -> CrawlParams:
     return build(CrawlParams, **fields)
 
 
-def _crawl_id(job_id: str) -> str:
-    return CRAWL_ID_PREFIX + job_id
-
-
-def _job_id(crawl_id: str) -> str:
-    return crawl_id.removeprefix(CRAWL_ID_PREFIX)
-
-
 async def _crawl_job(state: ServerState, crawl_id: str) -> Job:
-    return await state.require_client().job(_job_id(crawl_id), kind="crawl")
+    return await state.require_client().job(crawl_id, kind="crawl")
 
 
 async def _start_crawl(request: Request, state: StateDep, version: str) -> dict[str, Any]:
     params = parse_body(Crawl, await request.body())
     job = await state.require_client().start_crawl(_crawl_params(params))
-    url = str(request.base_url).rstrip("/") + f"/{version}/crawl/{_crawl_id(job.id)}"
-    return {"success": True, "id": _crawl_id(job.id), "url": url}
+    return {"success": True, "id": job.id, "url": f"{api_root(request)}/{version}/crawl/{job.id}"}
 
 
 @router.post("/v2/crawl", summary="Firecrawl v2 crawl: start a crawl job")
@@ -415,14 +422,53 @@ async def _crawl_status(
         "data": [_crawl_document(page, content) for _, _, page in rows],
     }
     if len(rows) == CRAWL_PAGE_SIZE:  # more may follow: the next page starts after this one
-        base = str(request.base_url).rstrip("/")
-        body["next"] = f"{base}/{version}/crawl/{crawl_id}?since={rows[-1][0]}"
+        body["next"] = f"{api_root(request)}/{version}/crawl/{crawl_id}?since={rows[-1][0]}"
     if job.error:
         body["error"] = str(job.error.get("message", job.status))
     return body
 
 
 Since = Annotated[int, Query(ge=0, description="After this result (the cursor in `next`).")]
+
+
+async def _jobs_of(state: ServerState, caller: Caller, status: JobStatus) -> AsyncIterator[Job]:
+    """The caller's jobs in `status`, newest first: the ones charged to its key."""
+    client = state.require_client()
+    before: str | None = None
+    while True:
+        page = await client.list_jobs(limit=JOBS_PAGE, status=status, before=before)
+        for job in page:
+            if job.client == caller.key:
+                yield job
+        if len(page) < JOBS_PAGE:
+            return
+        before = page[-1].id
+
+
+async def _active(state: ServerState, caller: Caller) -> tuple[list[Job], list[Job]]:
+    """The caller's running and queued jobs (crawls and research alike)."""
+    running = [job async for job in _jobs_of(state, caller, "running")]
+    queued = [job async for job in _jobs_of(state, caller, "queued")]
+    return running, queued
+
+
+@router.get("/v2/crawl/active", summary="Firecrawl active crawls")
+@router.get("/v1/crawl/active", summary="Firecrawl active crawls")
+async def active_crawls(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    """The caller's crawls not yet ended (queued or running), with their netsift options."""
+    running, queued = await _active(state, caller)
+    crawls = [
+        {
+            "id": job.id,
+            "teamId": caller.key,
+            "url": str(job.params.get("url", "")),
+            "created_at": job.created_at.isoformat(),
+            "options": job.params,
+        }
+        for job in running + queued
+        if job.kind == "crawl"
+    ]
+    return {"success": True, "crawls": crawls}
 
 
 @router.get("/v2/crawl/{crawl_id}", summary="Firecrawl v2 crawl status, paged")
@@ -466,3 +512,77 @@ async def crawl_errors(crawl_id: str, state: StateDep, _: CallerDep) -> dict[str
     ]
     blocked = [skip.url for skip in report.skipped if skip.code == ROBOTS_CODE]
     return {"errors": errors, "robotsBlocked": blocked}
+
+
+# -- the account: what this key spent and has running -----------------------------------------
+
+
+def _account(version: str, **fields: int) -> dict[str, Any]:
+    """An account answer: v1 spells its fields in snake_case (firecrawl-py's v1 types require
+    it), v2 in camelCase."""
+    if version == "v2":
+        fields = {re.sub(r"_(\w)", lambda m: m[1].upper(), name): n for name, n in fields.items()}
+    return {"success": True, "data": fields}
+
+
+async def _credit_usage(state: ServerState, caller: Caller, version: str) -> dict[str, Any]:
+    """Credits in Firecrawl's reckoning (a page read or a search, one each) from the usage
+    ledger; netsift sells no credits, so what remains is Firecrawl's unmetered answer."""
+    usage = await state.require_client().usage(caller.key)
+    used = int(usage["pages"]) + int(usage["searches"])
+    return _account(version, remaining_credits=UNMETERED, plan_credits=UNMETERED, credits_used=used)
+
+
+async def _token_usage(state: ServerState, caller: Caller, version: str) -> dict[str, Any]:
+    """Model tokens this key spent (research, chat, answers), from the usage ledger."""
+    usage = await state.require_client().usage(caller.key)
+    used = int(usage["tokens"])
+    return _account(version, remaining_tokens=UNMETERED, plan_tokens=UNMETERED, tokens_used=used)
+
+
+@router.get("/v2/team/credit-usage", summary="Firecrawl v2 credit usage")
+async def credit_usage_v2(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _credit_usage(state, caller, "v2")
+
+
+@router.get("/v1/team/credit-usage", summary="Firecrawl v1 credit usage")
+async def credit_usage_v1(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _credit_usage(state, caller, "v1")
+
+
+@router.get("/v2/team/token-usage", summary="Firecrawl v2 token usage")
+async def token_usage_v2(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _token_usage(state, caller, "v2")
+
+
+@router.get("/v1/team/token-usage", summary="Firecrawl v1 token usage")
+async def token_usage_v1(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _token_usage(state, caller, "v1")
+
+
+@router.get("/v2/concurrency-check", summary="Firecrawl concurrency check")
+@router.get("/v1/concurrency-check", summary="Firecrawl concurrency check")
+async def concurrency_check(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    """Jobs of this key running now, against the jobs one worker runs at once."""
+    running, _ = await _active(state, caller)
+    return {
+        "success": True,
+        "concurrency": len(running),
+        "maxConcurrency": state.settings.worker_concurrency,
+    }
+
+
+@router.get("/v2/team/queue-status", summary="Firecrawl queue status")
+@router.get("/v1/team/queue-status", summary="Firecrawl queue status")
+async def queue_status(state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    """This key's jobs running and waiting, and when its latest one finished well."""
+    running, queued = await _active(state, caller)
+    latest = await anext(aiter(_jobs_of(state, caller, "done")), None)
+    return {
+        "success": True,
+        "jobsInQueue": len(running) + len(queued),
+        "activeJobsInQueue": len(running),
+        "waitingJobsInQueue": len(queued),
+        "maxConcurrency": state.settings.worker_concurrency,
+        "mostRecentSuccess": None if latest is None else latest.updated_at.isoformat(),
+    }

@@ -23,6 +23,7 @@ from ..responses import FetchRequest, retry_after_of
 
 __all__ = [
     "READ_CONCURRENCY",
+    "ROUTED_FROM",
     "build",
     "crawl_include",
     "error_reply",
@@ -33,6 +34,9 @@ __all__ = [
     "time_range_of",
 ]
 
+# The scope key routing.py sets when it moved a request to its API's prefix: the path the
+# client sent. An API that hands out URLs (Firecrawl's crawl) points them where the client is.
+ROUTED_FROM = "netsift.compat.routed_from"
 # Clients sort by `score` (Open WebUI) or threshold it (LangChain retrievers), and a null breaks
 # them. netsift's order is its ranking, so the score is the rank's: 1.0 first, decaying by this
 # step per place (10th ≈ 0.53) — monotonic, always in (0, 1], the range Tavily's scores use.

@@ -44,7 +44,7 @@ class Info(BaseModel):
     providers: list[dict[str, Any]]
     limits: Limits
     cache: dict[str, Any] | None
-    compat: dict[str, dict[str, str]]  # each compatible API's base URL for its client
+    compat: dict[str, compat.CompatAPI]  # each compatible API's base URL for its client
 
 
 class Health(BaseModel):
@@ -85,7 +85,9 @@ async def info(request: Request, state: StateDep, caller: CallerDep) -> Info:
             timeout=settings.timeout,
         ),
         cache=cache,
-        compat=compat.base_urls(str(request.base_url)),
+        compat=compat.base_urls(
+            str(request.base_url), firecrawl_port=state.settings.firecrawl_port
+        ),
     )
 
 

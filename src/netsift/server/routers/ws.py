@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from ...errors import InvalidInput, NetsiftError, RateLimited, Unauthorized
 from ..auth import BEARER_SUBPROTOCOL
+from ..body_bounds import check_depth
 from ..deps import ServerState, authenticate, state_of
 from ..events import EventChannel, encode_ws
 from ..operations import Operations
@@ -85,14 +86,14 @@ class _Socket:
 
 def parse_message(text: str, max_bytes: int) -> dict[str, Any]:
     """The JSON object of one message; raises InvalidInput."""
-    if len(text.encode()) > max_bytes:
+    data = text.encode()
+    if len(data) > max_bytes:
         raise InvalidInput(f"a message may be at most {max_bytes} bytes")
+    check_depth(data, subject="the message")
     try:
         message = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"the message is not valid JSON: {exc.msg}") from exc
-    except RecursionError as exc:
-        raise InvalidInput("the message is nested too deeply to read") from exc
     if not isinstance(message, dict):
         raise InvalidInput("a message must be a JSON object with a type and a request_id")
     return message
