@@ -32,7 +32,7 @@ from ..jobs.kinds import JobContext, Kind, Outcome
 from ..jobs.model import Job
 from ..jobs.store import JobStore
 from ..models import ContentFormat, CrawlReport, CrawlSkip, Event, Page
-from ..params import CrawlParams
+from ..params import CrawlParams, FetchOptions
 from ..research.runner import ResearchRunner
 from ..usage import caller_key
 from . import dedupe
@@ -274,17 +274,18 @@ class Crawler:
                 wake()
 
             from ..fetch.content import Digest  # the fetch stack is loaded by now
+            from ..fetch.fetcher import FetchHooks
 
             digest = Digest(dedupe.fingerprint)
             page = await self.fetcher.fetch(
-                entry.url,
-                format=plan.format,
-                respect_robots=plan.respect_robots,
-                no_cache=True,
-                render="never",
-                on_hop=in_scope,
-                on_downloaded=downloaded,
-                digest=digest,
+                FetchOptions(
+                    url=entry.url,
+                    format=plan.format,
+                    respect_robots=plan.respect_robots,
+                    no_cache=True,
+                    render="never",
+                ),
+                FetchHooks(on_hop=in_scope, on_downloaded=downloaded, digest=digest),
             )
         except HTTPError as exc:
             if exc.status_code in RETRY_STATUSES and entry.tries < MAX_RETRIES:

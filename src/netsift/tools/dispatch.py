@@ -127,9 +127,9 @@ class Toolbox:
             }
         if name == "flag_discovery":
             flag = FlagDiscoveryArgs.model_validate(arguments)
-            return _dump(client.discoveries.flag(flag.title, flag.description, flag.url))
+            return _dump(await client.flag_discovery(flag.title, flag.description, flag.url))
         nap = SleepArgs.model_validate(arguments)
-        return await client.sleeper.sleep(
+        return await client.sleep(
             nap.mode, seconds=nap.seconds, job_id=nap.job_id, reason=nap.reason
         )
 

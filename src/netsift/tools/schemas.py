@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..config import Settings
 from ..errors import InvalidInput
 from ..models import ContentFormat, RenderMode, TimeRange
+from ..operations import by_tool
 from ..params import (
     MAX_BATCH_QUERIES,
     MAX_MAP_LIMIT,
@@ -22,14 +23,18 @@ from ..params import (
     CrawlParams,
     Depth,
     FetchParams,
+    FlagDiscoveryParams,
+    JobStatusParams,
     MapParams,
     MetaParams,
     PageTypeChoice,
     ResearchParams,
     SearchParams,
+    SleepParams,
 )
 
 __all__ = [
+    "ARGS",
     "TOOLS",
     "TOOL_ALIASES",
     "BatchSearchArgs",
@@ -179,33 +184,17 @@ class ResearchArgs(_Args):
         return ResearchParams.model_validate(self.model_dump())
 
 
-class ResearchStatusArgs(_Args):
+class ResearchStatusArgs(JobStatusParams):
     """The status, progress events and (when done) report of a research job."""
 
-    job_id: str = Field(min_length=1, max_length=64, description="The research job's id.")
-    since: int = Field(default=0, ge=0, description="Only events after this sequence number.")
 
-
-class FlagDiscoveryArgs(_Args):
+class FlagDiscoveryArgs(FlagDiscoveryParams):
     """Flag a notable finding for a human to look at later (kept in the discoveries log)."""
 
-    title: str = Field(min_length=1, max_length=300, description="A short headline.")
-    description: str = Field(
-        min_length=1, max_length=10_000, description="What was found and why it matters."
-    )
-    url: str | None = Field(default=None, max_length=8192, description="Where it was found.")
 
-
-class SleepArgs(_Args):
+class SleepArgs(SleepParams):
     """Pause yourself: for some seconds (timer), until a research job finishes (event), or
     until a person wakes you (manual). Every sleep is capped. Nothing runs while you sleep."""
-
-    mode: Literal["timer", "event", "manual"] = Field(description="timer, event or manual.")
-    seconds: float | None = Field(
-        default=None, gt=0, description="How long (timer), or the longest to wait (others)."
-    )
-    job_id: str | None = Field(default=None, description="The research job to wait for (event).")
-    reason: str = Field(default="", max_length=500, description="Why you are sleeping.")
 
 
 # A crawl's answer goes into a model's context: a few pages, each cut to a readable length.
@@ -254,18 +243,31 @@ class ToolSpec:
         return " ".join((self.args.__doc__ or "").split())
 
 
-TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec("web_search", WebSearchArgs, "search"),
-    ToolSpec("web_fetch", WebFetchArgs, "fetch"),
-    ToolSpec("page_meta", PageMetaArgs, "fetch"),
-    ToolSpec("web_map", WebMapArgs, "fetch"),
-    ToolSpec("batch_search", BatchSearchArgs, "search"),
-    ToolSpec("web_crawl", WebCrawlArgs, "fetch"),
-    ToolSpec("deep_research", ResearchArgs, "research"),
-    ToolSpec("research_status", ResearchStatusArgs, "research"),
-    ToolSpec("flag_discovery", FlagDiscoveryArgs, "research"),
-    ToolSpec("sleep", SleepArgs, "research"),
-)
+# Each tool's arguments: a view of its operation's params (operations.py says which of them
+# it leaves to the host); the list of tools, their order and capabilities are the catalogue's.
+ARGS: dict[str, type[BaseModel]] = {
+    "web_search": WebSearchArgs,
+    "web_fetch": WebFetchArgs,
+    "page_meta": PageMetaArgs,
+    "web_map": WebMapArgs,
+    "batch_search": BatchSearchArgs,
+    "web_crawl": WebCrawlArgs,
+    "deep_research": ResearchArgs,
+    "research_status": ResearchStatusArgs,
+    "flag_discovery": FlagDiscoveryArgs,
+    "sleep": SleepArgs,
+}
+
+
+def _tools() -> tuple[ToolSpec, ...]:
+    specs = []
+    for name, op in by_tool().items():
+        assert op.capability is not None, f"the {name} tool's operation names no capability"
+        specs.append(ToolSpec(name, ARGS[name], op.capability))
+    return tuple(specs)
+
+
+TOOLS = _tools()
 
 
 # Other names a tool answers to (never listed, so a model sees one tool per job): the

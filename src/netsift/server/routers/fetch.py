@@ -11,20 +11,18 @@ from fastapi import APIRouter
 from ...models import Metadata, Page
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import BODY, GUARDED, FetchRequest, MetaRequest, errors_for
+from ..responses import GUARDED, FetchRequest, MetaRequest, errors_for, operation_errors
 from .search import use_request_id
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/v1", tags=["fetch"], responses=errors_for(*GUARDED))
 
-FETCH_ERRORS = errors_for(*BODY, 403, 404, 415, 502, 504)
-
 
 @router.post(
     "/fetch",
     response_model=Page,
-    responses=FETCH_ERRORS,
+    responses=operation_errors("fetch"),
     summary="Fetch a page and read its main content (Markdown, text or HTML), paginated",
 )
 async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Page:
@@ -35,7 +33,7 @@ async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Pag
 @router.post(
     "/meta",
     response_model=Metadata,
-    responses=FETCH_ERRORS,
+    responses=operation_errors("meta"),
     summary="A page's link-preview card: title, description, image, site name, favicon",
 )
 async def meta(params: MetaRequest, state: StateDep, caller: CallerDep) -> Metadata:

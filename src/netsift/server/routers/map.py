@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from ...models import MapResult
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import BODY, GUARDED, MapRequest, errors_for
+from ..responses import GUARDED, MapRequest, errors_for, operation_errors
 from .search import use_request_id
 
 __all__ = ["router"]
@@ -22,7 +22,7 @@ router = APIRouter(prefix="/v1", tags=["map"], responses=errors_for(*GUARDED))
 @router.post(
     "/map",
     response_model=MapResult,
-    responses=errors_for(*BODY, 403, 502, 504),
+    responses=operation_errors("map"),
     summary="List a site's URLs from its sitemaps, feeds and start page, without reading them",
 )
 async def map_site(params: MapRequest, state: StateDep, caller: CallerDep) -> MapResult:
