@@ -5,9 +5,9 @@ A client sends `{"type": "search" | "batch" | "fetch" | "meta" | "map", "request
 and receives `started`, the provider attempts, `result` and `done`, or `error`, each carrying
 its `request_id`; `research` and `crawl` start or follow a job and receive its events.
 Requests run concurrently and their events interleave. A bad message gets an `error` for its
-request_id and the socket stays open. The handshake needs the same bearer key as REST: in `Authorization`, or, from a
-browser (which cannot set that header), as the subprotocols `["netsift.bearer", "<key>"]`;
-the server then answers with the `netsift.bearer` subprotocol.
+request_id and the socket stays open. The handshake needs the same bearer key as REST: in
+`Authorization`, or, from a browser (which cannot set that header), as the subprotocols
+`["netsift.bearer", "<key>"]`; the server then answers with the `netsift.bearer` subprotocol.
 """
 
 from __future__ import annotations
