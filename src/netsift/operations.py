@@ -49,9 +49,12 @@ from .params import (
     CrawlParams,
     DiscoveriesParams,
     ExtractParams,
+    FetchOptions,
     FetchParams,
     FlagDiscoveryParams,
+    JobListParams,
     JobStatusParams,
+    MapOptions,
     MapParams,
     MetaParams,
     ResearchParams,
@@ -63,8 +66,11 @@ from .search.batch import BatchItem
 
 __all__ = [
     "CATALOGUE",
+    "CLI_FLAGS",
+    "CLI_PRESENTATION",
     "HOST_COMMANDS",
     "HOST_ROUTES",
+    "HTTP_CONTROLS",
     "Operation",
     "by_tool",
     "by_ws",
@@ -90,8 +96,11 @@ class Operation:
     tool: str | None = None  # the agent tool (netsift.tools, `netsift tools`, MCP)
     host_options: frozenset[str] = frozenset()  # params the agent tool leaves to the host
     tool_options: frozenset[str] = frozenset()  # the agent tool's own arguments
-    # CLI options named apart from their field (a flag kept for its short, familiar name)
-    cli_names: tuple[tuple[str, str], ...] = ()
+    # The library caller's own options besides the params (its caps, its cache): the CLI,
+    # run by that caller, may offer them too; over HTTP and to agents they are the host's.
+    library: type[BaseModel] | None = None
+    input: str | None = None  # what the operation reads besides its params (extract's HTML)
+    cli_leaves_out: frozenset[str] = frozenset()  # params the command does not offer (yet)
 
     def codes(self) -> frozenset[str]:
         """The stable error codes this operation may answer (a group stands for its leaves)."""
@@ -107,7 +116,13 @@ class Operation:
         return own + _leaves(self.errors)
 
     def fields(self) -> frozenset[str]:
+        """The params every door accepts."""
         return frozenset(self.params.model_fields) if self.params is not None else frozenset()
+
+    def library_fields(self) -> frozenset[str]:
+        """What the library's caller may set: the params and its own options."""
+        own = frozenset(self.library.model_fields) if self.library is not None else frozenset()
+        return self.fields() | own
 
     def tool_fields(self) -> frozenset[str]:
         """The agent tool's arguments: the params but the host's, plus the tool's own."""
@@ -152,6 +167,7 @@ CATALOGUE: tuple[Operation, ...] = (
         Page,
         "fetch",
         _READING,
+        library=FetchOptions,
         cli="fetch",
         http=("POST /v1/fetch",),
         ws="fetch",
@@ -178,6 +194,7 @@ CATALOGUE: tuple[Operation, ...] = (
         MapResult,
         "fetch",
         (*_URL, BlockedAddress, BlockedByRobots, Timeout, HTTPError),
+        library=MapOptions,
         cli="map",
         http=("POST /v1/map",),
         ws="map",
@@ -217,7 +234,7 @@ CATALOGUE: tuple[Operation, ...] = (
             {"subdomains", "format", "max_bytes", "deadline", "respect_robots", "workers"}
         ),
         tool_options=frozenset({"max_length"}),
-        cli_names=(("robots", "respect_robots"),),
+        cli_leaves_out=frozenset({"format", "max_bytes"}),
     ),
     Operation(
         "research",
@@ -227,11 +244,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "research",
         (*_SEARCHING, *_READING, LLMError),
         cli="research",
-        http=(
-            "POST /v1/research",
-            "DELETE /v1/research/{job_id}",
-            "GET /v1/research/{job_id}/events",
-        ),
+        http=("POST /v1/research", "DELETE /v1/research/{job_id}"),
         ws="research",
         tool="deep_research",
         host_options=frozenset(
@@ -252,7 +265,7 @@ CATALOGUE: tuple[Operation, ...] = (
         Job,
         "research",
         (NotFound,),
-        http=("GET /v1/research/{job_id}",),
+        http=("GET /v1/research/{job_id}/events", "GET /v1/research/{job_id}"),
         tool="research_status",
     ),
     Operation(
@@ -262,16 +275,18 @@ CATALOGUE: tuple[Operation, ...] = (
         Page,
         None,
         (TooComplex,),
+        input="html",
         cli="extract",
     ),
     Operation(
         "jobs",
         "Recent jobs and their status, newest first.",
-        None,
+        JobListParams,
         list[Job],
         "research",
         (),
         cli="jobs",
+        cli_leaves_out=frozenset({"status", "before"}),
         http=("GET /v1/research",),
     ),
     Operation(
@@ -322,7 +337,6 @@ CATALOGUE: tuple[Operation, ...] = (
         (),
         cli="discoveries",
         http=("GET /v1/discoveries",),
-        cli_names=(("job", "job_id"),),
     ),
     Operation(
         "usage",
@@ -343,6 +357,14 @@ CATALOGUE: tuple[Operation, ...] = (
         cli="providers",
     ),
 )
+
+# CLI options that say how a command prints or reads, not what the operation does.
+CLI_PRESENTATION = frozenset({"as_json", "stdin", "verbose"})
+# CLI options spelled apart from their field: a switch for a default-on option, a short name.
+CLI_FLAGS = {"no_robots": "respect_robots", "robots": "respect_robots", "job": "job_id"}
+# HTTP parameters that steer the call, not the operation: an id for the logs, whether to wait
+# for a job, where a reconnecting event stream resumes.
+HTTP_CONTROLS = frozenset({"request_id", "wait", "last-event-id"})
 
 # The doors' entries that are the host's, not operations: running the doors themselves, and
 # what a host and its operators read about it.

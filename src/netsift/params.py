@@ -26,6 +26,7 @@ __all__ = [
     "FetchOptions",
     "FetchParams",
     "FlagDiscoveryParams",
+    "JobListParams",
     "JobStatusParams",
     "MapOptions",
     "MapParams",
@@ -342,6 +343,16 @@ class JobStatusParams(_Params):
 
     job_id: str = Field(min_length=1, max_length=64, description="The research job's id.")
     since: int = Field(default=0, ge=0, description="Only events after this sequence number.")
+
+
+class JobListParams(_Params):
+    """Recent jobs, newest first; `before` continues after the last one listed."""
+
+    status: Literal["queued", "running", "done", "failed", "cancelled", "interrupted"] | None = (
+        Field(default=None, description="Only jobs in this status.")
+    )
+    limit: int = Field(default=50, ge=1, le=500, description="The most recent N.")
+    before: str | None = Field(default=None, max_length=64, description="A job id to list after.")
 
 
 class FlagDiscoveryParams(_Params):
