@@ -136,8 +136,8 @@ def reads(path: Path) -> list[tuple[int, str, bool]]:
         if isinstance(node, ast.Attribute):
             found.append((node.lineno, node.attr, _holds_client(node.value, names)))
         elif (
-            _called(node) == "getattr"
-            and isinstance(node, ast.Call)
+            isinstance(node, ast.Call)
+            and _called(node) == "getattr"
             and len(node.args) >= 2
             and isinstance(node.args[1], ast.Constant)
             and isinstance(node.args[1].value, str)
