@@ -62,6 +62,8 @@ from .params import (
     SleepParams,
     WakeParams,
 )
+from .research.discoveries import Discovery, DiscoveryRead
+from .research.sleep_store import SleepRecord
 from .search.batch import BatchItem
 
 __all__ = [
@@ -77,7 +79,7 @@ __all__ = [
     "operation",
 ]
 
-JSON = dict[str, Any]  # an answer the doors pass on as JSON (a record of the research stack)
+JSON = dict[str, Any]  # an answer that is JSON as it stands (OpenAI's, a sleep's, a usage record)
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class Operation:
     """One operation: what it takes, answers and may fail with, and its name on each door."""
 
     name: str  # the Client method
-    summary: str
+    summary: str  # one line, as a route's OpenAPI summary
     params: type[BaseModel] | None  # None: the operation takes nothing but the caller
     result: Any  # the Client method's return type
     capability: str | None  # the NETSIFT_CAPABILITIES entry that switches it off
@@ -149,7 +151,7 @@ _SEARCH_HOST = frozenset({"merge", "safesearch", "no_cache"})
 CATALOGUE: tuple[Operation, ...] = (
     Operation(
         "search",
-        "Search the web with failover; attempts say what each provider did.",
+        "Search the web with failover; attempts say what each provider did",
         SearchParams,
         SearchResponse,
         "search",
@@ -162,7 +164,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "fetch",
-        "Fetch a page and read its main content (Markdown, text or HTML), paginated.",
+        "Fetch a page and read its main content (Markdown, text or HTML), paginated",
         FetchParams,
         Page,
         "fetch",
@@ -176,7 +178,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "meta",
-        "A page's link-preview card: title, description, image, site name, favicon.",
+        "A page's link-preview card: title, description, image, site name, favicon",
         MetaParams,
         Metadata,
         "fetch",
@@ -189,7 +191,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "map",
-        "List a site's URLs from its sitemaps, feeds and start page, without reading them.",
+        "List a site's URLs from its sitemaps, feeds and start page, without reading them",
         MapParams,
         MapResult,
         "fetch",
@@ -203,7 +205,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "batch_search",
-        "Run several searches at once; each query's response or error, in order.",
+        "Run several searches at once; each query's response or error, in order",
         BatchSearchParams,
         list[BatchItem],
         "search",
@@ -215,7 +217,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "crawl",
-        "Crawl a site from a URL: its pages as Markdown, within its scope and budgets.",
+        "Crawl a site from a URL: its pages as Markdown, within its scope and budgets",
         CrawlParams,
         CrawlReport,
         "fetch",
@@ -238,7 +240,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "research",
-        "Research a question: plan searches, read sources, answer with verified citations.",
+        "Research a question: plan searches, read sources, answer with verified citations",
         ResearchParams,
         ResearchReport,
         "research",
@@ -260,7 +262,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "job_status",
-        "A job's status, its events after `since` and, when done, its result.",
+        "A job's status, its events after `since` and, when done, its result",
         JobStatusParams,
         Job,
         "research",
@@ -270,7 +272,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "extract",
-        "Read HTML you already have, as fetch reads a page; no network.",
+        "Read HTML you already have, as fetch reads a page; no network",
         ExtractParams,
         Page,
         None,
@@ -279,8 +281,8 @@ CATALOGUE: tuple[Operation, ...] = (
         cli="extract",
     ),
     Operation(
-        "jobs",
-        "Recent jobs and their status, newest first.",
+        "list_jobs",
+        "Recent jobs and their status, newest first",
         JobListParams,
         list[Job],
         "research",
@@ -291,7 +293,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "chat",
-        "Chat completion (OpenAI-compatible), optionally with web search.",
+        "Chat completion (OpenAI-compatible), optionally with web search",
         None,  # OpenAI's body, passed on (research/chat.py's ChatRequest)
         JSON,
         "chat",
@@ -300,9 +302,9 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "flag_discovery",
-        "Flag a notable finding for a human to look at later.",
+        "Flag a notable finding for a human to look at later",
         FlagDiscoveryParams,
-        JSON,
+        Discovery,
         "research",
         (),
         http=("POST /v1/discoveries",),
@@ -310,7 +312,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "sleep",
-        "Pause until a timer, a research job's end, or a person's wake; every sleep is capped.",
+        "Pause until a timer, a research job's end, or a person's wake; every sleep is capped",
         SleepParams,
         JSON,
         "research",
@@ -320,19 +322,19 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "wake",
-        "Wake a sleep, with an optional message for the sleeper.",
+        "Wake a sleep, with an optional message for the sleeper",
         WakeParams,
-        JSON,
+        SleepRecord,
         "research",
         (NotFound,),
         cli="wake",
         http=("POST /v1/sleeps/{sleep_id}/wake",),
     ),
     Operation(
-        "discoveries",
-        "The findings agents flagged for a human, oldest first.",
+        "read_discoveries",
+        "The findings agents flagged for a human, oldest first",
         DiscoveriesParams,
-        JSON,
+        DiscoveryRead,
         "research",
         (),
         cli="discoveries",
@@ -340,7 +342,7 @@ CATALOGUE: tuple[Operation, ...] = (
     ),
     Operation(
         "usage",
-        "What the caller (its API key) has spent: searches by provider, pages, tokens.",
+        "What the caller (its API key) has spent: searches by provider, pages, tokens",
         None,
         JSON,
         None,
@@ -348,8 +350,8 @@ CATALOGUE: tuple[Operation, ...] = (
         http=("GET /v1/usage",),
     ),
     Operation(
-        "providers",
-        "Every search provider: configured or not, limits and breaker state.",
+        "provider_status",
+        "Every search provider: configured or not, limits and breaker state",
         None,
         list[JSON],
         "search",

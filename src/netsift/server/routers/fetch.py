@@ -9,6 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...models import Metadata, Page
+from ...operations import operation
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
 from ..responses import GUARDED, FetchRequest, MetaRequest, errors_for, operation_errors
@@ -23,7 +24,7 @@ router = APIRouter(prefix="/v1", tags=["fetch"], responses=errors_for(*GUARDED))
     "/fetch",
     response_model=Page,
     responses=operation_errors("fetch"),
-    summary="Fetch a page and read its main content (Markdown, text or HTML), paginated",
+    summary=operation("fetch").summary,
 )
 async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Page:
     use_request_id(params.request_id)
@@ -34,7 +35,7 @@ async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Pag
     "/meta",
     response_model=Metadata,
     responses=operation_errors("meta"),
-    summary="A page's link-preview card: title, description, image, site name, favicon",
+    summary=operation("meta").summary,
 )
 async def meta(params: MetaRequest, state: StateDep, caller: CallerDep) -> Metadata:
     use_request_id(params.request_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...models import MapResult
+from ...operations import operation
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
 from ..responses import GUARDED, MapRequest, errors_for, operation_errors
@@ -23,7 +24,7 @@ router = APIRouter(prefix="/v1", tags=["map"], responses=errors_for(*GUARDED))
     "/map",
     response_model=MapResult,
     responses=operation_errors("map"),
-    summary="List a site's URLs from its sitemaps, feeds and start page, without reading them",
+    summary=operation("map").summary,
 )
 async def map_site(params: MapRequest, state: StateDep, caller: CallerDep) -> MapResult:
     use_request_id(params.request_id)

@@ -13,6 +13,7 @@ from fastapi.responses import Response
 
 from ...models import SearchResponse
 from ...net.audit import request_id_var
+from ...operations import operation
 from ..deps import CallerDep, StateDep, state_of
 from ..events import EventChannel, EventStreamResponse
 from ..operations import Operations
@@ -46,7 +47,7 @@ def use_request_id(request_id: str | None) -> str | None:
     "/search",
     response_model=SearchResponse,
     responses={200: {"content": SSE}, **operation_errors("search")},
-    summary="Search the web with failover; attempts say what each provider did",
+    summary=operation("search").summary,
 )
 async def search(
     params: SearchRequest, request: Request, caller: CallerDep
@@ -65,7 +66,7 @@ async def search(
     "/search/batch",
     response_model=BatchResponse,
     responses={200: {"content": SSE}, **operation_errors("batch_search")},
-    summary="Run several searches at once; each query's response or error, in order",
+    summary=operation("batch_search").summary,
 )
 async def batch(
     params: BatchRequest, request: Request, state: StateDep, caller: CallerDep
