@@ -113,8 +113,8 @@ class Operation:
         return tuple(sorted({c.status for c in self._errors()}))
 
     def _errors(self) -> list[type[NetsiftError]]:
-        # Every operation validates its input; one under a capability answers `disabled`.
-        own = [InvalidInput, *([Disabled] if self.capability else [])]
+        # An operation with params validates them; one under a capability answers `disabled`.
+        own = [*([InvalidInput] if self.params else []), *([Disabled] if self.capability else [])]
         return own + _leaves(self.errors)
 
     def fields(self) -> frozenset[str]:

@@ -466,3 +466,20 @@ def test_each_operations_route_answers_its_result(settings, op: Operation):
         assert "$ref" in schema, f"{op.http[0]} declares no response model"
     if "$ref" in schema:
         assert schema["$ref"].rsplit("/", 1)[-1] == op.result.__name__
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        op
+        for op in CATALOGUE
+        if op.http[:1] and op.http[0].startswith("POST") and op.name not in ws.JOB_MESSAGES
+    ],
+    ids=lambda op: op.name,
+)
+def test_each_operations_route_declares_the_statuses_of_its_errors(settings, op: Operation):
+    """The OpenAPI document tells a client each status the operation's errors may bring (a
+    job's start answers at once; its run's errors come in the job)."""
+    route = openapi_routes(settings)[op.http[0]]
+    declared = {int(status) for status in route["responses"] if status.isdigit()}
+    assert set(op.statuses()) <= declared
