@@ -688,14 +688,10 @@ class Client:
     ) -> DiscoveryRead:
         """The flagged findings, oldest first (`limit`: the most recent N); a corrupt line
         is skipped and named rather than hiding everything after it."""
-        import anyio
-
         self._require("research")
         params = validated(DiscoveriesParams, job_id=job_id, limit=limit)
         log = self.discoveries
-        return await anyio.to_thread.run_sync(
-            lambda: log.read(job_id=params.job_id, limit=params.limit)
-        )
+        return await asyncio.to_thread(log.read, job_id=params.job_id, limit=params.limit)
 
     async def sleep(
         self,

@@ -31,7 +31,7 @@ from netsift import tools
 from netsift.cli import app as cli_app
 from netsift.client import Client
 from netsift.config import Settings
-from netsift.mcp import create_server
+from netsift.mcp import ANNOTATIONS, REFERENCE_FETCH, create_server
 from netsift.operations import (
     CATALOGUE,
     CLI_FLAGS,
@@ -363,7 +363,8 @@ def test_each_door_offers_exactly_the_catalogues_operations(settings):
 async def test_mcp_offers_the_catalogues_tools_and_the_reference_fetch(settings):
     async with MCPClient(create_server(settings)) as mcp:
         listed = {tool.name for tool in (await mcp.list_tools()).tools}
-    assert listed == set(by_tool()) | {"fetch"}
+    assert listed == set(by_tool()) | {REFERENCE_FETCH}
+    assert set(ANNOTATIONS) <= listed, "annotations for a tool MCP does not serve"
 
 
 @pytest.mark.parametrize("op", [op for op in CATALOGUE if op.cli], ids=lambda op: op.name)
