@@ -19,17 +19,11 @@ from ..params import (
     MAX_BATCH_QUERIES,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
-    BatchSearchParams,
-    CrawlParams,
     Depth,
-    FetchParams,
     FlagDiscoveryParams,
     JobStatusParams,
-    MapParams,
-    MetaParams,
     PageTypeChoice,
     ResearchParams,
-    SearchParams,
     SleepParams,
 )
 
@@ -52,6 +46,7 @@ __all__ = [
     "definitions",
     "enabled_tools",
     "input_schema",
+    "params_of",
     "tool_name",
 ]
 
@@ -79,9 +74,6 @@ class WebSearchArgs(_Args):
         default=None, max_length=16, description="Region or language code, e.g. us-en or de."
     )
 
-    def to_params(self) -> SearchParams:
-        return SearchParams.model_validate(self.model_dump())
-
 
 class WebFetchArgs(_Args):
     """Fetch a web page and read its main content as Markdown. Long pages come in parts:
@@ -104,9 +96,6 @@ class WebFetchArgs(_Args):
         description="Run the page's JavaScript in a guarded browser: auto (only for JavaScript "
         "shells), always or never. Default: auto when the host has a browser.",
     )
-
-    def to_params(self) -> FetchParams:
-        return FetchParams.model_validate(self.model_dump())
 
 
 class WebMapArgs(_Args):
@@ -136,17 +125,11 @@ class WebMapArgs(_Args):
         description="Regular expressions; URLs whose path matches one are left out.",
     )
 
-    def to_params(self) -> MapParams:
-        return MapParams.model_validate(self.model_dump())
-
 
 class PageMetaArgs(_Args):
     """Read a page's link-preview card: title, description, image, site name, favicon, date."""
 
     url: str = Field(min_length=1, max_length=8192, description="The http(s) URL to describe.")
-
-    def to_params(self) -> MetaParams:
-        return MetaParams.model_validate(self.model_dump())
 
 
 class BatchSearchArgs(_Args):
@@ -167,9 +150,6 @@ class BatchSearchArgs(_Args):
         default=None, max_length=16, description="Region or language code, e.g. us-en or de."
     )
 
-    def to_params(self) -> BatchSearchParams:
-        return BatchSearchParams.model_validate(self.model_dump())
-
 
 class ResearchArgs(_Args):
     """Research a question on the web: plans searches, reads sources and writes an answer
@@ -181,7 +161,9 @@ class ResearchArgs(_Args):
     )
 
     def to_params(self) -> ResearchParams:
-        return ResearchParams.model_validate(self.model_dump())
+        params = params_of("deep_research", self)
+        assert isinstance(params, ResearchParams)
+        return params
 
 
 class ResearchStatusArgs(JobStatusParams):
@@ -227,9 +209,6 @@ class WebCrawlArgs(_Args):
     max_length: int = Field(
         default=2000, ge=1, le=100_000, description="Characters of each page to return."
     )
-
-    def to_params(self) -> CrawlParams:
-        return CrawlParams.model_validate(self.model_dump(exclude={"max_length"}))
 
 
 @dataclass(frozen=True)
@@ -278,6 +257,14 @@ TOOL_ALIASES = {
     "map": "web_map",
     "crawl": "web_crawl",
 }
+
+
+def params_of(name: str, args: BaseModel) -> BaseModel:
+    """The params of tool `name`'s operation, made of its arguments (the tool's own options,
+    such as web_crawl's max_length, left out); a ValidationError names what is wrong."""
+    op = by_tool()[name]
+    assert op.params is not None, f"the {name} tool's operation takes no params"
+    return op.params.model_validate(args.model_dump(include=set(op.fields())))
 
 
 def tool_name(name: str) -> str:
