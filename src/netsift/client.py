@@ -8,6 +8,7 @@ async with netsift.Client() as client:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -30,12 +31,18 @@ from .params import (
     BatchSearchParams,
     CrawlParams,
     Depth,
+    DiscoveriesParams,
+    ExtractParams,
     FetchOptions,
+    FlagDiscoveryParams,
     MapOptions,
     MetaParams,
     PageTypeChoice,
     ResearchParams,
     SearchParams,
+    SleepMode,
+    SleepParams,
+    WakeParams,
     validated,
 )
 from .search.batch import BatchItem
@@ -44,6 +51,8 @@ from .search.batch import BatchItem
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+
+    import httpx
 
     from .compute import Compute
     from .crawl.crawler import Crawler
@@ -62,9 +71,11 @@ if TYPE_CHECKING:
     from .net.robots import RobotsCache
     from .params import SitemapMode
     from .research.agent import ResearchAgent
-    from .research.discoveries import DiscoveryLog
+    from .research.chat import ChatRequest
+    from .research.discoveries import Discovery, DiscoveryLog, DiscoveryRead
     from .research.llm import LLM
     from .research.sleep import Sleeper
+    from .research.sleep_store import SleepRecord
     from .search.service import SearchService
     from .usage.ledger import UsageLedger
 from .usage import Billing
@@ -387,7 +398,7 @@ class Client:
             render=render,
             keep_source=keep_source,
         )
-        return await self.fetcher.fetch(**params.model_dump())
+        return await self.fetcher.fetch(params)
 
     async def map(
         self,
@@ -448,6 +459,48 @@ class Client:
             start_index=start_index,
             page_type=page_type,
         )
+
+    async def extract_isolated(
+        self,
+        html: bytes,
+        *,
+        url: str | None = None,
+        format: ContentFormat = "markdown",
+        max_length: int | None = None,
+        start_index: int = 0,
+        page_type: PageTypeChoice = "auto",
+        what: str = "the HTML",
+    ) -> Page:
+        """`extract` in the extraction worker, under its CPU and memory budget
+        (NETSIFT_TASK_*): HTML from a file or a stranger is as hostile as a page."""
+        from functools import partial
+
+        from .fetch.extract import extract
+
+        params = validated(
+            ExtractParams,
+            url=url,
+            format=format,
+            max_length=max_length,
+            start_index=start_index,
+            page_type=page_type,
+        )
+        return await self.compute.run(partial(extract, **params.model_dump()), html, what=what)
+
+    def provider_status(self) -> list[dict[str, Any]]:
+        """Every search provider: configured or not, enabled, rate limit, breaker state."""
+        return self.search_service.provider_status()
+
+    async def cache_stats(self) -> dict[str, Any]:
+        """The search cache's kind and counts (hits, misses, entries)."""
+        return await self.search_service.cache_stats()
+
+    async def cache_health(self) -> str:
+        """ "ok", or why the search cache is degraded (a local stand-in serving while its
+        Redis is away); raises when the cache does not answer at all."""
+        await self.search_service.cache_stats()
+        degraded: str | None = getattr(self.search_service.cache, "degraded", None)
+        return degraded or "ok"
 
     async def search(
         self,
@@ -579,6 +632,101 @@ class Client:
         if summary is None:
             raise _job_error(job)
         return await self.crawl_report(job)
+
+    def chat_model(self) -> str | None:
+        """The model chat answers with, or None when no language model is configured."""
+        return self.settings.llm_model if self.llm is not None else None
+
+    async def chat(self, request: ChatRequest) -> dict[str, Any]:
+        """An OpenAI chat completion, with web search when the request asks for it."""
+        from .research.chat import chat
+
+        llm, search = self._chat_parts()
+        return await chat(llm, search, request)
+
+    def chat_stream(self, request: ChatRequest) -> AsyncIterator[dict[str, Any]]:
+        """The completion's chunks as the model sends them (OpenAI's stream)."""
+        from .research.chat import chat_stream
+
+        llm, search = self._chat_parts()
+        return chat_stream(llm, search, request)
+
+    def _chat_parts(self) -> tuple[LLM, SearchService | None]:
+        if not self.settings.enabled("chat"):
+            raise Disabled(
+                "the chat capability is switched off on this host", details={"capability": "chat"}
+            )
+        if self.llm is None:
+            raise Disabled(
+                "chat needs a language model: set NETSIFT_LLM_MODEL and OPENAI_BASE_URL "
+                "(or OPENAI_API_KEY)",
+                details={"capability": "chat"},
+            )
+        return self.llm, self.search_service if self.settings.enabled("search") else None
+
+    async def flag_discovery(
+        self, title: str, description: str, url: str | None = None
+    ) -> Discovery:
+        """Flag a notable finding for a human to look at later (the discoveries log)."""
+        self._require("research")
+        params = validated(FlagDiscoveryParams, title=title, description=description, url=url)
+        return self.discoveries.flag(params.title, params.description, params.url)
+
+    async def download(
+        self, url: str, *, accept: str, max_bytes: int, deadline: float, kind: str = "download"
+    ) -> httpx.Response:
+        """One resource as it is, through the guard and its caps, read by nobody (no robots,
+        no extraction): the web page's image relay. Needs the fetch capability."""
+        import httpx
+
+        from .net.guard import check_url
+
+        self._require("fetch")
+        target = check_url(url)  # a malformed address is invalid input, before httpx parses it
+        request = httpx.Request("GET", target, headers={"Accept": accept})
+        return await self.http.send(request, kind=kind, max_bytes=max_bytes, deadline=deadline)
+
+    async def read_discoveries(
+        self, *, job_id: str | None = None, limit: int | None = None
+    ) -> DiscoveryRead:
+        """The flagged findings, oldest first (`limit`: the most recent N); a corrupt line
+        is skipped and named rather than hiding everything after it."""
+        self._require("research")
+        params = validated(DiscoveriesParams, job_id=job_id, limit=limit)
+        log = self.discoveries
+        return await asyncio.to_thread(log.read, job_id=params.job_id, limit=params.limit)
+
+    async def sleep(
+        self,
+        mode: SleepMode,
+        *,
+        seconds: float | None = None,
+        job_id: str | None = None,
+        reason: str = "",
+    ) -> dict[str, Any]:
+        """Pause until a timer, a job's end or a person's wake (capped by NETSIFT_MAX_SLEEP);
+        answers `{id, woke_because, slept_s, message, note}`."""
+        self._require("research")
+        params = validated(SleepParams, mode=mode, seconds=seconds, job_id=job_id, reason=reason)
+        return await self.sleeper.sleep(
+            params.mode, seconds=params.seconds, job_id=params.job_id, reason=params.reason
+        )
+
+    async def wake(self, sleep_id: str, *, message: str | None = None) -> SleepRecord:
+        """Wake a sleep, in this process or any other sharing the store."""
+        self._require("research")
+        params = validated(WakeParams, sleep_id=sleep_id, message=message)
+        return await self.sleeper.wake(params.sleep_id, message=params.message)
+
+    async def sleeps(self) -> list[SleepRecord]:
+        """The sleeps in progress (what a person may want to wake)."""
+        self._require("research")
+        return await self.sleeper.store.active()
+
+    async def get_sleep(self, sleep_id: str) -> SleepRecord:
+        """One sleep; NotFound when there is none of that id."""
+        self._require("research")
+        return await self.sleeper.store.get(sleep_id)
 
     async def start_crawl(self, params: CrawlParams) -> Job:
         """Start a crawl job in the background; follow it with `stream_crawl(job.id)`."""

@@ -21,14 +21,22 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
     "CrawlParams",
+    "DiscoveriesParams",
+    "ExtractParams",
     "FetchOptions",
     "FetchParams",
+    "FlagDiscoveryParams",
+    "JobListParams",
+    "JobStatusParams",
     "MapOptions",
     "MapParams",
     "MetaParams",
     "ResearchParams",
     "SearchParams",
     "SitemapMode",
+    "SleepMode",
+    "SleepParams",
+    "WakeParams",
     "validated",
 ]
 
@@ -308,4 +316,80 @@ class CrawlParams(_SiteScope):
         ge=1,
         le=MAX_CRAWL_WORKERS,
         description="Workers that may share this crawl (the others are `netsift worker`s).",
+    )
+
+
+class ExtractParams(_Params):
+    """Read HTML the caller already has, as fetch reads a page; no network."""
+
+    url: str | None = Field(
+        default=None, max_length=MAX_URL_CHARS, description="The page's URL, to resolve links."
+    )
+    format: ContentFormat = Field(
+        default="markdown", description="Output format: markdown, text or html."
+    )
+    max_length: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="Return at most this many characters."
+    )
+    start_index: int = Field(default=0, ge=0, description="Start at this character.")
+    page_type: PageTypeChoice = Field(
+        default="auto",
+        description="How to read the page: auto (classify it) or a page type to force.",
+    )
+
+
+class JobStatusParams(_Params):
+    """A job's status, its progress events after `since` and (when done) its result."""
+
+    job_id: str = Field(min_length=1, max_length=64, description="The research job's id.")
+    since: int = Field(default=0, ge=0, description="Only events after this sequence number.")
+
+
+class JobListParams(_Params):
+    """Recent jobs, newest first; `before` continues after the last one listed."""
+
+    status: Literal["queued", "running", "done", "failed", "cancelled", "interrupted"] | None = (
+        Field(default=None, description="Only jobs in this status.")
+    )
+    limit: int = Field(default=50, ge=1, le=500, description="The most recent N.")
+    before: str | None = Field(default=None, max_length=64, description="A job id to list after.")
+
+
+class FlagDiscoveryParams(_Params):
+    """Flag a notable finding for a human to look at later."""
+
+    title: str = Field(min_length=1, max_length=300, description="A short headline.")
+    description: str = Field(
+        min_length=1, max_length=10_000, description="What was found and why it matters."
+    )
+    url: str | None = Field(default=None, max_length=8192, description="Where it was found.")
+
+
+class DiscoveriesParams(_Params):
+    """The findings agents flagged, oldest first."""
+
+    job_id: str | None = Field(default=None, max_length=64, description="Only this job's.")
+    limit: int | None = Field(default=None, ge=1, le=10_000, description="The most recent N.")
+
+
+SleepMode = Literal["timer", "event", "manual"]
+
+
+class SleepParams(_Params):
+    """Pause until a timer, a research job's end, or a person's wake; every sleep is capped."""
+
+    mode: SleepMode = Field(description="timer, event or manual.")
+    seconds: float | None = Field(
+        default=None, gt=0, description="How long (timer), or the longest to wait (others)."
+    )
+    job_id: str | None = Field(default=None, description="The research job to wait for (event).")
+    reason: str = Field(default="", max_length=500, description="Why you are sleeping.")
+
+
+class WakeParams(_Params):
+    """Wake a sleep; the sleeper wakes with "Sleep ended. Reason: <message>"."""
+
+    sleep_id: str = Field(min_length=1, description="The sleep's id.")
+    message: str | None = Field(
+        default=None, max_length=2000, description="What the sleeper is told it woke for."
     )

@@ -11,7 +11,9 @@ the extractive research mode, so research is deterministic too.
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,17 +21,32 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+import typer.main
 from mcp import Client as MCPClient
 from pydantic import BaseModel
 from websockets.asyncio.client import connect
 
 import netsift
 from netsift import tools
+from netsift.cli import app as cli_app
 from netsift.client import Client
 from netsift.config import Settings
-from netsift.mcp import create_server
+from netsift.mcp import ANNOTATIONS, REFERENCE_FETCH, create_server
+from netsift.operations import (
+    CATALOGUE,
+    CLI_FLAGS,
+    CLI_PRESENTATION,
+    HOST_COMMANDS,
+    HOST_ROUTES,
+    HTTP_CONTROLS,
+    Operation,
+    by_tool,
+    by_ws,
+)
 from netsift.server import create_app
+from netsift.server.routers import ws
 from netsift.tools.fetch_text import lean_page
+from netsift.tools.schemas import ARGS, TOOLS
 from tests.e2e.cli import in_process
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb
@@ -297,3 +314,173 @@ async def test_map_is_the_same_through_every_door(settings, env, research_web, o
         answers["ws"] = ws_result(await ws_call(server, {"type": "map", **args}))
     assert len(answers["client"].links) == 5 and answers["client"].sitemaps
     assert_same(answers)
+
+
+# --- The catalogue (netsift/operations.py): each door offers exactly its operations and options.
+
+
+def cli_commands() -> dict[str, Any]:
+    """The `netsift` commands by name (typer's click objects: its own copy of click)."""
+    return dict(typer.main.get_command(cli_app).commands)  # type: ignore[attr-defined]
+
+
+def openapi_routes(settings: Settings) -> dict[str, dict[str, Any]]:
+    """`METHOD /path` → its OpenAPI operation, for every route the document lists."""
+    document = create_app(settings).openapi()
+    return {
+        f"{method.upper()} {path}": spec
+        for path, methods in document["paths"].items()
+        for method, spec in methods.items()
+    } | {"_components": document.get("components", {})}
+
+
+def route_options(route: dict[str, Any], components: dict[str, Any]) -> set[str]:
+    """A route's path and query parameters and its JSON body's properties, by name."""
+    names = {param["name"] for param in route.get("parameters", [])}
+    body = route.get("requestBody", {}).get("content", {}).get("application/json", {})
+    schema = body.get("schema", {})
+    for option in schema.get("anyOf", [schema]):  # an optional body: one model or null
+        if "$ref" in option:
+            option = components["schemas"][option["$ref"].rsplit("/", 1)[-1]]
+        names |= set(option.get("properties", {}))
+    return names
+
+
+def test_each_door_offers_exactly_the_catalogues_operations(settings):
+    """A command, route, message type or tool that is no operation's (nor the host's) fails
+    here: declare it in operations.py first, so every door and the docs follow."""
+    commands = {op.cli for op in CATALOGUE if op.cli}
+    assert set(cli_commands()) == commands | HOST_COMMANDS
+    routes = openapi_routes(settings)
+    declared = [route for op in CATALOGUE for route in op.http]
+    assert len(declared) == len(set(declared)), "a route belongs to one operation"
+    assert set(routes) - {"_components"} == set(declared) | HOST_ROUTES
+    assert set(ws.MODELS) | set(ws.JOB_MESSAGES) == set(by_ws())
+    assert [tool.name for tool in TOOLS] == list(by_tool())
+    assert {tool.capability for tool in TOOLS} <= {op.capability for op in CATALOGUE}
+
+
+async def test_mcp_offers_the_catalogues_tools_and_the_reference_fetch(settings):
+    async with MCPClient(create_server(settings)) as mcp:
+        listed = {tool.name for tool in (await mcp.list_tools()).tools}
+    assert listed == set(by_tool()) | {REFERENCE_FETCH}
+    assert set(ANNOTATIONS) <= listed, "annotations for a tool MCP does not serve"
+
+
+@pytest.mark.parametrize("op", [op for op in CATALOGUE if op.cli], ids=lambda op: op.name)
+def test_the_cli_offers_the_operations_options(op: Operation):
+    """Each command offers its operation's params (by their names, CLI_FLAGS aside), and only
+    those, the library caller's own options (its caps) and how it prints."""
+    command = cli_commands()[op.cli or ""]
+    offered = {CLI_FLAGS.get(p.name or "", p.name or "") for p in command.params}
+    offered -= CLI_PRESENTATION | {op.input or ""}
+    if command.params[0].param_type_name == "argument" and op.input:
+        offered.discard(command.params[0].name or "")  # the input itself (a file for extract)
+    assert op.fields() - op.cli_leaves_out <= offered, "an option the command lacks"
+    assert offered <= op.library_fields(), "a command option no operation declares"
+    assert not op.cli_leaves_out & offered, "cli_leaves_out names an option it offers now"
+
+
+@pytest.mark.parametrize(
+    "op", [op for op in CATALOGUE if op.http and op.params], ids=lambda op: op.name
+)
+def test_each_operations_route_takes_its_params(settings, op: Operation):
+    """The operation's route (its first) takes exactly its params: the body's fields, the path
+    and the query, besides the controls HTTP adds (request_id, wait)."""
+    routes = openapi_routes(settings)
+    options = route_options(routes[op.http[0]], routes["_components"]) - HTTP_CONTROLS
+    assert options == op.fields()
+
+
+@pytest.mark.parametrize("kind", sorted(ws.MODELS))
+def test_each_websocket_message_takes_its_operations_params(kind: str):
+    op = by_ws()[kind]
+    assert set(ws.MODELS[kind].model_fields) == op.fields() | {"request_id"}
+
+
+def _shape(schema: Any) -> Any:
+    """A JSON Schema without what a door may tune (defaults, bounds, wording): its types."""
+    tuned = {"description", "default", "title", "maximum", "minimum", "exclusiveMinimum"}
+    tuned |= {"maxLength", "minLength", "maxItems", "minItems", "exclusiveMaximum"}
+    if isinstance(schema, dict):
+        return {k: _shape(v) for k, v in schema.items() if k not in tuned}
+    if isinstance(schema, list):
+        return [_shape(v) for v in schema]
+    return schema
+
+
+@pytest.mark.parametrize("name", list(by_tool()))
+def test_each_tool_takes_its_operations_params_but_the_hosts(name: str):
+    """A tool's arguments are its operation's params but those left to the host, plus its
+    own; each shared one has the params' type, so a valid tool call is a valid operation."""
+    op = by_tool()[name]
+    args = ARGS[name]
+    assert set(args.model_fields) == op.tool_fields()
+    assert op.params is not None
+    params = op.params.model_json_schema()["properties"]
+    tool = args.model_json_schema()["properties"]
+    for field in op.tool_fields() - op.tool_options:
+        wanted, given = _shape(params[field]), _shape(tool[field])
+        # the same type, or one of the params' (a tool may rule out null: `max_length`)
+        assert given == wanted or given in wanted.get("anyOf", []), field
+
+
+# Operations whose Client method the job runtime's rebuild adds (issue 24); until then their
+# doors read the job store (tests/unit/test_doors_use_client_methods.py lists where).
+JOB_METHODS_PENDING = frozenset({"job_status"})
+
+
+def _type_name(annotation: Any) -> str:
+    """`list[BatchItem]` for `list[netsift.search.batch.BatchItem]` or the string annotation."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    if not isinstance(annotation, str) and getattr(annotation, "__args__", None):
+        text = str(annotation)
+    return re.sub(r"\b[\w]+\.", "", text).replace(" ", "")
+
+
+@pytest.mark.parametrize("op", CATALOGUE, ids=lambda op: op.name)
+def test_each_operation_is_a_client_method_answering_its_result(op: Operation):
+    """The catalogue names the Client method every door calls, and what it answers."""
+    if op.name in JOB_METHODS_PENDING:
+        assert not hasattr(Client, op.name), "the method came: drop it from JOB_METHODS_PENDING"
+        return
+    method = getattr(Client, op.name)
+    assert _type_name(inspect.signature(method).return_annotation) == _type_name(op.result)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        op
+        for op in CATALOGUE
+        if op.http and isinstance(op.result, type) and op.name not in ws.JOB_MESSAGES
+    ],
+    ids=lambda op: op.name,
+)
+def test_each_operations_route_answers_its_result(settings, op: Operation):
+    """A route that answers at once answers the operation's result (a job's start answers
+    the job, with the result in it when it is waited for: the job runtime's)."""
+    ok = openapi_routes(settings)[op.http[0]]["responses"]
+    answer = ok.get("200") or ok.get("201") or {}
+    schema = answer.get("content", {}).get("application/json", {}).get("schema", {})
+    if op in ws.OPERATIONS.values():  # the WebSocket's operations each answer a model
+        assert "$ref" in schema, f"{op.http[0]} declares no response model"
+    if "$ref" in schema:
+        assert schema["$ref"].rsplit("/", 1)[-1] == op.result.__name__
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        op
+        for op in CATALOGUE
+        if op.http[:1] and op.http[0].startswith("POST") and op.name not in ws.JOB_MESSAGES
+    ],
+    ids=lambda op: op.name,
+)
+def test_each_operations_route_declares_the_statuses_of_its_errors(settings, op: Operation):
+    """The OpenAPI document tells a client each status the operation's errors may bring (a
+    job's start answers at once; its run's errors come in the job)."""
+    route = openapi_routes(settings)[op.http[0]]
+    declared = {int(status) for status in route["responses"] if status.isdigit()}
+    assert set(op.statuses()) <= declared

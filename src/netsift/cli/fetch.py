@@ -168,10 +168,7 @@ def extract(
     start_index: Annotated[int, typer.Option(help="Continue a truncated page here.")] = 0,
 ) -> None:
     """Extract main content from HTML you already have (no network)."""
-    from functools import partial
-
     from ..errors import InvalidInput
-    from ..fetch.extract import extract as extract_html
 
     # A file is as hostile as a page: it is read in the command's extraction worker, under
     # the same CPU and memory budget (NETSIFT_TASK_*), never in the command's own process.
@@ -191,16 +188,16 @@ def extract(
         # Read on the main thread: Ctrl-C interrupts it at once (a worker thread blocked on a
         # terminal ignored the first Ctrl-C and aborted the interpreter on the second).
         body = read()
-        reader = partial(
-            extract_html,
-            url=url,
-            format=fmt,
-            max_length=max_length,
-            start_index=start_index,
-            page_type=page_type,
-        )
         async with jobless_client(settings) as client:
-            return await client.compute.run(reader, body, what=f"the HTML in {file}")
+            return await client.extract_isolated(
+                body,
+                url=url,
+                format=fmt,
+                max_length=max_length,
+                start_index=start_index,
+                page_type=page_type,  # type: ignore[arg-type]  # checked by ExtractParams
+                what=f"the HTML in {file}",
+            )
 
     page = run(one, as_json=as_json)
     if as_json:

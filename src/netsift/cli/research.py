@@ -134,7 +134,7 @@ def discoveries(
 
     async def work() -> DiscoveryRead:
         async with Client(settings) as client:
-            return client.discoveries.read(job_id=job, limit=limit)
+            return await client.read_discoveries(job_id=job, limit=limit)
 
     read = run(work, as_json=as_json)
     if as_json:
@@ -166,7 +166,7 @@ def wake(
 
     async def work() -> dict[str, Any]:
         async with Client(settings) as client:
-            record = await client.sleeper.wake(sleep_id, message=message)
+            record = await client.wake(sleep_id, message=message)
             return record.model_dump(mode="json")
 
     emit_json(run(work, as_json=False))  # the record on stdout; an error on stderr

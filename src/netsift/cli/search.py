@@ -103,7 +103,7 @@ def providers(
 
     async def listing() -> list[dict[str, Any]]:
         async with Client(settings) as client:
-            return client.search_service.provider_status()
+            return client.provider_status()
 
     rows = run(listing, as_json=as_json)
     if as_json:

@@ -25,7 +25,7 @@ import httpx
 
 from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
 from ..models import ContentFormat, Page
-from ..params import CrawlParams
+from ..params import CrawlParams, FetchOptions
 from . import dedupe
 from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
 from .frontier.order import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
@@ -263,17 +263,18 @@ class Crawler:
                 wake()
 
             from ..fetch.content import Digest  # the fetch stack is loaded by now
+            from ..fetch.fetcher import FetchHooks
 
             digest = Digest(dedupe.fingerprint)
             page = await self.fetcher.fetch(
-                entry.url,
-                format=plan.format,
-                respect_robots=plan.respect_robots,
-                no_cache=True,
-                render="never",
-                on_hop=in_scope,
-                on_downloaded=downloaded,
-                digest=digest,
+                FetchOptions(
+                    url=entry.url,
+                    format=plan.format,
+                    respect_robots=plan.respect_robots,
+                    no_cache=True,
+                    render="never",
+                ),
+                FetchHooks(on_hop=in_scope, on_downloaded=downloaded, digest=digest),
             )
         except HTTPError as exc:
             if exc.status_code in RETRY_STATUSES and entry.tries < MAX_RETRIES:

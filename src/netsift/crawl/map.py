@@ -36,7 +36,7 @@ from ..models import MapLink, MapResult, MapSource, Page
 from ..net.guard import check_url, safe_url
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache, RobotsRules
-from ..params import MapOptions
+from ..params import FetchOptions, MapOptions
 from ..search.rank import bm25_scores
 from .feeds import feed_links
 from .scope import Scope, canonical_url
@@ -186,10 +186,12 @@ class _Run:
         fetcher = self.mapper._fetcher
         try:
             page = await fetcher.fetch(
-                self.start,
-                max_length=1,
-                respect_robots=self.respect_robots,
-                keep_source=True,
+                FetchOptions(
+                    url=self.start,
+                    max_length=1,
+                    respect_robots=self.respect_robots,
+                    keep_source=True,  # its feed links are read from the source
+                )
             )
         except FATAL:
             raise
@@ -214,7 +216,7 @@ class _Run:
             return
         try:
             feed = await self.mapper._fetcher.fetch(
-                url, max_length=1, respect_robots=self.respect_robots
+                FetchOptions(url=url, max_length=1, respect_robots=self.respect_robots)
             )
         except NetsiftError as exc:
             self.warnings.append(f"the feed {shown} was not read: {exc.message} ({exc.code})")

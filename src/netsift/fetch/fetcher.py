@@ -19,12 +19,13 @@ import httpx
 
 from ..compute import INLINE_MAX_BYTES, Compute
 from ..config import Settings
-from ..errors import HTTPError, InvalidInput
+from ..errors import HTTPError
 from ..models import ContentFormat, Page, Redirect, RenderMode
 from ..net.guard import check_url
 from ..net.http import HttpClient
 from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
+from ..params import FetchOptions
 from ..render.step import RenderOutcome, RenderStep
 from ..usage import charge_page
 from .content import Content, Digest, _extract_content, build_page, extract_content, paginate
@@ -32,12 +33,30 @@ from .decode import decode_body, parse_content_type
 from .sniff import detect_kind
 
 # Content, build_page, extract_content and paginate live in content.py; imported from here too.
-__all__ = ["Content", "Fetcher", "build_page", "extract_content", "paginate"]
+__all__ = ["Content", "FetchHooks", "Fetcher", "build_page", "extract_content", "paginate"]
 
 ACCEPT = (
     "text/html,application/xhtml+xml,application/pdf,application/json,"
     "application/rss+xml,application/atom+xml,text/markdown,text/plain;q=0.9,*/*;q=0.5"
 )
+
+
+@dataclass(frozen=True)
+class FetchHooks:
+    """What a crawl watches in one download; the caller's own layer, apart from the options.
+
+    `on_hop` sees every URL the download asks for (the first and each redirect) before it is
+    asked, and may refuse it by raising (a crawl's scope). `on_downloaded` is awaited once the
+    final response's body is in, before extraction (a crawl frees its host's slot there, as
+    Scrapy frees a download slot). `digest` is computed of the text where it is extracted and
+    set on it (a page from the recent copies or the render step leaves it unset)."""
+
+    on_hop: Callable[[str], Awaitable[None]] | None = None
+    on_downloaded: Callable[[], Awaitable[None]] | None = None
+    digest: Digest[Any] | None = None
+
+
+NO_HOOKS = FetchHooks()
 
 
 @dataclass(frozen=True)
@@ -127,43 +146,26 @@ class Fetcher:
         """Close the browser, if a render started one."""
         await self.render_step.aclose()
 
-    async def fetch(
-        self,
-        url: str,
-        *,
-        format: ContentFormat = "markdown",
-        max_length: int | None = None,
-        start_index: int = 0,
-        respect_robots: bool | None = None,
-        max_bytes: int | None = None,
-        timeout: float | None = None,
-        no_cache: bool = False,
-        page_type: str = "auto",
-        render: RenderMode | None = None,
-        keep_source: bool = False,
-        on_hop: Callable[[str], Awaitable[None]] | None = None,
-        on_downloaded: Callable[[], Awaitable[None]] | None = None,
-        digest: Digest[Any] | None = None,
-    ) -> Page:
-        """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page.
+    async def fetch(self, options: FetchOptions, hooks: FetchHooks = NO_HOOKS) -> Page:
+        """Fetch `options.url` (or reuse a recent download of it); return one slice as a Page.
 
-        `keep_source` also puts the decoded body as served (a page's HTML, before any
-        extraction; the DOM when it was rendered) on `Page.source`. `on_hop` sees every URL the
-        download asks for (the first and each redirect) before it is asked, and may refuse it by
-        raising (a crawl's scope). `on_downloaded` is awaited once the final response's body
-        is in, before extraction (a crawl frees its host's slot there, as Scrapy frees a
-        download slot). `digest` is computed of the text where it is extracted and set on it
-        (a page from the recent copies or the render step leaves it unset)."""
-        if max_bytes is not None and max_bytes < 1:
-            raise InvalidInput("max_bytes must be 1 or more")
-        if timeout is not None and timeout <= 0:
-            raise InvalidInput("timeout must be more than 0 seconds")
+        The options are validated already (params.FetchOptions: the Client's, or built by a
+        layer below it). `keep_source` also puts the decoded body as served (a page's HTML,
+        before any extraction; the DOM when it was rendered) on `Page.source`."""
+        url, format, page_type, render = (
+            options.url,
+            options.format,
+            options.page_type,
+            options.render,
+        )
+        max_bytes, timeout, keep_source = options.max_bytes, options.timeout, options.keep_source
+        respect_robots, digest = options.respect_robots, hooks.digest
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
         key: _RecentKey = (url, format, page_type, robots, max_bytes)
         recent = self._recent_for(render)
         if keep_source:  # pages kept with their source, apart (a plain one has none)
             recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
-        fetched = None if no_cache else recent.get(key)
+        fetched = None if options.no_cache else recent.get(key)
         cached = fetched is not None
         if fetched is None:
             fetched = await self._download(
@@ -174,8 +176,8 @@ class Fetcher:
                 timeout=timeout,
                 page_type=page_type,
                 keep_source=keep_source,
-                on_hop=on_hop,
-                on_downloaded=on_downloaded,
+                on_hop=hooks.on_hop,
+                on_downloaded=hooks.on_downloaded,
                 digest=digest.of if digest is not None else None,
             )
             if digest is not None:
@@ -193,8 +195,8 @@ class Fetcher:
             size=fetched.size,
             redirects=fetched.redirects,
             format=format,
-            start_index=start_index,
-            max_length=max_length,
+            start_index=options.start_index,
+            max_length=options.max_length,
             cached=cached,
             render=fetched.render,
             source=fetched.source,

@@ -19,7 +19,7 @@ import anyio
 from ..errors import LLMError, NetsiftError
 from ..fetch.fetcher import Fetcher
 from ..models import EventType, ResearchReport, SearchResult
-from ..params import ResearchParams
+from ..params import FetchOptions, ResearchParams
 from ..search.rank import canonical_url, dedupe_near
 from ..search.service import SearchService
 from .discoveries import DiscoveryLog
@@ -310,7 +310,7 @@ class ResearchAgent:
             async with limiter:
                 await emit("fetch_started", {"url": result.url})
                 try:
-                    page = await self.fetcher.fetch(result.url, format="text")
+                    page = await self.fetcher.fetch(FetchOptions(url=result.url, format="text"))
                 except NetsiftError as exc:
                     state.failed_pages += 1
                     state.round_pages[result.url] = None

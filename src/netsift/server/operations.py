@@ -18,6 +18,7 @@ from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
 from ..models import MapResult, Metadata, Page, SearchResponse
 from ..net.audit import request_id_var
+from ..operations import Operation
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
@@ -65,6 +66,27 @@ class Operations:
         self.require("search")
         await self.state.limits.spend_searches(self.caller.key, count)
         prepay(count)  # the caller's meter admits these without taking the quota twice
+
+    async def admit(self, op: Operation, params: BaseModel) -> None:
+        """What `op` needs before it starts: its capability, and a search's quota."""
+        if isinstance(params, BatchRequest):
+            await self.admit_searches(len(params.queries))
+        elif isinstance(params, SearchRequest):
+            await self.admit_searches(1)
+        elif op.capability is not None:
+            self.require(op.capability)
+
+    def call(self, op: Operation, params: BaseModel) -> Callable[[], Awaitable[BaseModel]]:
+        """`op` on `params`, admitted already (`admit`), as a call to run or stream."""
+        runs: dict[str, Callable[[Any], Awaitable[BaseModel]]] = {
+            "search": self.run_search,
+            "batch_search": self.run_batch,
+            "fetch": self.fetch,
+            "meta": self.meta,
+            "map": self.map,
+        }
+        run = runs[op.name]
+        return lambda: run(params)
 
     async def search(self, params: SearchRequest) -> SearchResponse:
         await self.admit_searches(1)

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import HTTPError, NetsiftError
+from ..operations import operation
 from ..params import BatchSearchParams, FetchParams, MapParams, MetaParams, SearchParams
 from ..search.batch import BatchItem
 
@@ -34,6 +35,8 @@ __all__ = [
     "describe_validation",
     "error_response",
     "errors_for",
+    "operation_errors",
+    "request_model",
     "status_of",
 ]
 
@@ -83,6 +86,21 @@ class MetaRequest(MetaParams, _RequestId):
 
 class MapRequest(MapParams, _RequestId):
     """List a site's URLs: its sitemaps, feeds and the start page's links."""
+
+
+# The request body of each operation that answers at once (a job's start lives with its router).
+_REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
+    SearchParams: SearchRequest,
+    BatchSearchParams: BatchRequest,
+    FetchParams: FetchRequest,
+    MetaParams: MetaRequest,
+    MapParams: MapRequest,
+}
+
+
+def request_model(params: type[BaseModel]) -> type[BaseModel]:
+    """The HTTP and WebSocket body of an operation with these params: them plus request_id."""
+    return _REQUESTS[params]
 
 
 class BatchResponse(BaseModel):
@@ -185,6 +203,13 @@ GUARDED = (401, 429, 500, 503)
 # What a route with a JSON body may answer before it runs: malformed JSON or not JSON (400),
 # a body over NETSIFT_SERVER_MAX_BODY (413), a field out of its schema (422).
 BODY = (400, 413, 422)
+
+
+def operation_errors(name: str) -> dict[int | str, dict[str, Any]]:
+    """`errors_for` the statuses operation `name` may answer (operations.py) and a JSON body's,
+    but those every guarded route declares already (GUARDED, on the router)."""
+    statuses = {*BODY, *operation(name).statuses()} - set(GUARDED)
+    return errors_for(*sorted(statuses))
 
 
 def errors_for(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -14,23 +14,20 @@ from pydantic import BaseModel, ValidationError
 
 from ..config import Settings
 from ..errors import Disabled, InvalidInput, NetsiftError
+from ..operations import by_tool
 from .crawl_text import lean_crawl
 from .fetch_text import lean_page
 from .schemas import (
+    ARGS,
     TOOLS,
     BatchSearchArgs,
-    FlagDiscoveryArgs,
-    PageMetaArgs,
-    ResearchArgs,
     ResearchStatusArgs,
-    SleepArgs,
     ToolFormat,
     WebCrawlArgs,
     WebFetchArgs,
-    WebMapArgs,
-    WebSearchArgs,
     definitions,
     enabled_tools,
+    params_of,
     tool_name,
 )
 
@@ -93,45 +90,30 @@ class Toolbox:
                 details={"tool": name},
             )
         client = self.client
-        if name == "web_search":
-            search = WebSearchArgs.model_validate(arguments).to_params()
-            return _dump(await client.search(**search.model_dump()))
-        if name == "web_fetch":
-            fetch = WebFetchArgs.model_validate(arguments).to_params()
-            return lean_page(await client.fetch(**fetch.model_dump()))
-        if name == "web_map":
-            site = WebMapArgs.model_validate(arguments).to_params()
-            return _dump(await client.map(**site.model_dump()))
-        if name == "page_meta":
-            meta = PageMetaArgs.model_validate(arguments).to_params()
-            return _dump(await client.meta(**meta.model_dump()))
-        if name == "batch_search":
-            batch = BatchSearchArgs.model_validate(arguments).to_params()
-            items = await client.batch_search(**batch.model_dump())
-            return {"results": [_dump(item) for item in items]}
-        if name == "web_crawl":
-            crawl = WebCrawlArgs.model_validate(arguments)
-            crawled = await client.crawl(**crawl.to_params().model_dump())
-            return lean_crawl(crawled, max_length=crawl.max_length)
-        if name == "deep_research":
-            research = ResearchArgs.model_validate(arguments).to_params()
-            report = await client.research(**research.model_dump())
-            return _dump(report)
-        if name == "research_status":
-            status = ResearchStatusArgs.model_validate(arguments)
-            job = await client.job(status.job_id)
-            events = await client.job_events(status.job_id, since=status.since)
+        args = ARGS[name].model_validate(arguments)
+        if isinstance(args, ResearchStatusArgs):
+            job = await client.job(args.job_id)
+            events = await client.job_events(args.job_id, since=args.since)
             return {
                 "job": job.model_dump(mode="json"),
                 "events": [e.model_dump(mode="json") for e in events],
             }
-        if name == "flag_discovery":
-            flag = FlagDiscoveryArgs.model_validate(arguments)
-            return _dump(client.discoveries.flag(flag.title, flag.description, flag.url))
-        nap = SleepArgs.model_validate(arguments)
-        return await client.sleeper.sleep(
-            nap.mode, seconds=nap.seconds, job_id=nap.job_id, reason=nap.reason
-        )
+        # The tool runs its operation's Client method (operations.py) on the params its
+        # arguments make; the tool's own options (web_crawl's max_length) shape the answer.
+        method = getattr(client, by_tool()[name].name)
+        return _answer(args, await method(**params_of(name, args).model_dump()))
+
+
+def _answer(args: BaseModel, result: Any) -> dict[str, Any]:
+    """A tool's answer for a model: a page and a crawl lean (their facts once, the text cut),
+    a batch under `results`, any other result as its JSON."""
+    if isinstance(args, WebFetchArgs):
+        return lean_page(result)
+    if isinstance(args, WebCrawlArgs):
+        return lean_crawl(result, max_length=args.max_length)
+    if isinstance(args, BatchSearchArgs):
+        return {"results": [_dump(item) for item in result]}
+    return result if isinstance(result, dict) else _dump(result)
 
 
 def _arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:

@@ -14,22 +14,21 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..config import Settings
 from ..errors import InvalidInput
 from ..models import ContentFormat, RenderMode, TimeRange
+from ..operations import by_tool
 from ..params import (
     MAX_BATCH_QUERIES,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
-    BatchSearchParams,
-    CrawlParams,
     Depth,
-    FetchParams,
-    MapParams,
-    MetaParams,
+    FlagDiscoveryParams,
+    JobStatusParams,
     PageTypeChoice,
     ResearchParams,
-    SearchParams,
+    SleepParams,
 )
 
 __all__ = [
+    "ARGS",
     "TOOLS",
     "TOOL_ALIASES",
     "BatchSearchArgs",
@@ -47,6 +46,7 @@ __all__ = [
     "definitions",
     "enabled_tools",
     "input_schema",
+    "params_of",
     "tool_name",
 ]
 
@@ -74,9 +74,6 @@ class WebSearchArgs(_Args):
         default=None, max_length=16, description="Region or language code, e.g. us-en or de."
     )
 
-    def to_params(self) -> SearchParams:
-        return SearchParams.model_validate(self.model_dump())
-
 
 class WebFetchArgs(_Args):
     """Fetch a web page and read its main content as Markdown. Long pages come in parts:
@@ -99,9 +96,6 @@ class WebFetchArgs(_Args):
         description="Run the page's JavaScript in a guarded browser: auto (only for JavaScript "
         "shells), always or never. Default: auto when the host has a browser.",
     )
-
-    def to_params(self) -> FetchParams:
-        return FetchParams.model_validate(self.model_dump())
 
 
 class WebMapArgs(_Args):
@@ -131,17 +125,11 @@ class WebMapArgs(_Args):
         description="Regular expressions; URLs whose path matches one are left out.",
     )
 
-    def to_params(self) -> MapParams:
-        return MapParams.model_validate(self.model_dump())
-
 
 class PageMetaArgs(_Args):
     """Read a page's link-preview card: title, description, image, site name, favicon, date."""
 
     url: str = Field(min_length=1, max_length=8192, description="The http(s) URL to describe.")
-
-    def to_params(self) -> MetaParams:
-        return MetaParams.model_validate(self.model_dump())
 
 
 class BatchSearchArgs(_Args):
@@ -162,9 +150,6 @@ class BatchSearchArgs(_Args):
         default=None, max_length=16, description="Region or language code, e.g. us-en or de."
     )
 
-    def to_params(self) -> BatchSearchParams:
-        return BatchSearchParams.model_validate(self.model_dump())
-
 
 class ResearchArgs(_Args):
     """Research a question on the web: plans searches, reads sources and writes an answer
@@ -176,36 +161,22 @@ class ResearchArgs(_Args):
     )
 
     def to_params(self) -> ResearchParams:
-        return ResearchParams.model_validate(self.model_dump())
+        params = params_of("deep_research", self)
+        assert isinstance(params, ResearchParams)
+        return params
 
 
-class ResearchStatusArgs(_Args):
+class ResearchStatusArgs(JobStatusParams):
     """The status, progress events and (when done) report of a research job."""
 
-    job_id: str = Field(min_length=1, max_length=64, description="The research job's id.")
-    since: int = Field(default=0, ge=0, description="Only events after this sequence number.")
 
-
-class FlagDiscoveryArgs(_Args):
+class FlagDiscoveryArgs(FlagDiscoveryParams):
     """Flag a notable finding for a human to look at later (kept in the discoveries log)."""
 
-    title: str = Field(min_length=1, max_length=300, description="A short headline.")
-    description: str = Field(
-        min_length=1, max_length=10_000, description="What was found and why it matters."
-    )
-    url: str | None = Field(default=None, max_length=8192, description="Where it was found.")
 
-
-class SleepArgs(_Args):
+class SleepArgs(SleepParams):
     """Pause yourself: for some seconds (timer), until a research job finishes (event), or
     until a person wakes you (manual). Every sleep is capped. Nothing runs while you sleep."""
-
-    mode: Literal["timer", "event", "manual"] = Field(description="timer, event or manual.")
-    seconds: float | None = Field(
-        default=None, gt=0, description="How long (timer), or the longest to wait (others)."
-    )
-    job_id: str | None = Field(default=None, description="The research job to wait for (event).")
-    reason: str = Field(default="", max_length=500, description="Why you are sleeping.")
 
 
 # A crawl's answer goes into a model's context: a few pages, each cut to a readable length.
@@ -239,9 +210,6 @@ class WebCrawlArgs(_Args):
         default=2000, ge=1, le=100_000, description="Characters of each page to return."
     )
 
-    def to_params(self) -> CrawlParams:
-        return CrawlParams.model_validate(self.model_dump(exclude={"max_length"}))
-
 
 @dataclass(frozen=True)
 class ToolSpec:
@@ -254,18 +222,31 @@ class ToolSpec:
         return " ".join((self.args.__doc__ or "").split())
 
 
-TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec("web_search", WebSearchArgs, "search"),
-    ToolSpec("web_fetch", WebFetchArgs, "fetch"),
-    ToolSpec("page_meta", PageMetaArgs, "fetch"),
-    ToolSpec("web_map", WebMapArgs, "fetch"),
-    ToolSpec("batch_search", BatchSearchArgs, "search"),
-    ToolSpec("web_crawl", WebCrawlArgs, "fetch"),
-    ToolSpec("deep_research", ResearchArgs, "research"),
-    ToolSpec("research_status", ResearchStatusArgs, "research"),
-    ToolSpec("flag_discovery", FlagDiscoveryArgs, "research"),
-    ToolSpec("sleep", SleepArgs, "research"),
-)
+# Each tool's arguments: a view of its operation's params (operations.py says which of them
+# it leaves to the host); the list of tools, their order and capabilities are the catalogue's.
+ARGS: dict[str, type[BaseModel]] = {
+    "web_search": WebSearchArgs,
+    "web_fetch": WebFetchArgs,
+    "page_meta": PageMetaArgs,
+    "web_map": WebMapArgs,
+    "batch_search": BatchSearchArgs,
+    "web_crawl": WebCrawlArgs,
+    "deep_research": ResearchArgs,
+    "research_status": ResearchStatusArgs,
+    "flag_discovery": FlagDiscoveryArgs,
+    "sleep": SleepArgs,
+}
+
+
+def _tools() -> tuple[ToolSpec, ...]:
+    specs = []
+    for name, op in by_tool().items():
+        assert op.capability is not None, f"the {name} tool's operation names no capability"
+        specs.append(ToolSpec(name, ARGS[name], op.capability))
+    return tuple(specs)
+
+
+TOOLS = _tools()
 
 
 # Other names a tool answers to (never listed, so a model sees one tool per job): the
@@ -276,6 +257,14 @@ TOOL_ALIASES = {
     "map": "web_map",
     "crawl": "web_crawl",
 }
+
+
+def params_of(name: str, args: BaseModel) -> BaseModel:
+    """The params of tool `name`'s operation, made of its arguments (the tool's own options,
+    such as web_crawl's max_length, left out); a ValidationError names what is wrong."""
+    op = by_tool()[name]
+    assert op.params is not None, f"the {name} tool's operation takes no params"
+    return op.params.model_validate(args.model_dump(include=set(op.fields())))
 
 
 def tool_name(name: str) -> str:

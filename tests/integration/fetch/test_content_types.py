@@ -8,6 +8,7 @@ import pytest
 
 from netsift.client import Client
 from netsift.errors import BlockedByRobots, TooLarge
+from netsift.params import FetchOptions
 from tests.offline_web import documents as docs
 from tests.offline_web.fixtures import OfflineWeb
 
@@ -58,8 +59,8 @@ async def test_a_requested_page_type_reaches_extraction_and_is_a_new_read(
     web_client: Client, offline_web: OfflineWeb
 ) -> None:
     url = offline_web.url("news.test", "/article")
-    auto = await web_client.fetcher.fetch(url)
-    forced = await web_client.fetcher.fetch(url, page_type="listing")
+    auto = await web_client.fetcher.fetch(FetchOptions(url=url))
+    forced = await web_client.fetcher.fetch(FetchOptions(url=url, page_type="listing"))
     assert auto.page_type != "listing"
     assert (forced.page_type, forced.cached) == ("listing", False)
     assert offline_web.state.hits("news.test", "/article") == 2

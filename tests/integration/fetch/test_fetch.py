@@ -20,7 +20,9 @@ import pytest
 
 from netsift.client import Client
 from netsift.errors import NetsiftError
+from netsift.fetch.fetcher import FetchHooks
 from netsift.models import Page
+from netsift.params import FetchOptions
 from tests.offline_web import documents as docs
 from tests.offline_web.fixtures import OfflineWeb, WebSettingsFactory
 from tests.offline_web.site import GZIP_OK_TEXT, PAGES
@@ -453,8 +455,9 @@ async def test_a_digest_is_computed_where_the_page_is_extracted(
 
     url = offline_web.url("links.test", "/docs/guide.html")
     digest = Digest(dedupe.fingerprint)
-    page = await web_client.fetcher.fetch(url, digest=digest)
+    page = await web_client.fetcher.fetch(FetchOptions(url=url), FetchHooks(digest=digest))
     assert digest.value == dedupe.fingerprint(page.content)
     again = Digest(dedupe.fingerprint)
-    assert (await web_client.fetcher.fetch(url, digest=again)).content == page.content
+    again_page = await web_client.fetcher.fetch(FetchOptions(url=url), FetchHooks(digest=again))
+    assert again_page.content == page.content
     assert again.value is None

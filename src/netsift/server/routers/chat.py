@@ -22,9 +22,8 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import ConfigDict, Field
 
-from ...errors import Disabled, LLMError, NetsiftError, NotFound
-from ...research.chat import ChatRequest, chat, chat_stream
-from ...research.llm import LLM
+from ...errors import LLMError, NetsiftError, NotFound
+from ...research.chat import ChatRequest
 from ..deps import CallerDep, StateDep
 from ..responses import BODY, GUARDED, SSE_CHUNKS, error_response, errors_for
 
@@ -97,22 +96,9 @@ async def chat_completions(body: ChatBody, state: StateDep, _: CallerDep) -> Res
 
 async def _complete(body: ChatBody, state: StateDep) -> Response:
     client = state.require_client()
-    settings = client.settings
-    if not settings.enabled("chat"):
-        raise Disabled(
-            "the chat capability is switched off on this host", details={"capability": "chat"}
-        )
-    llm: LLM | None = client.llm
-    if llm is None:
-        raise Disabled(
-            "chat needs a language model: set NETSIFT_LLM_MODEL and OPENAI_BASE_URL "
-            "(or OPENAI_API_KEY)",
-            details={"capability": "chat"},
-        )
-    search = client.search_service if settings.enabled("search") else None
     if not body.stream:
-        return JSONResponse(await chat(llm, search, body))
-    chunks = chat_stream(llm, search, body)
+        return JSONResponse(await client.chat(body))
+    chunks = client.chat_stream(body)
     # The first chunk is awaited here, so a model that refuses the call is an HTTP error,
     # not a broken stream.
     try:
@@ -133,8 +119,7 @@ def _model_entry(name: str) -> dict[str, Any]:
 @models_router.get("", summary="The models chat answers with (OpenAI-compatible)")
 async def list_models(state: StateDep, _: CallerDep) -> dict[str, Any]:
     """OpenAI's model list: the configured model, or none when chat has no model."""
-    client = state.require_client()
-    name = client.settings.llm_model if client.llm is not None else None
+    name = state.require_client().chat_model()
     return {"object": "list", "data": [_model_entry(name)] if name else []}
 
 
@@ -142,8 +127,7 @@ async def list_models(state: StateDep, _: CallerDep) -> dict[str, Any]:
     "/{model:path}", summary="One model (OpenAI-compatible)", responses=errors_for(404, 422)
 )
 async def get_model(model: str, state: StateDep, _: CallerDep) -> Response:
-    client = state.require_client()
-    if client.llm is None or model != client.settings.llm_model:
+    if model != state.require_client().chat_model():
         return upstream_error(
             NotFound(f"no model {model!r} is served here", details={"model": model})
         )

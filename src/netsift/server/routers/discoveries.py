@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import anyio
 from fastapi import APIRouter, Query
 
-from ...errors import Disabled
-from ...tools.schemas import FlagDiscoveryArgs
-from ..deps import CallerDep, ServerState, StateDep
+from ...params import FlagDiscoveryParams
+from ..deps import CallerDep, StateDep
 from ..responses import BODY, GUARDED, errors_for
 
 __all__ = ["router"]
@@ -24,16 +22,8 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1/discoveries", tags=["discoveries"], responses=errors_for(*GUARDED))
 
 
-class DiscoveryRequest(FlagDiscoveryArgs):
+class DiscoveryRequest(FlagDiscoveryParams):
     """Flag a notable finding for a human to look at later."""
-
-
-def _require(state: ServerState) -> None:
-    if not state.settings.enabled("research"):
-        raise Disabled(
-            "discoveries are part of the research capability, switched off on this host",
-            details={"capability": "research"},
-        )
 
 
 @router.get("", summary="Flagged discoveries, oldest first", responses=errors_for(422))
@@ -43,9 +33,7 @@ async def list_discoveries(
     job_id: Annotated[str | None, Query(max_length=64, description="Only this job's.")] = None,
     limit: Annotated[int | None, Query(ge=1, le=10_000, description="The most recent N.")] = None,
 ) -> dict[str, Any]:
-    _require(state)
-    log = state.require_client().discoveries
-    read = await anyio.to_thread.run_sync(lambda: log.read(job_id=job_id, limit=limit))
+    read = await state.require_client().read_discoveries(job_id=job_id, limit=limit)
     return {
         "discoveries": [d.model_dump(mode="json") for d in read.discoveries],
         "corrupt_lines": read.corrupt_lines,
@@ -55,6 +43,5 @@ async def list_discoveries(
 
 @router.post("", status_code=201, summary="Flag a discovery", responses=errors_for(*BODY))
 async def flag_discovery(body: DiscoveryRequest, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    _require(state)
-    found = state.require_client().discoveries.flag(body.title, body.description, body.url)
+    found = await state.require_client().flag_discovery(body.title, body.description, body.url)
     return found.model_dump(mode="json")

@@ -9,23 +9,22 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...models import Metadata, Page
+from ...operations import operation
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import BODY, GUARDED, FetchRequest, MetaRequest, errors_for
+from ..responses import GUARDED, FetchRequest, MetaRequest, errors_for, operation_errors
 from .search import use_request_id
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/v1", tags=["fetch"], responses=errors_for(*GUARDED))
 
-FETCH_ERRORS = errors_for(*BODY, 403, 404, 415, 502, 504)
-
 
 @router.post(
     "/fetch",
     response_model=Page,
-    responses=FETCH_ERRORS,
-    summary="Fetch a page and read its main content (Markdown, text or HTML), paginated",
+    responses=operation_errors("fetch"),
+    summary=operation("fetch").summary,
 )
 async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Page:
     use_request_id(params.request_id)
@@ -35,8 +34,8 @@ async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Pag
 @router.post(
     "/meta",
     response_model=Metadata,
-    responses=FETCH_ERRORS,
-    summary="A page's link-preview card: title, description, image, site name, favicon",
+    responses=operation_errors("meta"),
+    summary=operation("meta").summary,
 )
 async def meta(params: MetaRequest, state: StateDep, caller: CallerDep) -> Metadata:
     use_request_id(params.request_id)

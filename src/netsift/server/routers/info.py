@@ -68,9 +68,8 @@ async def info(request: Request, state: StateDep, caller: CallerDep) -> Info:
     providers: list[dict[str, Any]] = []
     cache: dict[str, Any] | None = None
     if settings.enabled("search"):
-        service = client.search_service
-        providers = service.provider_status()
-        cache = await service.cache_stats()
+        providers = client.provider_status()
+        cache = await client.cache_stats()
     return Info(
         version=__version__,
         capabilities={name: _available(settings, name) for name in CAPABILITIES},
@@ -115,8 +114,7 @@ async def readyz(state: StateDep) -> Response:
     checks["client"] = "ok" if client is not None else "starting"
     if client is not None and client.settings.enabled("search"):
         try:
-            await client.search_service.cache_stats()
-            checks["cache"] = getattr(client.search_service.cache, "degraded", None) or "ok"
+            checks["cache"] = await client.cache_health()
         except Exception as exc:  # a probe reports, it does not fail
             log.warning("readiness: the search cache does not answer", exc_info=True)
             checks["cache"] = f"failing ({type(exc).__name__})"

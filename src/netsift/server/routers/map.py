@@ -9,9 +9,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...models import MapResult
+from ...operations import operation
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import BODY, GUARDED, MapRequest, errors_for
+from ..responses import GUARDED, MapRequest, errors_for, operation_errors
 from .search import use_request_id
 
 __all__ = ["router"]
@@ -22,8 +23,8 @@ router = APIRouter(prefix="/v1", tags=["map"], responses=errors_for(*GUARDED))
 @router.post(
     "/map",
     response_model=MapResult,
-    responses=errors_for(*BODY, 403, 502, 504),
-    summary="List a site's URLs from its sitemaps, feeds and start page, without reading them",
+    responses=operation_errors("map"),
+    summary=operation("map").summary,
 )
 async def map_site(params: MapRequest, state: StateDep, caller: CallerDep) -> MapResult:
     use_request_id(params.request_id)

@@ -13,16 +13,23 @@ from fastapi.responses import Response
 
 from ...models import SearchResponse
 from ...net.audit import request_id_var
+from ...operations import operation
 from ..deps import CallerDep, StateDep, state_of
 from ..events import EventChannel, EventStreamResponse
 from ..operations import Operations
-from ..responses import BODY, GUARDED, SSE, BatchRequest, BatchResponse, SearchRequest, errors_for
+from ..responses import (
+    GUARDED,
+    SSE,
+    BatchRequest,
+    BatchResponse,
+    SearchRequest,
+    errors_for,
+    operation_errors,
+)
 
 __all__ = ["router", "use_request_id", "wants_events"]
 
 router = APIRouter(prefix="/v1", tags=["search"], responses=errors_for(*GUARDED))
-
-SEARCH_ERRORS = errors_for(*BODY, 502, 504)
 
 
 def wants_events(request: Request) -> bool:
@@ -39,8 +46,8 @@ def use_request_id(request_id: str | None) -> str | None:
 @router.post(
     "/search",
     response_model=SearchResponse,
-    responses={200: {"content": SSE}, **SEARCH_ERRORS},
-    summary="Search the web with failover; attempts say what each provider did",
+    responses={200: {"content": SSE}, **operation_errors("search")},
+    summary=operation("search").summary,
 )
 async def search(
     params: SearchRequest, request: Request, caller: CallerDep
@@ -58,8 +65,8 @@ async def search(
 @router.post(
     "/search/batch",
     response_model=BatchResponse,
-    responses={200: {"content": SSE}, **SEARCH_ERRORS},
-    summary="Run several searches at once; each query's response or error, in order",
+    responses={200: {"content": SSE}, **operation_errors("batch_search")},
+    summary=operation("batch_search").summary,
 )
 async def batch(
     params: BatchRequest, request: Request, state: StateDep, caller: CallerDep

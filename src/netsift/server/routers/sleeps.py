@@ -17,9 +17,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...errors import Disabled
-from ...tools.schemas import SleepArgs
-from ..deps import CallerDep, ServerState, StateDep
+from ...params import SleepParams
+from ..deps import CallerDep, StateDep
 from ..responses import BODY, GUARDED, errors_for
 
 __all__ = ["router"]
@@ -27,38 +26,27 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1/sleeps", tags=["sleep"], responses=errors_for(*GUARDED))
 
 
-class SleepRequest(SleepArgs):
+class SleepRequest(SleepParams):
     """Pause until a timer, a research job's end, or a person's wake; every sleep is capped."""
-
-
-def _require(state: ServerState) -> None:
-    if not state.settings.enabled("research"):
-        raise Disabled(
-            "sleep is part of the research capability, switched off on this host",
-            details={"capability": "research"},
-        )
 
 
 @router.post("", summary="Sleep (answers when it wakes)", responses=errors_for(*BODY, 404))
 async def sleep(body: SleepRequest, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    _require(state)
-    sleeper = state.require_client().sleeper
-    return await sleeper.sleep(
+    client = state.require_client()
+    return await client.sleep(
         body.mode, seconds=body.seconds, job_id=body.job_id, reason=body.reason
     )
 
 
 @router.get("", summary="Sleeps in progress")
 async def list_sleeps(state: StateDep, _: CallerDep) -> dict[str, Any]:
-    _require(state)
-    active = await state.require_client().sleeper.store.active()
+    active = await state.require_client().sleeps()
     return {"sleeps": [record.model_dump(mode="json") for record in active]}
 
 
 @router.get("/{sleep_id}", summary="One sleep", responses=errors_for(404, 422))
 async def get_sleep(sleep_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    _require(state)
-    record = await state.require_client().sleeper.store.get(sleep_id)
+    record = await state.require_client().get_sleep(sleep_id)
     return record.model_dump(mode="json")
 
 
@@ -74,7 +62,6 @@ class WakeRequest(BaseModel):
 async def wake(
     sleep_id: str, state: StateDep, _: CallerDep, body: WakeRequest | None = None
 ) -> dict[str, Any]:
-    _require(state)
     message = body.message if body is not None else None
-    record = await state.require_client().sleeper.wake(sleep_id, message=message)
+    record = await state.require_client().wake(sleep_id, message=message)
     return record.model_dump(mode="json")

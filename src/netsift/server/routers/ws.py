@@ -1,12 +1,13 @@
 """`/v1/ws`: one WebSocket, many requests in flight, each answered with events by request_id.
 
 A client sends `{"type": "search" | "batch" | "fetch" | "meta" | "map", "request_id": "...", ...}`
-(the rest are the same fields as the REST body) and receives `started`, the provider attempts,
-`result` and `done`, or `error`, each carrying its `request_id`. Requests run concurrently and
-their events interleave. A bad message gets an `error` for its request_id and the socket stays
-open. The handshake needs the same bearer key as REST: in `Authorization`, or, from a
-browser (which cannot set that header), as the subprotocols `["netsift.bearer", "<key>"]`;
-the server then answers with the `netsift.bearer` subprotocol.
+(the rest are the same fields as the REST body; the types are the catalogue's, operations.py)
+and receives `started`, the provider attempts, `result` and `done`, or `error`, each carrying
+its `request_id`; `research` and `crawl` start or follow a job and receive its events.
+Requests run concurrently and their events interleave. A bad message gets an `error` for its
+request_id and the socket stays open. The handshake needs the same bearer key as REST: in
+`Authorization`, or, from a browser (which cannot set that header), as the subprotocols
+`["netsift.bearer", "<key>"]`; the server then answers with the `netsift.bearer` subprotocol.
 """
 
 from __future__ import annotations
@@ -23,20 +24,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
 from ...errors import InvalidInput, NetsiftError, RateLimited, Unauthorized
+from ...operations import Operation, by_ws
 from ..auth import BEARER_SUBPROTOCOL
 from ..body_bounds import check_depth
 from ..deps import ServerState, authenticate, state_of
 from ..events import EventChannel, encode_ws
 from ..operations import Operations
-from ..responses import (
-    REQUEST_ID_PATTERN,
-    BatchRequest,
-    FetchRequest,
-    MapRequest,
-    MetaRequest,
-    SearchRequest,
-    describe_validation,
-)
+from ..responses import REQUEST_ID_PATTERN, describe_validation, request_model
 from . import crawl, research
 
 __all__ = ["router"]
@@ -48,18 +42,18 @@ MAX_IN_FLIGHT = 16
 POLICY_VIOLATION = 1008
 UNSUPPORTED_DATA = 1003  # a binary frame: messages are JSON text
 INTERNAL_ERROR = 1011
-MODELS: dict[str, type[BaseModel]] = {
-    "search": SearchRequest,
-    "batch": BatchRequest,
-    "fetch": FetchRequest,
-    "meta": MetaRequest,
-    "map": MapRequest,
-}
 JobMessage = Callable[
     [ServerState, dict[str, Any], Callable[[dict[str, Any]], Awaitable[None]]], Awaitable[None]
 ]
 # Messages that start or follow a job: each event of the job is sent with the request_id.
 JOB_MESSAGES: dict[Any, JobMessage] = {"research": research.ws_research, "crawl": crawl.ws_crawl}
+# The others answer at once: each message type's operation, and the body it is read with.
+OPERATIONS: dict[str, Operation] = {
+    kind: op for kind, op in by_ws().items() if kind not in JOB_MESSAGES
+}
+MODELS: dict[str, type[BaseModel]] = {
+    kind: request_model(op.params) for kind, op in OPERATIONS.items() if op.params is not None
+}
 
 
 class _Socket:
@@ -114,29 +108,8 @@ def build_request_id(value: Any, fallback: str) -> str:
 
 
 def _call(ops: Operations, kind: str, params: BaseModel) -> Callable[[], Awaitable[BaseModel]]:
-    if kind == "search":
-        assert isinstance(params, SearchRequest)
-        return lambda: ops.run_search(params)
-    if kind == "batch":
-        assert isinstance(params, BatchRequest)
-        return lambda: ops.run_batch(params)
-    if kind == "fetch":
-        assert isinstance(params, FetchRequest)
-        return lambda: ops.fetch(params)
-    if kind == "map":
-        assert isinstance(params, MapRequest)
-        return lambda: ops.map(params)
-    assert isinstance(params, MetaRequest)
-    return lambda: ops.meta(params)
-
-
-async def _admit(ops: Operations, kind: str, params: BaseModel) -> None:
-    if isinstance(params, SearchRequest):
-        await ops.admit_searches(1)
-    elif isinstance(params, BatchRequest):
-        await ops.admit_searches(len(params.queries))
-    else:
-        ops.require("fetch")
+    """The Operations method that answers message type `kind` (its operation's name)."""
+    return ops.call(OPERATIONS[kind], params)
 
 
 @router.websocket("/v1/ws")
@@ -215,7 +188,7 @@ async def ws(websocket: WebSocket) -> None:
                     kind = check_type(fields)
                     await state.limits.hit_request(caller.key)
                     params = MODELS[kind].model_validate(fields)
-                    await _admit(Operations(state, caller), kind, params)
+                    await Operations(state, caller).admit(OPERATIONS[kind], params)
                 except ValidationError as exc:
                     await socket.fail(request_id, InvalidInput(describe_validation(exc)))
                     continue
