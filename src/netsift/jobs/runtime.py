@@ -9,12 +9,13 @@ from its last checkpoint. Readers follow a job's events from the store, from any
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import anyio
-from anyio.abc import TaskGroup
 from pydantic import BaseModel
 
 from ..errors import AlreadyFinished, InvalidInput
@@ -25,6 +26,8 @@ from .kind import Kind, Kinds
 from .model import Job, JobStatus
 from .store import JobStore
 from .worker import Worker, worker_id
+
+log = logging.getLogger(__name__)
 
 __all__ = ["CANCEL_WAIT", "POLL_SECONDS", "Jobs"]
 
@@ -54,12 +57,14 @@ class Jobs:
         self.executor = Executor(
             store, kinds, worker=worker_id(), lease=lease, billing=billing or Billing()
         )
-        self._group: TaskGroup | None = None
+        # The jobs this process runs, as tasks of their own rather than a task group's: a
+        # Client may be entered in one task and left in another (a server's lifespan, an
+        # async fixture), which a cancel scope does not allow.
+        self._running: set[asyncio.Task[None]] | None = None
         self._changed = anyio.Event()
 
     async def __aenter__(self) -> Self:
-        self._group = anyio.create_task_group()
-        await self._group.__aenter__()
+        self._running = set()
         return self
 
     async def __aexit__(
@@ -68,11 +73,11 @@ class Jobs:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._group is not None:
+        if self._running is not None:
             # Jobs still running here go back to the queue, checkpointed, for another worker.
+            running, self._running = self._running, None
             self.executor.stop_all()
-            await self._group.__aexit__(exc_type, exc, tb)
-            self._group = None
+            await asyncio.gather(*running, return_exceptions=True)
 
     def observe(self, observer: JobObserver) -> None:
         """Tell `observer` how each run this process ends went (the metrics)."""
@@ -92,14 +97,22 @@ class Jobs:
 
     async def start(self, kind: Kind[P, Any], params: P) -> Job:
         """Enqueue a job (and run it here when this process runs jobs); returns at once."""
-        if self.local and self._group is None:
+        if self.local and self._running is None:
             raise RuntimeError("enter the job runtime (`async with`) to run jobs here")
         job = await self._create(kind, params)
-        if self._group is not None and self.local:
+        if self._running is not None and self.local:
             claimed = await self._claim(job)
             if claimed is not None:
-                self._group.start_soon(self._execute, claimed)
+                task = asyncio.create_task(self._execute(claimed), name=f"job {claimed.id}")
+                self._running.add(task)
+                task.add_done_callback(self._ended)
         return job
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        if self._running is not None:
+            self._running.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("job task %s failed", task.get_name(), exc_info=error)
 
     async def run(self, kind: Kind[P, R], params: P) -> tuple[Job, R | None]:
         """Run a job to its end in the caller's task; the job as it ended, and its result

@@ -135,3 +135,19 @@ async def test_jobs_need_the_runtime_entered_to_run_here(store):
     jobs = _jobs(store)
     with pytest.raises(RuntimeError, match="enter the job runtime"):
         await jobs.start(COUNT, Count(upto=1))
+
+
+async def test_the_runtime_may_be_left_in_another_task_than_it_was_entered_in():
+    """A server's lifespan or an async fixture enters a Client in one task and leaves it in
+    another: the jobs it runs are tasks of their own, handed back on the way out."""
+    import asyncio
+
+    store = MemoryJobStore()
+    jobs = _jobs(store)
+    await asyncio.create_task(jobs.__aenter__())
+    job = await jobs.start(COUNT, Count(upto=50, pause=0.05))
+    await anyio.sleep(0.1)
+    await asyncio.create_task(jobs.__aexit__(None, None, None))
+    left = await store.get(job.id)
+    assert left.status in ("queued", "running", "done")  # handed back, or done: never lost
+    await store.aclose()
