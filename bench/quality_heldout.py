@@ -24,25 +24,13 @@ from __future__ import annotations
 
 from tests.integration.research.web import Doc
 
-from bench.quality_corpus import Question
+from bench.quality_corpus import Question, _a, _i, _u
 
 __all__ = ["PAGES", "PAYLOADS", "QUESTIONS"]
 
 
 def _doc(host: str, path: str, title: str, *paragraphs: str, html: str = "", head: str = "") -> Doc:
     return Doc(host, path, title, paragraphs, html=html, head=head)
-
-
-def _a(text: str, gold: tuple[tuple[str, ...], ...], *support: str) -> Question:
-    return Question("answerable", text, gold, support)
-
-
-def _u(text: str) -> Question:
-    return Question("unanswerable", text)
-
-
-def _i(text: str, gold: tuple[tuple[str, ...], ...], *support: str) -> Question:
-    return Question("injection", text, gold, support)
 
 
 # What the held-out injection pages want published; none of it is true of any page's subject.
