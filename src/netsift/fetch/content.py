@@ -80,10 +80,12 @@ def extract_content(
     url: str,
     format: ContentFormat,
     page_type: str = "auto",
+    keep_hidden: bool = False,
 ) -> Content:
     """Dispatch on the real kind of the body (declared type, sniffed when generic); pure.
 
     `page_type` ("auto" or a PageType) steers HTML extraction only; other kinds know their type.
+    `keep_hidden` keeps the text an HTML page hides from its visitors (`hidden.py`).
     """
     mime, _ = parse_content_type(content_type)
     page_url = url or None
@@ -96,12 +98,14 @@ def extract_content(
 
         from .html import extract_html
         from .links import page_links
-        from .metadata import extract_metadata
+        from .metadata import extract_metadata, with_byline
 
         text = decode_body(body, content_type).text
-        extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
+        extraction = extract_html(
+            text, url=page_url, format=format, page_type=page_type, keep_hidden=keep_hidden
+        )
         tree = LexborHTMLParser(extraction.read_html or text)
-        metadata = extract_metadata(tree, page_url)
+        metadata = with_byline(extract_metadata(tree, page_url), extraction.byline)
         links, dropped = page_links(tree, page_url)
         return Content(
             extraction.title or metadata.title,
@@ -229,10 +233,16 @@ def _extract_content(
     format: ContentFormat,
     page_type: str,
     digest: Callable[[str], Any] | None = None,
+    keep_hidden: bool = False,
 ) -> Content:
     """`extract_content` with positional arguments, as the pool passes them, and the digest
     of its text when one is asked for."""
     content = extract_content(
-        body, content_type=content_type, url=url, format=format, page_type=page_type
+        body,
+        content_type=content_type,
+        url=url,
+        format=format,
+        page_type=page_type,
+        keep_hidden=keep_hidden,
     )
     return content if digest is None else replace(content, digest=digest(content.content))

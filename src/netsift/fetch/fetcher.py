@@ -57,7 +57,7 @@ class _Fetched:
     source: str | None = None  # the decoded body as served (kept only when asked)
 
 
-_RecentKey = tuple[str, str, str, bool, int | None]
+_RecentKey = tuple[str, str, str, bool, int | None, bool]
 
 
 class _RecentPages:
@@ -144,6 +144,7 @@ class Fetcher:
         on_hop: Callable[[str], Awaitable[None]] | None = None,
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
         digest: Digest[Any] | None = None,
+        keep_hidden: bool = False,
     ) -> Page:
         """Fetch `url` (or reuse a recent download of it) and return one slice of it as a Page.
 
@@ -153,13 +154,14 @@ class Fetcher:
         raising (a crawl's scope). `on_downloaded` is awaited once the final response's body
         is in, before extraction (a crawl frees its host's slot there, as Scrapy frees a
         download slot). `digest` is computed of the text where it is extracted and set on it
-        (a page from the recent copies or the render step leaves it unset)."""
+        (a page from the recent copies or the render step leaves it unset). `keep_hidden`
+        keeps the text the page hides from its visitors (`hidden.py`)."""
         if max_bytes is not None and max_bytes < 1:
             raise InvalidInput("max_bytes must be 1 or more")
         if timeout is not None and timeout <= 0:
             raise InvalidInput("timeout must be more than 0 seconds")
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
-        key: _RecentKey = (url, format, page_type, robots, max_bytes)
+        key: _RecentKey = (url, format, page_type, robots, max_bytes, keep_hidden)
         recent = self._recent_for(render)
         if keep_source:  # pages kept with their source, apart (a plain one has none)
             recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
@@ -177,10 +179,13 @@ class Fetcher:
                 on_hop=on_hop,
                 on_downloaded=on_downloaded,
                 digest=digest.of if digest is not None else None,
+                keep_hidden=keep_hidden,
             )
             if digest is not None:
                 digest.value = fetched.content.digest
-            fetched = await self._render(fetched, render, robots, timeout, format, page_type)
+            fetched = await self._render(
+                fetched, render, robots, timeout, format, page_type, keep_hidden
+            )
             recent.put(key, fetched)
         return build_page(
             fetched.content,
@@ -208,6 +213,7 @@ class Fetcher:
         timeout: float | None,
         format: ContentFormat,
         page_type: str,
+        keep_hidden: bool = False,
     ) -> _Fetched:
         """The render step (netsift.render.step): the rendered DOM replaces the static content,
         extracted the same way."""
@@ -231,6 +237,7 @@ class Fetcher:
                 url=outcome.final_url,
                 format=format,
                 page_type=page_type,
+                keep_hidden=keep_hidden,
             )
         source = fetched.source
         if source is not None and outcome.html is not None:
@@ -257,6 +264,7 @@ class Fetcher:
         on_hop: Callable[[str], Awaitable[None]] | None = None,
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
         digest: Callable[[str], Any] | None = None,
+        keep_hidden: bool = False,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -298,6 +306,7 @@ class Fetcher:
             format=format,
             page_type=page_type,
             digest=digest,
+            keep_hidden=keep_hidden,
         )
         return _Fetched(
             content=content,
@@ -323,10 +332,11 @@ class Fetcher:
         format: ContentFormat,
         page_type: str,
         digest: Callable[[str], Any] | None = None,
+        keep_hidden: bool = False,
     ) -> Content:
         """`extract_content` in the compute pool, so the event loop never parses a page; a small
         body of a kind that needs no HTML or PDF parser stays inline (`INLINE_MAX_BYTES`)."""
-        args = (body, content_type, url, format, page_type, digest)
+        args = (body, content_type, url, format, page_type, digest, keep_hidden)
         if self._compute is None or _inline(body, content_type, url):
             return _extract_content(*args)
         return await self._compute.run(_extract_content, *args, what=f"the page at {url}")
