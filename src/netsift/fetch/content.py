@@ -24,6 +24,7 @@ from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
 if TYPE_CHECKING:
     from ..render.step import RenderOutcome
+    from .wall import Wall
 
 __all__ = ["Content", "Digest", "build_page", "extract_content", "paginate"]
 
@@ -43,6 +44,7 @@ class Content:
     links: tuple[Link, ...] = ()
     warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
     digest: Any = None  # what a `Digest` asked be computed of `content`, where it was read
+    wall: Wall | None = None  # a wall the page is instead of itself (fetch/wall.py)
 
 
 class Digest(Generic[D]):
@@ -114,6 +116,7 @@ def extract_content(
             page_type=extraction.page_type,
             links=tuple(links),
             warnings=(*extraction.warnings, *_links_dropped(dropped)),
+            wall=extraction.wall,
         )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text

@@ -55,6 +55,7 @@ from .pagetype import (
 )
 from .product import read_product
 from .tidy import plain_tables, tidy
+from .wall import Wall, page_wall
 
 __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "bounded_html", "extract_html", "parse_html"]
 
@@ -82,6 +83,7 @@ class HtmlExtraction:
     warnings: tuple[str, ...] = ()
     read_html: str | None = None
     byline: Byline | None = None  # the story's byline, taken out of its text
+    wall: Wall | None = None  # what the page shows instead of itself (`wall.py`)
 
 
 def _parser() -> lxml.html.HTMLParser:
@@ -241,11 +243,34 @@ def extract_html(
     title = _title(tree)
     byline = take_byline(body_of(tree)) if kind == "article" else None
     structured = bool(_STRUCTURED(tree))  # before the reading drops the head's metas
+    page_title, words = tree.findtext(".//title"), _visible_words(tree)
     content = _read(tree, kind, url, format, classification, title)
     notes = (*warnings, *filter(None, (hidden.warning(), _structured_only(structured, content))))
-    return HtmlExtraction(
-        title, _render(content, format), kind, classification, notes, read_html, byline
+    wall = page_wall(
+        text, title=page_title, words=words or content, read_words=len(content.split())
     )
+    return HtmlExtraction(
+        title, _render(content, format), kind, classification, notes, read_html, byline, wall
+    )
+
+
+# the text a page shows outside its chrome (a newsletter box's "subscribe to keep reading"
+# in an aside is no paywall)
+_SHOWN_TEXT = etree.XPath(
+    "//body//text()[not(ancestor::script or ancestor::style or ancestor::template"
+    " or ancestor::aside or ancestor::nav or ancestor::footer)]",
+    smart_strings=False,
+)
+_SMALL_BODY = 20_000  # characters: a wall's body is far shorter, and reading a page's costs
+
+
+def _visible_words(tree: etree._Element) -> str:
+    """The words a small page shows (after the cleaning), for the wall check; "" for a
+    large page, whose reading stands in for them."""
+    body = tree.find("body")
+    if body is None or string_length(body) > _SMALL_BODY:
+        return ""
+    return " ".join(" ".join(str(t) for t in _SHOWN_TEXT(tree)).split())
 
 
 def _classify(tree: etree._Element, url: str | None, page_type: str) -> Classification:
