@@ -23,6 +23,7 @@ from .json import extract_json
 from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
 if TYPE_CHECKING:
+    from ..render.shell import ShellVerdict
     from ..render.step import RenderOutcome
     from .wall import Wall
 
@@ -45,6 +46,7 @@ class Content:
     warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
     digest: Any = None  # what a `Digest` asked be computed of `content`, where it was read
     wall: Wall | None = None  # a wall the page is instead of itself (fetch/wall.py)
+    shell: ShellVerdict | None = None  # whether HTML needs a browser (render/shell.py)
 
 
 class Digest(Generic[D]):
@@ -106,7 +108,10 @@ def extract_content(
         extraction = extract_html(
             text, url=page_url, format=format, page_type=page_type, keep_hidden=keep_hidden
         )
-        tree = LexborHTMLParser(extraction.read_html or text)
+        from ..render.shell import classify_shell
+
+        read = extraction.read_html or text
+        tree = LexborHTMLParser(read)
         metadata = with_byline(extract_metadata(tree, page_url), extraction.byline)
         links, dropped = page_links(tree, page_url)
         return Content(
@@ -117,6 +122,7 @@ def extract_content(
             links=tuple(links),
             warnings=(*extraction.warnings, *_links_dropped(dropped)),
             wall=extraction.wall,
+            shell=classify_shell(read, tree),  # last: it strips the tree's scripts in place
         )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text

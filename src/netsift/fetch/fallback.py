@@ -32,6 +32,7 @@ LINK_SHARE = 0.5  # of a list's text in links: above it the list is a menu, not 
 # tags, plus the headings, lists and tables it flattened away
 _BLOCKS = ("p", "blockquote", "pre", "q", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table")
 _TEXT_BLOCKS = frozenset(_BLOCKS)
+_NAMED_BLOCKS = ("div", "section", "ul", "ol", "header", "form", "p")  # chrome can be named
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,17 @@ class Fallback:
 
 def read_fallback(tree: etree._Element, fmt: ContentFormat) -> Fallback:
     """The page's main region by baseline's tiers (JSON aside), its structure kept."""
+    # imported here: boilerplate needs dom, which needs stages, which needs this module
+    from .boilerplate import looks_like_boilerplate
+
     work = deepcopy(tree)
     for node in BASIC_CLEAN_XPATH(work):  # asides, footers, scripts, cookie banners
+        _remove(node)
+    # menus and the blocks named as chrome (related products, share bars, newsletter boxes):
+    # baseline read paragraphs only, so their headings and lists never reached it
+    for node in [
+        n for n in work.iter("nav", *_NAMED_BLOCKS) if n.tag == "nav" or looks_like_boilerplate(n)
+    ]:
         _remove(node)
     for container in (_articles(work), _text_blocks(work), _body(work)):
         if container is None:

@@ -240,6 +240,7 @@ class Fetcher:
             final_url=fetched.final_url,
             respect_robots=respect_robots,
             timeout=timeout,
+            verdict=fetched.content.shell,
         )
         content = fetched.content
         if outcome.html is not None:

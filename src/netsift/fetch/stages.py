@@ -134,7 +134,8 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
     if len(temp_text) < options.min_extracted_size and options.focus != "precision":
         # netsift's reading of last resort instead of trafilatura's `baseline` (see fallback.py)
         found = read_fallback(tree, _FORMATS[options.format])
-        if len(found.text) > len(temp_text):
+        # as long as trafilatura's short pick (the same words): the fallback kept their shape
+        if found.text and len(found.text) >= len(temp_text):
             fallback, temp_text = found, found.text
             forum_posts = None
 
