@@ -16,6 +16,8 @@ from lxml import etree
 from ..models import ContentFormat
 from .fallback import Fallback, read_fallback
 
+RELEASE = "2.3.1"  # the trafilatura release whose private stages this module runs
+
 try:  # trafilatura's own stages, run in its order (see `_sequence`)
     from trafilatura.baseline import html2txt
     from trafilatura.core import (
@@ -48,9 +50,9 @@ try:  # trafilatura's own stages, run in its order (see `_sequence`)
 except ImportError:  # another trafilatura release: `dom` uses its public call
     SUPPORTED = False
 else:
-    SUPPORTED = trafilatura.__version__ == "2.3.1"
+    SUPPORTED = trafilatura.__version__ == RELEASE
 
-__all__ = ["SUPPORTED", "extract"]
+__all__ = ["RELEASE", "SUPPORTED", "extract"]
 
 LOGGER = logging.getLogger(__name__)
 _OUTPUT: dict[ContentFormat, str] = {"markdown": "markdown", "text": "txt", "html": "html"}
