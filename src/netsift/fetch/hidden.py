@@ -58,12 +58,11 @@ _BACKGROUND = re.compile(r"(?:^|;)background(?:-color)?:([^;!]+)")
 _EM_PX = 16  # pixels in an em, for offsets written in ems
 # controls whose panels a click shows: an accordion's answer, a tab's panel
 _DISCLOSING = re.compile(r"accordion|collaps|tab-?pane|tabpanel|toggle|expand|faq|answer")
-# the declarations `hides` reads, as a stylesheet writes them: where a hiding rule may be
-_HIDING_HINT = re.compile(
-    r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*0"
-    r"|font-size\s*:\s*0|text-indent\s*:\s*-|(?:left|top)\s*:\s*-\d|clip\s*:\s*rect",
-    re.IGNORECASE,
-)
+# the declarations `hides` reads, as they start in a sheet without whitespace
+_HIDING_NEEDLES = (
+    "display:none", "visibility:hidden", "visibility:collapse", "opacity:0", "font-size:0",
+    "text-indent:-", "left:-", "top:-", "clip:rect",
+)  # fmt: skip
 _SIMPLE_SELECTOR = re.compile(r"^([.#])([A-Za-z_][\w-]*)$")
 
 
@@ -106,28 +105,41 @@ def _px(match: re.Match[str]) -> float:
 
 def _hidden_names(tree: etree._Element) -> tuple[frozenset[str], frozenset[str]]:
     """The classes and ids that top-level rules of the page's stylesheets hide. Found from
-    the hiding declarations (a few per sheet) back to their rule, not rule by rule: sheets
-    run to hundreds of kilobytes. A rule inside an @-block (a media query) holds only for
-    some screens, so it proves nothing hidden."""
+    the hiding declarations (a few per sheet, found by plain substring search in the sheet
+    without its whitespace) back to their rule, not rule by rule: sheets run to hundreds of
+    kilobytes. A rule inside an @-block (a media query) holds only for some screens, so it
+    proves nothing hidden."""
     classes: set[str] = set()
     ids: set[str] = set()
     for style in tree.iter("style"):
-        css = style.text or ""
+        css = "".join((style.text or "").lower().split())
+        hits = sorted(_finds(css))
         depth, counted, read = 0, 0, -1  # braces open before `counted`; the last rule read
-        for hit in _HIDING_HINT.finditer(css):
-            opened = css.rfind("{", 0, hit.start())
-            if opened <= read or css.rfind("}", 0, hit.start()) > opened:
+        for hit in hits:
+            opened = css.rfind("{", 0, hit)
+            if opened <= read or css.rfind("}", 0, hit) > opened:
                 continue  # the rule already read, or not in a rule at all
             depth += css.count("{", counted, opened) - css.count("}", counted, opened)
             counted = read = opened
-            end = css.find("}", hit.end())
+            end = css.find("}", hit)
             if depth or not hides(css[opened + 1 : end if end >= 0 else len(css)]):
                 continue  # inside an @-block, or not hiding after all
             start = max(css.rfind("}", 0, opened), css.rfind(";", 0, opened)) + 1
             for selector in css[start:opened].split(","):
-                if simple := _SIMPLE_SELECTOR.match(selector.strip()):
+                if simple := _SIMPLE_SELECTOR.match(selector):
                     (classes if simple[1] == "." else ids).add(simple[2])
     return frozenset(classes), frozenset(ids)
+
+
+def _finds(css: str) -> list[int]:
+    """Where the declarations `hides` reads start, in a sheet without whitespace."""
+    found: list[int] = []
+    for needle in _HIDING_NEEDLES:
+        at = css.find(needle)
+        while at != -1:
+            found.append(at)
+            at = css.find(needle, at + 1)
+    return found
 
 
 def drop_hidden(tree: etree._Element) -> Hidden:
@@ -136,8 +148,9 @@ def drop_hidden(tree: etree._Element) -> Hidden:
     doomed = [n for n in _CANDIDATES(tree) if _is_hidden(n)]
     if hidden_classes or hidden_ids:
         for node in _NAMED_NODES(tree):
-            if node.get("id") in hidden_ids or not hidden_classes.isdisjoint(
-                (node.get("class") or "").split()
+            # the sheet was read lower-cased: names compare so
+            if (node.get("id") or "").lower() in hidden_ids or not hidden_classes.isdisjoint(
+                (node.get("class") or "").lower().split()
             ):
                 doomed.append(node)
     if not doomed:
