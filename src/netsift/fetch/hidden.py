@@ -6,15 +6,17 @@ that reads it is reading what the page's visitors never saw, so it goes before c
 and extraction, and the count goes into the page's warnings (`keep_hidden` keeps it).
 
 What counts as hidden: `noscript` and `template` content; the `hidden` attribute (not
-`until-found`, which find-in-page reveals); `aria-hidden="true"`; and inline styles or simple
-top-level stylesheet rules (one class or id) that set `display:none`, `visibility:hidden`, zero
-opacity or font size, a zero box that clips its overflow, a clip to nothing, an off-screen
-position or indent, or a text colour equal to the background's. Stylesheets are not cascaded
-(no media queries, no compound selectors): only what is certain from one rule.
+`until-found`, which find-in-page reveals); `aria-hidden="true"`; and inline styles that set
+`display:none`, `visibility:hidden`, zero opacity or font size, a zero box that clips its
+overflow, a clip to nothing, an off-screen position or indent, or a text colour equal to the
+background's. Stylesheets are not read: on the WCXB pages their hiding rules were mostly
+states a script or a screen size undoes (CSS-in-JS classes, components not yet upgraded), and
+dropping what they named cost a page its content far more often than it caught a note.
 
 What does not: a panel a control on the page discloses (an accordion's answer, a tab, a
-`<details>` body: a click shows it), and an element holding most of the page's text (a page
-hidden until its script has run, an anti-flicker snippet: the browser shows it a moment later).
+`<details>` body: a click shows it), a segment React streams in hidden and its script moves
+into place, and an element holding a large share of the page's text (a page hidden until its
+script has run, a fade-in: the browser shows it a moment later).
 """
 
 from __future__ import annotations
@@ -30,13 +32,14 @@ from .dom import drop, string_length
 __all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden"]
 
 HIDDEN_WARNING = "hidden_text"  # the warning's stable first word
-MOST_OF_PAGE = 0.5  # of the body's text: a hidden element holding more is a page not yet shown
+# of the body's text: a hidden element holding more is the page's own content waiting for
+# its script (a fade-in, an anti-flicker snippet), not a note slipped in beside it
+MOST_OF_PAGE = 0.25
 OFF_SCREEN_PX = 500  # a negative offset or indent this large puts text outside any viewport
 
 _CANDIDATES = etree.XPath(
     "//body//*[@style or @hidden or @aria-hidden] | //noscript | //template", smart_strings=False
 )
-_NAMED_NODES = etree.XPath("//body//*[@id or @class]", smart_strings=False)
 _NAMED = etree.XPath(
     "//@aria-controls | //@data-target | //@data-bs-target | //a/@href[starts-with(., '#')]",
     smart_strings=False,
@@ -58,12 +61,7 @@ _BACKGROUND = re.compile(r"(?:^|;)background(?:-color)?:([^;!]+)")
 _EM_PX = 16  # pixels in an em, for offsets written in ems
 # controls whose panels a click shows: an accordion's answer, a tab's panel
 _DISCLOSING = re.compile(r"accordion|collaps|tab-?pane|tabpanel|toggle|expand|faq|answer")
-# the declarations `hides` reads, as they start in a sheet without whitespace
-_HIDING_NEEDLES = (
-    "display:none", "visibility:hidden", "visibility:collapse", "opacity:0", "font-size:0",
-    "text-indent:-", "left:-", "top:-", "clip:rect",
-)  # fmt: skip
-_SIMPLE_SELECTOR = re.compile(r"^([.#])([A-Za-z_][\w-]*)$")
+_STREAMED = re.compile(r"^[SP]:\d+$")  # React's streamed-in segments
 
 
 @dataclass(frozen=True)
@@ -103,56 +101,9 @@ def _px(match: re.Match[str]) -> float:
     return float(match[1]) * (1 if match[2] == "px" else _EM_PX)
 
 
-def _hidden_names(tree: etree._Element) -> tuple[frozenset[str], frozenset[str]]:
-    """The classes and ids that top-level rules of the page's stylesheets hide. Found from
-    the hiding declarations (a few per sheet, found by plain substring search in the sheet
-    without its whitespace) back to their rule, not rule by rule: sheets run to hundreds of
-    kilobytes. A rule inside an @-block (a media query) holds only for some screens, so it
-    proves nothing hidden."""
-    classes: set[str] = set()
-    ids: set[str] = set()
-    for style in tree.iter("style"):
-        css = "".join((style.text or "").lower().split())
-        hits = sorted(_finds(css))
-        depth, counted, read = 0, 0, -1  # braces open before `counted`; the last rule read
-        for hit in hits:
-            opened = css.rfind("{", 0, hit)
-            if opened <= read or css.rfind("}", 0, hit) > opened:
-                continue  # the rule already read, or not in a rule at all
-            depth += css.count("{", counted, opened) - css.count("}", counted, opened)
-            counted = read = opened
-            end = css.find("}", hit)
-            if depth or not hides(css[opened + 1 : end if end >= 0 else len(css)]):
-                continue  # inside an @-block, or not hiding after all
-            start = max(css.rfind("}", 0, opened), css.rfind(";", 0, opened)) + 1
-            for selector in css[start:opened].split(","):
-                if simple := _SIMPLE_SELECTOR.match(selector):
-                    (classes if simple[1] == "." else ids).add(simple[2])
-    return frozenset(classes), frozenset(ids)
-
-
-def _finds(css: str) -> list[int]:
-    """Where the declarations `hides` reads start, in a sheet without whitespace."""
-    found: list[int] = []
-    for needle in _HIDING_NEEDLES:
-        at = css.find(needle)
-        while at != -1:
-            found.append(at)
-            at = css.find(needle, at + 1)
-    return found
-
-
 def drop_hidden(tree: etree._Element) -> Hidden:
     """Remove what a browser would not show (see the module docstring); what went."""
-    hidden_classes, hidden_ids = _hidden_names(tree)
     doomed = [n for n in _CANDIDATES(tree) if _is_hidden(n)]
-    if hidden_classes or hidden_ids:
-        for node in _NAMED_NODES(tree):
-            # the sheet was read lower-cased: names compare so
-            if (node.get("id") or "").lower() in hidden_ids or not hidden_classes.isdisjoint(
-                (node.get("class") or "").lower().split()
-            ):
-                doomed.append(node)
     if not doomed:
         return Hidden()
     body = tree.find("body")
@@ -187,8 +138,12 @@ def _is_hidden(node: etree._Element) -> bool:
 
 
 def _disclosed(node: etree._Element, named: set[str]) -> bool:
-    """Whether a control on the page shows `node` when clicked (so it is content)."""
-    if node.get("id") in named or (node.get("role") or "").lower() == "tabpanel":
+    """Whether a control on the page shows `node` when clicked, or its script moves it into
+    place (React's streamed segments, `<div hidden id="S:0">`): content either way."""
+    ident = node.get("id")
+    if ident in named or (node.get("role") or "").lower() == "tabpanel":
+        return True
+    if ident and _STREAMED.match(ident):
         return True
     for el in (node, *node.iterancestors()):
         if el.tag == "details":

@@ -40,15 +40,12 @@ HOSTILE = {
     "same-colour": f'<p style="color:#ffffff;background-color:#ffffff">{SECRET}</p>',
     "noscript": f"<noscript><p>{SECRET}</p></noscript>",
     "template": f"<template><p>{SECRET}</p></template>",
-    "stylesheet-class": f'<p class="ai-note">{SECRET}</p>',
 }
-_STYLESHEET = "<style>.ai-note, .unused { display:none } @media print { .print { x:y } }</style>"
 
 
 @pytest.mark.parametrize("form", sorted(HOSTILE))
 def test_hidden_text_is_dropped_and_counted(form: str) -> None:
-    head = _STYLESHEET if form == "stylesheet-class" else ""
-    page = extract(_page(HOSTILE[form], head), url="https://paddle.test/kit")
+    page = extract(_page(HOSTILE[form]), url="https://paddle.test/kit")
     assert "tidewater" not in page.content
     assert "spray deck" in page.content and "north slipway" in page.content
     warning = next(w for w in page.warnings if w.startswith("hidden_text:"))
@@ -122,7 +119,10 @@ def test_visible_styles_are_not_hidden(style: str) -> None:
     assert not hides(style)
 
 
-def test_media_query_rules_prove_nothing() -> None:
-    head = "<style>@media (max-width: 600px) { .ai-note { display: none } }</style>"
-    page = extract(_page(HOSTILE["stylesheet-class"], head), url="https://paddle.test/kit")
-    assert "tidewater" in page.content
+def test_a_streamed_react_segment_is_content() -> None:
+    segment = (
+        '<div hidden id="S:0"><p>Guided trips run from May to September, weather allowing, '
+        "and every boat carries a radio.</p></div>"
+    )
+    page = extract(_page(segment), url="https://paddle.test/kit")
+    assert "every boat carries a radio" in page.content
