@@ -164,7 +164,7 @@ def peer_contender(name: str) -> Contender:
         return Contender(name, run_resiliparse)
     if name == "mcp-fetch":
         import markdownify
-        import readabilipy.simple_json
+        import readabilipy.simple_json  # type: ignore[import-untyped]
 
         def run_mcp_fetch(html: str, url: str) -> str:
             # mcp-server-fetch's `extract_content_from_html`, on readabilipy's Python path
