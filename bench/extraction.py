@@ -1,10 +1,14 @@
-"""Main-content extraction benchmark: netsift beside trafilatura, readability-lxml and resiliparse.
+"""Main-content extraction benchmark: netsift beside trafilatura, readability-lxml, resiliparse and
+the MCP fetch server's converter.
 
 Two public datasets, read from ../shared/bench (relative to the repository; override with
 --data), scored by the scorers that ship with them, so the figures compare with published ones:
 
 - extraction: the Scrapinghub/Zyte article-body benchmark (word 4-gram F1, mean P and R);
 - wcxb: the WCXB multi-type benchmark (bag-of-words F1, mean over pages, per page type).
+
+Beside F1, a structure score: how much of the ground truth's shape (headings, paragraph breaks,
+list items, table cells, code blocks) each extractor's Markdown keeps (see `structure_of`).
 
 Every extractor runs on the same pages in the same process, interleaved page by page, and is
 timed on the process CPU of the extraction call alone (reading and unzipping the pages is not
@@ -21,9 +25,12 @@ import argparse
 import gzip
 import importlib.util
 import json
+import re
+import resource
 import sys
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +39,22 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "bench"
-PEERS = ("trafilatura", "trafilatura-precision", "readability", "resiliparse")
-DEFAULT_PEERS = "trafilatura,readability,resiliparse"
+PEERS = ("trafilatura", "trafilatura-precision", "readability", "resiliparse", "mcp-fetch")
+DEFAULT_PEERS = "trafilatura,readability,mcp-fetch"
 
 Extractor = Callable[[str, str], str]
+
+
+@dataclass(frozen=True)
+class Contender:
+    """One extractor: `text` is timed and scored for F1; `markdown` (untimed) for the structure
+    score. A converter that only writes Markdown (`markdown_only`) is timed on its Markdown and
+    scored for F1 on it with the link targets and marks taken out."""
+
+    name: str
+    text: Extractor
+    markdown: Extractor | None = None
+    markdown_only: bool = False
 
 
 @dataclass
@@ -45,6 +64,7 @@ class Doc:
     html: str
     truth: str
     type: str = "article"
+    shape: str = ""  # the ground truth as Markdown, for the structure score
 
 
 @dataclass
@@ -54,6 +74,7 @@ class Run:
     seconds: float = 0.0
     failures: int = 0
     page_seconds: dict[str, float] = field(default_factory=dict)
+    markdown: dict[str, str] = field(default_factory=dict)
 
     def pages_per_second(self) -> float:
         return len(self.predictions) / self.seconds if self.seconds else 0.0
@@ -77,7 +98,9 @@ def load_extraction(root: Path, limit: int | None) -> list[Doc]:
         with gzip.open(root / "html" / f"{page_id}.html.gz", "rt", encoding="utf-8") as f:
             html = f.read()
         item = truth[page_id]
-        docs.append(Doc(page_id, item.get("url") or "", html, item.get("articleBody") or ""))
+        body = item.get("articleBody") or ""
+        # the article set's truth is plain text, one paragraph a line: its shape is its breaks
+        docs.append(Doc(page_id, item.get("url") or "", html, body, shape=body))
     return docs
 
 
@@ -91,22 +114,23 @@ def load_wcxb(root: Path, scorer: ModuleType, limit: int | None, types: set[str]
         with gzip.open(root / "html" / f"{gt_path.stem}.html.gz", "rt", errors="replace") as f:
             html = f.read()
         truth = doc["ground_truth"].get("main_content") or ""
-        docs.append(Doc(gt_path.stem, doc.get("url") or "", html, truth, kind))
+        shape = doc["ground_truth"].get("main_content_markdown") or ""
+        docs.append(Doc(gt_path.stem, doc.get("url") or "", html, truth, kind, shape))
         if limit and len(docs) >= limit:
             break
     return docs
 
 
-def netsift_extractor(page_type: str) -> Extractor:
+def netsift_contender(page_type: str) -> Contender:
     from netsift.fetch.html import extract_html
 
-    def run(html: str, url: str) -> str:
-        return extract_html(html, url=url or None, format="text", page_type=page_type).content
+    def run(html: str, url: str, fmt: Any = "text") -> str:
+        return extract_html(html, url=url or None, format=fmt, page_type=page_type).content
 
-    return run
+    return Contender("netsift", run, lambda html, url: run(html, url, "markdown"))
 
 
-def peer_extractor(name: str) -> Extractor:
+def peer_contender(name: str) -> Contender:
     if name.startswith("trafilatura"):
         import trafilatura
 
@@ -115,7 +139,13 @@ def peer_extractor(name: str) -> Extractor:
         def run_trafilatura(html: str, url: str) -> str:
             return trafilatura.extract(html, favor_precision=precision) or ""
 
-        return run_trafilatura
+        def trafilatura_markdown(html: str, url: str) -> str:
+            found = trafilatura.extract(
+                html, favor_precision=precision, output_format="markdown", include_links=True
+            )
+            return found or ""
+
+        return Contender(name, run_trafilatura, trafilatura_markdown)
     if name == "readability":
         import lxml.html
         from readability import Document
@@ -124,42 +154,187 @@ def peer_extractor(name: str) -> Extractor:
             summary = Document(html).summary(html_partial=True)
             return str(lxml.html.fromstring(summary).text_content()) if summary.strip() else ""
 
-        return run_readability
+        return Contender(name, run_readability)
     if name == "resiliparse":
         from resiliparse.extract.html2text import extract_plain_text
 
         def run_resiliparse(html: str, url: str) -> str:
             return str(extract_plain_text(html, main_content=True))
 
-        return run_resiliparse
+        return Contender(name, run_resiliparse)
+    if name == "mcp-fetch":
+        import markdownify
+        import readabilipy.simple_json  # type: ignore[import-untyped]
+
+        def run_mcp_fetch(html: str, url: str) -> str:
+            # mcp-server-fetch's `extract_content_from_html`, on readabilipy's Python path
+            # (what the server runs without Node; with Node it spawns a Readability.js
+            # process per page, ~5 s each here, too slow for 1,600 pages)
+            found = readabilipy.simple_json.simple_json_from_html_string(html)
+            if not found["content"]:
+                return ""
+            return str(markdownify.markdownify(found["content"], heading_style=markdownify.ATX))
+
+        return Contender(name, run_mcp_fetch, run_mcp_fetch, markdown_only=True)
     raise SystemExit(f"unknown peer {name!r}; choose from {', '.join(PEERS)}")
 
 
-def run_extractors(extractors: list[tuple[str, Extractor]], docs: list[Doc]) -> list[Run]:
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MARKS = re.compile(r"^\s*(?:#{1,6}|[-*+>]|\d{1,3}[.)])\s+|[*_`|]+", re.MULTILINE)
+
+
+def plain(markdown: str) -> str:
+    """Markdown's words without link targets and marks, for the word-based F1 scorers."""
+    return _MARKS.sub(" ", _LINK.sub(r"\1", markdown))
+
+
+def _cpu() -> float:
+    """This process's CPU and that of the processes it waited for (a peer's helper process)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def run_extractors(contenders: list[Contender], docs: list[Doc], shape: bool) -> list[Run]:
     """Every extractor on every page, interleaved page by page (each page starts with the next
     extractor in turn) and timed on process CPU: on a shared machine, load that comes and goes
-    falls on all of them alike instead of on whichever ran during it."""
-    runs = [Run(name) for name, _ in extractors]
+    falls on all of them alike instead of on whichever ran during it. With `shape`, each also
+    writes the page as Markdown, untimed, for the structure score."""
+    runs = [Run(c.name) for c in contenders]
     if docs:  # untimed warm-up: lazy imports and one-time tables (justext stoplists) not counted
-        for _, extract in extractors:
+        for contender in contenders:
             try:
-                extract(docs[0].html, docs[0].url)
+                contender.text(docs[0].html, docs[0].url)
             except Exception:
                 pass
     for i, doc in enumerate(docs):
-        for k in range(len(extractors)):
-            j = (i + k) % len(extractors)
-            run, extract = runs[j], extractors[j][1]
-            started = time.process_time()
+        for k in range(len(contenders)):
+            j = (i + k) % len(contenders)
+            run, contender = runs[j], contenders[j]
+            started = _cpu()
             try:
-                text = extract(doc.html, doc.url)
+                text = contender.text(doc.html, doc.url)
             except Exception:  # a peer failing on one page scores that page as empty
                 text = ""
                 run.failures += 1
-            run.page_seconds[doc.id] = time.process_time() - started
+            run.page_seconds[doc.id] = _cpu() - started
             run.seconds += run.page_seconds[doc.id]
+            if contender.markdown_only:
+                run.markdown[doc.id], text = text, plain(text)
+            elif shape and contender.markdown is not None:
+                try:
+                    run.markdown[doc.id] = contender.markdown(doc.html, doc.url)
+                except Exception:
+                    run.markdown[doc.id] = ""
             run.predictions[doc.id] = text
     return runs
+
+
+# -- the structure score -----------------------------------------------------------------------
+# A page's shape is its elements: headings, paragraphs (each block's start: a break the truth
+# has and the extraction misses merges two), list items, table cells and code blocks. Each is
+# keyed by its kind and its first words; the score is the F1 of the keys an extraction shares
+# with the truth's Markdown. Precision counts only the extraction's elements whose words the
+# truth holds: boilerplate is F1's business, not shape's. Heading levels are not compared (the
+# truth's are not the page's). Lines are blocks: an agent reads a line break as one.
+KINDS = ("heading", "paragraph", "item", "cell", "code")
+_KEY_WORDS = 8  # words that key a paragraph, item or code block: enough to be unique on a page
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)[\s#]*$")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_TABLE_RULE = re.compile(r"^[\s|:-]+$")
+_WORD = re.compile(r"\w+")
+
+
+def _key(text: str, limit: int = _KEY_WORDS) -> str:
+    return " ".join(_WORD.findall(_LINK.sub(r"\1", text).lower())[:limit])
+
+
+def structure_of(markdown: str) -> Counter[tuple[str, str]]:
+    """The structural elements of a Markdown text, as (kind, first words) with their counts."""
+    found: Counter[tuple[str, str]] = Counter()
+    code: list[str] | None = None
+    for line in markdown.splitlines():
+        if _FENCE.match(line):
+            if code is not None:
+                found["code", _key(" ".join(code))] += 1
+            code = None if code is not None else []
+            continue
+        if code is not None:
+            code.append(line)
+            continue
+        if not line.strip():
+            continue
+        if heading := _HEADING.match(line):
+            found["heading", _key(heading[1], 20)] += 1
+        elif item := _ITEM.match(line):
+            found["item", _key(item[1])] += 1
+        elif line.lstrip().startswith("|"):
+            if not _TABLE_RULE.match(line):
+                for cell in line.strip().strip("|").split("|"):
+                    found["cell", _key(cell, 20)] += 1
+        else:
+            found["paragraph", _key(line.lstrip("> "))] += 1
+    found.pop(("heading", ""), None)
+    for kind in KINDS:
+        found.pop((kind, ""), None)
+    return found
+
+
+@dataclass
+class Shape:
+    """Structure matched over a set of pages: per kind, elements of the truth, of the
+    extraction (those whose words the truth holds) and both; and the mean page score."""
+
+    truth: Counter[str] = field(default_factory=Counter)
+    found: Counter[str] = field(default_factory=Counter)
+    matched: Counter[str] = field(default_factory=Counter)
+    scores: list[float] = field(default_factory=list)
+
+    def add(self, truth_markdown: str, markdown: str) -> None:
+        truth, found = structure_of(truth_markdown), structure_of(markdown)
+        if not truth:
+            return
+        words = set(_WORD.findall(truth_markdown.lower()))
+        relevant = Counter({k: n for k, n in found.items() if set(k[1].split()) <= words})
+        both = truth & relevant
+        for (kind, _), n in truth.items():
+            self.truth[kind] += n
+        for (kind, _), n in relevant.items():
+            self.found[kind] += n
+        for (kind, _), n in both.items():
+            self.matched[kind] += n
+        hits, t, f = sum(both.values()), sum(truth.values()), sum(relevant.values())
+        precision, recall = hits / f if f else 0.0, hits / t
+        self.scores.append(2 * precision * recall / (precision + recall) if hits else 0.0)
+
+    def score(self) -> float:
+        return sum(self.scores) / len(self.scores) if self.scores else 0.0
+
+    def recall(self, kind: str) -> str:
+        return f"{self.matched[kind] / self.truth[kind]:.2f}" if self.truth[kind] else "-"
+
+
+def shape_of(docs: list[Doc], run: Run) -> Shape | None:
+    if not run.markdown:
+        return None
+    shape = Shape()
+    for doc in docs:
+        shape.add(doc.shape, run.markdown.get(doc.id, ""))
+    return shape
+
+
+def print_shapes(title: str, docs: list[Doc], runs: list[Run]) -> None:
+    shapes = [(run, shape) for run in runs if (shape := shape_of(docs, run)) is not None]
+    if not shapes:
+        return
+    print(f"\n### Structure, {title} (mean page F1 of elements; recall by kind)\n")
+    print("| extractor | structure | " + " | ".join(KINDS) + " |")
+    print("|---|---|" + "---|" * len(KINDS))
+    for run, shape in shapes:
+        cells = " | ".join(shape.recall(kind) for kind in KINDS)
+        print(f"| {run.name} | {shape.score():.3f} | {cells} |")
+    truth = shapes[0][1].truth
+    print("elements in the truth: " + ", ".join(f"{k} {truth[k]}" for k in KINDS))
 
 
 def score_extraction(scorer: ModuleType, docs: list[Doc], run: Run) -> dict[str, float]:
@@ -253,6 +428,8 @@ def save(runs: list[Run], directory: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
         for page_id, text in run.predictions.items():
             (out / f"{page_id}.txt").write_text(text, encoding="utf-8")
+        for page_id, text in run.markdown.items():
+            (out / f"{page_id}.md").write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,6 +444,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated peers from {', '.join(PEERS)}, or 'none'",
     )
     parser.add_argument("--page-type", default="auto", help="page type handed to netsift")
+    parser.add_argument(
+        "--no-structure",
+        action="store_true",
+        help="skip the Markdown runs the structure score reads",
+    )
     parser.add_argument("--save", type=Path, help="write each extractor's texts under this folder")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
@@ -284,15 +466,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     peers = [] if args.peers == "none" else [p.strip() for p in args.peers.split(",") if p.strip()]
-    extractors: list[tuple[str, Extractor]] = [("netsift", netsift_extractor(args.page_type))]
-    extractors += [(name, peer_extractor(name)) for name in peers]
+    contenders = [netsift_contender(args.page_type), *(peer_contender(name) for name in peers)]
+    shape = not args.no_structure
 
     if args.dataset in ("extraction", "both"):
         root = args.data / "extraction"
         scorer = load_module(root / "score.py", "extraction_score")
         docs = load_extraction(root, args.limit)
-        runs = run_extractors(extractors, docs)
+        runs = run_extractors(contenders, docs, shape)
         print_extraction([(run, score_extraction(scorer, docs, run)) for run in runs], len(docs))
+        print_shapes("article set (paragraph breaks only)", docs, runs)
         if args.save:
             save(runs, args.save / "extraction")
     if args.dataset in ("wcxb", "both"):
@@ -300,8 +483,9 @@ def main(argv: list[str] | None = None) -> int:
         scorer = load_module(root / "score.py", "wcxb_score")
         types = {t.strip() for t in args.types.split(",") if t.strip()}
         docs = load_wcxb(root, scorer, args.limit, types)
-        runs = run_extractors(extractors, docs)
+        runs = run_extractors(contenders, docs, shape)
         print_wcxb([(run, score_wcxb(scorer, docs, run)) for run in runs], len(docs))
+        print_shapes("WCXB (against main_content_markdown)", docs, runs)
         if args.save:
             save(runs, args.save / "wcxb")
     sys.stdout.flush()

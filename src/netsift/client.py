@@ -374,13 +374,15 @@ class Client:
         page_type: PageTypeChoice = "auto",
         render: RenderMode | None = None,
         keep_source: bool = False,
+        keep_hidden: bool = False,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
         `page_type` is "auto" (classify the page) or a type to read an HTML page as.
         `render` runs the page's JavaScript in the guarded browser: "auto" (JavaScript shells
         only), "always" or "never"; None takes the host's default (netsift.render.step).
-        `keep_source` also returns the decoded body as served on `Page.source`. Bad
+        `keep_source` also returns the decoded body as served on `Page.source`; `keep_hidden`
+        keeps the text a page hides from its visitors (dropped by default). Bad
         arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
@@ -397,6 +399,7 @@ class Client:
             page_type=page_type,
             render=render,
             keep_source=keep_source,
+            keep_hidden=keep_hidden,
         )
         return await self.fetcher.fetch(params)
 

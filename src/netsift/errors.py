@@ -7,6 +7,7 @@
     ├── Blocked                       403 · exit 3          (group)
     │   ├── BlockedAddress            blocked_address
     │   ├── BlockedByRobots           blocked_by_robots
+    │   ├── BlockedBySite             blocked_by_site (a wall: details.wall, details.reason)
     │   └── OutOfScope                out_of_scope (a crawl's link or redirect left its site)
     ├── FetchFailed                   502 · exit 4          (group)
     │   ├── Timeout                   timeout · 504 · retryable
@@ -54,6 +55,7 @@ __all__ = [
     "Blocked",
     "BlockedAddress",
     "BlockedByRobots",
+    "BlockedBySite",
     "BudgetExhausted",
     "ConfigError",
     "ConnectError",
@@ -153,7 +155,7 @@ class UnsupportedScheme(InvalidInput):
 
 
 class Blocked(NetsiftError):
-    """Group: netsift refused to send the request."""
+    """Group: the request was refused: by netsift before it was sent, or by the site."""
 
     status = 403
     exit_code = 3
@@ -169,6 +171,15 @@ class BlockedByRobots(Blocked):
     """The site's robots.txt disallows this URL for netsift's user agent."""
 
     code = "blocked_by_robots"
+
+
+class BlockedBySite(Blocked):
+    """The site answered with a wall instead of the page: a bot challenge, a captcha, a login
+    wall, a paywall stub, an "enable JavaScript" page or a bot block (`details.wall` names
+    which, `details.reason` what gave it away). Not retryable: the same request meets the
+    same wall."""
+
+    code = "blocked_by_site"
 
 
 class OutOfScope(Blocked):

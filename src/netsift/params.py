@@ -106,6 +106,11 @@ class FetchParams(_Params):
         "the HTML is a JavaScript shell), always or never. Default: auto when the browser "
         "extra is installed, else never.",
     )
+    keep_hidden: bool = Field(
+        default=False,
+        description="Keep the text an HTML page hides from its visitors (display:none, "
+        "off-screen, noscript...); by default it is dropped and counted in warnings.",
+    )
 
 
 class FetchOptions(FetchParams):

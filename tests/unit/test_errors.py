@@ -28,6 +28,9 @@ def test_class_name_is_the_camel_case_of_its_code(cls):
 def test_groups_carry_status_and_exit_codes():
     assert errors.BlockedAddress("x").exit_code == 3
     assert errors.BlockedByRobots("x").status == 403
+    wall = errors.BlockedBySite("x", details={"wall": "captcha"})
+    assert wall.status == 403 and wall.exit_code == 3 and not wall.retryable
+    assert wall.to_dict()["code"] == "blocked_by_site"
     assert errors.Timeout("x").status == 504 and errors.Timeout("x").retryable
     assert errors.TooLarge("x").status == 413
     assert errors.Disabled("x").exit_code == 5

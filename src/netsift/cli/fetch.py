@@ -80,6 +80,14 @@ def fetch(
             "(default: auto when netsift[browser] is installed).",
         ),
     ] = None,
+    keep_hidden: Annotated[
+        bool,
+        typer.Option(
+            "--keep-hidden",
+            help="Keep the text the page hides from its visitors (display:none, off-screen, "
+            "noscript...); by default it is dropped and counted in the warnings.",
+        ),
+    ] = False,
 ) -> None:
     """Fetch a page safely and print its main content."""
     from ..client import Client
@@ -117,6 +125,7 @@ def fetch(
                 "start_index": start_index,
                 "page_type": page_type,
                 "render": render,
+                "keep_hidden": keep_hidden,
             }
         )
         async with jobless_client(settings) as client:

@@ -23,7 +23,9 @@ from .json import extract_json
 from .sniff import GENERIC_TYPES, describe_binary, detect_kind, sniff_mime
 
 if TYPE_CHECKING:
+    from ..render.shell import ShellVerdict
     from ..render.step import RenderOutcome
+    from .wall import Wall
 
 __all__ = ["Content", "Digest", "build_page", "extract_content", "paginate"]
 
@@ -43,6 +45,8 @@ class Content:
     links: tuple[Link, ...] = ()
     warnings: tuple[str, ...] = ()  # what the reader's bounds cut (fetch/bounds.py, pdf.py)
     digest: Any = None  # what a `Digest` asked be computed of `content`, where it was read
+    wall: Wall | None = None  # a wall the page is instead of itself (fetch/wall.py)
+    shell: ShellVerdict | None = None  # whether HTML needs a browser (render/shell.py)
 
 
 class Digest(Generic[D]):
@@ -80,10 +84,12 @@ def extract_content(
     url: str,
     format: ContentFormat,
     page_type: str = "auto",
+    keep_hidden: bool = False,
 ) -> Content:
     """Dispatch on the real kind of the body (declared type, sniffed when generic); pure.
 
     `page_type` ("auto" or a PageType) steers HTML extraction only; other kinds know their type.
+    `keep_hidden` keeps the text an HTML page hides from its visitors (`hidden.py`).
     """
     mime, _ = parse_content_type(content_type)
     page_url = url or None
@@ -96,12 +102,17 @@ def extract_content(
 
         from .html import extract_html
         from .links import page_links
-        from .metadata import extract_metadata
+        from .metadata import extract_metadata, with_byline
 
         text = decode_body(body, content_type).text
-        extraction = extract_html(text, url=page_url, format=format, page_type=page_type)
-        tree = LexborHTMLParser(extraction.read_html or text)
-        metadata = extract_metadata(tree, page_url)
+        extraction = extract_html(
+            text, url=page_url, format=format, page_type=page_type, keep_hidden=keep_hidden
+        )
+        from ..render.shell import classify_shell
+
+        read = extraction.read_html or text
+        tree = LexborHTMLParser(read)
+        metadata = with_byline(extract_metadata(tree, page_url), extraction.byline)
         links, dropped = page_links(tree, page_url)
         return Content(
             extraction.title or metadata.title,
@@ -110,6 +121,8 @@ def extract_content(
             page_type=extraction.page_type,
             links=tuple(links),
             warnings=(*extraction.warnings, *_links_dropped(dropped)),
+            wall=extraction.wall,
+            shell=classify_shell(read, tree),  # last: it strips the tree's scripts in place
         )
     if kind in ("text", "markdown"):
         text = decode_body(body, content_type).text
@@ -229,10 +242,16 @@ def _extract_content(
     format: ContentFormat,
     page_type: str,
     digest: Callable[[str], Any] | None = None,
+    keep_hidden: bool = False,
 ) -> Content:
     """`extract_content` with positional arguments, as the pool passes them, and the digest
     of its text when one is asked for."""
     content = extract_content(
-        body, content_type=content_type, url=url, format=format, page_type=page_type
+        body,
+        content_type=content_type,
+        url=url,
+        format=format,
+        page_type=page_type,
+        keep_hidden=keep_hidden,
     )
     return content if digest is None else replace(content, digest=digest(content.content))

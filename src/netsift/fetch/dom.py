@@ -15,6 +15,7 @@ from lxml import etree
 
 from ..models import ContentFormat
 from . import stages
+from .links import join_url
 from .markdown import TextFormat, render
 
 __all__ = [
@@ -146,7 +147,7 @@ def _resolve(href: str, base: str | None) -> str:
     if not base:
         return href
     try:
-        return urljoin(base, clean)
+        return join_url(base, clean)
     except ValueError:  # a malformed host ("http://[::1"): left as the page wrote it
         return href
 

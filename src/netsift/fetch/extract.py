@@ -19,11 +19,13 @@ def extract(
     max_length: int | None = None,
     start_index: int = 0,
     page_type: str = "auto",
+    keep_hidden: bool = False,
 ) -> Page:
     """Extract main content and metadata from `html` exactly as `fetch` would; pure.
 
     A `str` is taken as already decoded; `bytes` are decoded the way a fetched body is (BOM,
     `<meta charset>`, then detection), since no Content-Type header came with them.
+    `keep_hidden` keeps the text the page hides from its visitors (dropped by default).
     """
     if not isinstance(html, str | bytes):
         raise TypeError(f"extract() takes str or bytes, not {type(html).__name__}")
@@ -31,7 +33,12 @@ def extract(
     body = html.encode("utf-8") if isinstance(html, str) else html
     content_type = "text/html; charset=utf-8" if isinstance(html, str) else "text/html"
     content = extract_content(
-        body, content_type=content_type, url=url or "", format=format, page_type=page_type
+        body,
+        content_type=content_type,
+        url=url or "",
+        format=format,
+        page_type=page_type,
+        keep_hidden=keep_hidden,
     )
     return build_page(
         content,

@@ -19,7 +19,7 @@ import httpx
 
 from ..compute import INLINE_MAX_BYTES, Compute
 from ..config import Settings
-from ..errors import HTTPError
+from ..errors import BlockedBySite, HTTPError, RenderFailed
 from ..models import ContentFormat, Page, Redirect, RenderMode
 from ..net.guard import check_url
 from ..net.http import HttpClient
@@ -31,9 +31,14 @@ from ..usage import charge_page
 from .content import Content, Digest, _extract_content, build_page, extract_content, paginate
 from .decode import decode_body, parse_content_type
 from .sniff import detect_kind
+from .wall import Wall, response_wall
 
 # Content, build_page, extract_content and paginate live in content.py; imported from here too.
 __all__ = ["Content", "FetchHooks", "Fetcher", "build_page", "extract_content", "paginate"]
+
+# statuses a wall answers with (a challenge's 403 or 503, a login's 401, a block's 429); any
+# other error status is the site's own error, `http_error`
+WALL_STATUSES = frozenset({401, 403, 429, 503})
 
 ACCEPT = (
     "text/html,application/xhtml+xml,application/pdf,application/json,"
@@ -74,9 +79,10 @@ class _Fetched:
     body: bytes | None = None  # the static body, until the render step has looked at it
     raw_content_type: str = ""
     source: str | None = None  # the decoded body as served (kept only when asked)
+    wall: Wall | None = None  # what the site answered instead of the page (fetch/wall.py)
 
 
-_RecentKey = tuple[str, str, str, bool, int | None]
+_RecentKey = tuple[str, str, str, bool, int | None, bool]
 
 
 class _RecentPages:
@@ -151,7 +157,8 @@ class Fetcher:
 
         The options are validated already (params.FetchOptions: the Client's, or built by a
         layer below it). `keep_source` also puts the decoded body as served (a page's HTML,
-        before any extraction; the DOM when it was rendered) on `Page.source`."""
+        before any extraction; the DOM when it was rendered) on `Page.source`; `keep_hidden`
+        keeps the text the page hides from its visitors (`hidden.py`)."""
         url, format, page_type, render = (
             options.url,
             options.format,
@@ -160,8 +167,9 @@ class Fetcher:
         )
         max_bytes, timeout, keep_source = options.max_bytes, options.timeout, options.keep_source
         respect_robots, digest = options.respect_robots, hooks.digest
+        keep_hidden = options.keep_hidden
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
-        key: _RecentKey = (url, format, page_type, robots, max_bytes)
+        key: _RecentKey = (url, format, page_type, robots, max_bytes, keep_hidden)
         recent = self._recent_for(render)
         if keep_source:  # pages kept with their source, apart (a plain one has none)
             recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
@@ -179,10 +187,15 @@ class Fetcher:
                 on_hop=hooks.on_hop,
                 on_downloaded=hooks.on_downloaded,
                 digest=digest.of if digest is not None else None,
+                keep_hidden=keep_hidden,
             )
             if digest is not None:
                 digest.value = fetched.content.digest
-            fetched = await self._render(fetched, render, robots, timeout, format, page_type)
+            fetched = await self._render(
+                fetched, render, robots, timeout, format, page_type, keep_hidden
+            )
+            if fetched.wall is not None:
+                raise _blocked(fetched)
             recent.put(key, fetched)
         return build_page(
             fetched.content,
@@ -210,11 +223,16 @@ class Fetcher:
         timeout: float | None,
         format: ContentFormat,
         page_type: str,
+        keep_hidden: bool = False,
     ) -> _Fetched:
         """The render step (netsift.render.step): the rendered DOM replaces the static content,
         extracted the same way."""
         if fetched.body is None:
             return fetched
+        if fetched.wall is not None:
+            return await self._past_wall(
+                fetched, render, respect_robots, timeout, format, page_type, keep_hidden
+            )
         started = time.perf_counter()
         outcome = await self.render_step.run(
             requested=render,
@@ -224,6 +242,7 @@ class Fetcher:
             final_url=fetched.final_url,
             respect_robots=respect_robots,
             timeout=timeout,
+            verdict=fetched.content.shell,
         )
         content = fetched.content
         if outcome.html is not None:
@@ -233,6 +252,7 @@ class Fetcher:
                 url=outcome.final_url,
                 format=format,
                 page_type=page_type,
+                keep_hidden=keep_hidden,
             )
         source = fetched.source
         if source is not None and outcome.html is not None:
@@ -244,7 +264,39 @@ class Fetcher:
             body=None,
             render=outcome,
             elapsed_ms=fetched.elapsed_ms + (time.perf_counter() - started) * 1000,
+            wall=content.wall if outcome.html is not None else fetched.wall,
         )
+
+    async def _past_wall(
+        self,
+        fetched: _Fetched,
+        render: RenderMode | None,
+        respect_robots: bool,
+        timeout: float | None,
+        format: ContentFormat,
+        page_type: str,
+        keep_hidden: bool,
+    ) -> _Fetched:
+        """A wall a browser passes by running its script (a challenge, an "enable JavaScript"
+        page) is rendered, when a browser is at hand and the caller did not say never; the
+        rendered page is then read, or is a wall itself. Any other wall stands."""
+        wall = fetched.wall
+        never = "never" in (render, self._settings.render)
+        if wall is None or not wall.passable or never or not self.render_step.available:
+            return fetched
+        try:
+            rendered = await self._render(
+                replace(fetched, wall=None),
+                "always",
+                respect_robots,
+                timeout,
+                format,
+                page_type,
+                keep_hidden,
+            )
+        except RenderFailed:
+            return fetched
+        return replace(rendered, wall=rendered.content.wall)
 
     async def _download(
         self,
@@ -259,6 +311,7 @@ class Fetcher:
         on_hop: Callable[[str], Awaitable[None]] | None = None,
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
         digest: Callable[[str], Any] | None = None,
+        keep_hidden: bool = False,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -283,6 +336,33 @@ class Fetcher:
         if on_downloaded is not None:
             await on_downloaded()
         final_url = str(response.url)
+        header_wall = response_wall(response.headers)
+        if response.status_code >= 400 and (
+            header_wall is not None or response.status_code in WALL_STATUSES
+        ):
+            wall_content = await self._extract(
+                response.content,
+                content_type=response.headers.get("content-type", ""),
+                url=final_url,
+                format=format,
+                page_type=page_type,
+                keep_hidden=keep_hidden,
+            )
+            if (wall := header_wall or wall_content.wall) is not None:
+                return _Fetched(
+                    content=wall_content,
+                    url=url,
+                    final_url=final_url,
+                    status=response.status_code,
+                    content_type=parse_content_type(response.headers.get("content-type", ""))[0],
+                    fetched_at=fetched_at,
+                    elapsed_ms=(time.perf_counter() - started) * 1000,
+                    size=len(response.content),
+                    redirects=_redirects(response),
+                    body=response.content,
+                    raw_content_type=response.headers.get("content-type", ""),
+                    wall=wall,
+                )
         if response.status_code >= 400:
             details: dict[str, object] = {"url": final_url}
             if (retry_after := retry_after_of(response.headers)) is not None:
@@ -300,6 +380,7 @@ class Fetcher:
             format=format,
             page_type=page_type,
             digest=digest,
+            keep_hidden=keep_hidden,
         )
         return _Fetched(
             content=content,
@@ -314,6 +395,7 @@ class Fetcher:
             body=response.content,
             raw_content_type=content_type,
             source=_source(response.content, content_type, final_url) if keep_source else None,
+            wall=header_wall or content.wall,
         )
 
     async def _extract(
@@ -325,13 +407,31 @@ class Fetcher:
         format: ContentFormat,
         page_type: str,
         digest: Callable[[str], Any] | None = None,
+        keep_hidden: bool = False,
     ) -> Content:
         """`extract_content` in the compute pool, so the event loop never parses a page; a small
         body of a kind that needs no HTML or PDF parser stays inline (`INLINE_MAX_BYTES`)."""
-        args = (body, content_type, url, format, page_type, digest)
+        args = (body, content_type, url, format, page_type, digest, keep_hidden)
         if self._compute is None or _inline(body, content_type, url):
             return _extract_content(*args)
         return await self._compute.run(_extract_content, *args, what=f"the page at {url}")
+
+
+def _blocked(fetched: _Fetched) -> BlockedBySite:
+    wall = fetched.wall
+    assert wall is not None
+    tried = " (a browser did not get past it either)" if fetched.render else ""
+    return BlockedBySite(
+        f"{fetched.final_url} answered with a {wall.kind.replace('_', ' ')} wall instead of "
+        f"the page ({wall.reason}){tried}",
+        details={
+            "url": fetched.final_url,
+            "status": fetched.status,
+            "wall": wall.kind,
+            "reason": wall.reason,
+            "rendered": fetched.render is not None and fetched.render.rendered,
+        },
+    )
 
 
 def _source(body: bytes, content_type: str, url: str) -> str | None:

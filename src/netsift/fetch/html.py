@@ -32,7 +32,9 @@ from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
 from .bounds import bound_attributes, bound_tree
+from .byline import Byline, take_byline
 from .dom import (
+    body_of,
     collapse_whitespace,
     drop,
     lift_captions,
@@ -42,6 +44,7 @@ from .dom import (
     string_length,
 )
 from .forum import read_forum
+from .hidden import Hidden, drop_hidden
 from .markdown import normalize_space
 from .pagetype import (
     HTML_PAGE_TYPES,
@@ -52,6 +55,7 @@ from .pagetype import (
 )
 from .product import read_product
 from .tidy import plain_tables, tidy
+from .wall import Wall, page_wall
 
 __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "bounded_html", "extract_html", "parse_html"]
 
@@ -69,8 +73,8 @@ _TRAFILATURA: dict[str, dict[str, Any]] = {
 @dataclass(frozen=True)
 class HtmlExtraction:
     """What the HTML extractor found: a title, the main content in one format, the page type;
-    what the bounds cut (`warnings`) and then the HTML as read (`read_html`, for the metadata
-    reader: None when nothing was cut)."""
+    what the bounds cut and the cleaning dropped (`warnings`), the HTML as read (`read_html`,
+    for the metadata reader: None when nothing was cut) and a story's byline."""
 
     title: str | None
     content: str
@@ -78,6 +82,8 @@ class HtmlExtraction:
     classification: Classification | None = None
     warnings: tuple[str, ...] = ()
     read_html: str | None = None
+    byline: Byline | None = None  # the story's byline, taken out of its text
+    wall: Wall | None = None  # what the page shows instead of itself (`wall.py`)
 
 
 def _parser() -> lxml.html.HTMLParser:
@@ -212,9 +218,17 @@ def _title(tree: etree._Element) -> str | None:
 
 
 def extract_html(
-    text: str, *, url: str | None, format: ContentFormat, page_type: str = "auto"
+    text: str,
+    *,
+    url: str | None,
+    format: ContentFormat,
+    page_type: str = "auto",
+    keep_hidden: bool = False,
 ) -> HtmlExtraction:
-    """Extract the main content of an HTML document the way its page type needs; pure."""
+    """Extract the main content of an HTML document the way its page type needs; pure.
+
+    The stages, each below: parse (within the bounds), clean (what a browser would not show),
+    classify, read by type (the byline taken out of a story first), render (tidy the text)."""
     if page_type not in PAGE_TYPE_CHOICES:
         raise InvalidInput(
             f"unknown page type {page_type!r}; choose from {', '.join(PAGE_TYPE_CHOICES)}",
@@ -223,16 +237,63 @@ def extract_html(
     tree, warnings, read_html = _read_bounded(text)
     if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
-    if page_type == "auto":
-        classification = classify_page(tree, url)
-    else:
-        forced: HtmlPageType = next(k for k in HTML_PAGE_TYPES if k == page_type)
-        classification = Classification(forced, 1.0, ("requested",))
+    hidden = Hidden() if keep_hidden else drop_hidden(tree)
+    classification = _classify(tree, url, page_type)
     kind = classification.type
     title = _title(tree)
-    base = link_base(tree, url)
+    byline = take_byline(body_of(tree)) if kind == "article" else None
+    structured = bool(_STRUCTURED(tree))  # before the reading drops the head's metas
+    page_title, words = tree.findtext(".//title"), _visible_words(tree)
+    content = _read(tree, kind, url, format, classification, title)
+    notes = (*warnings, *filter(None, (hidden.warning(), _structured_only(structured, content))))
+    wall = page_wall(
+        text, title=page_title, words=words or content, read_words=len(content.split())
+    )
+    return HtmlExtraction(
+        title, _render(content, format), kind, classification, notes, read_html, byline, wall
+    )
+
+
+# the text a page shows outside its chrome (a newsletter box's "subscribe to keep reading"
+# in an aside is no paywall)
+_SHOWN_TEXT = etree.XPath(
+    "//body//text()[not(ancestor::script or ancestor::style or ancestor::template"
+    " or ancestor::aside or ancestor::nav or ancestor::footer)]",
+    smart_strings=False,
+)
+_SMALL_BODY = 20_000  # characters: a wall's body is far shorter, and reading a page's costs
+
+
+def _visible_words(tree: etree._Element) -> str:
+    """The words a small page shows (after the cleaning), for the wall check; "" for a
+    large page, whose reading stands in for them."""
+    body = tree.find("body")
+    if body is None or string_length(body) > _SMALL_BODY:
+        return ""
+    return " ".join(" ".join(str(t) for t in _SHOWN_TEXT(tree)).split())
+
+
+def _classify(tree: etree._Element, url: str | None, page_type: str) -> Classification:
+    """The page's type: the one asked for, else what its markup and shape say (pagetype.py).
+    On the page as written: the rules were tuned on it."""
+    if page_type == "auto":
+        return classify_page(tree, url)
+    forced: HtmlPageType = next(k for k in HTML_PAGE_TYPES if k == page_type)
+    return Classification(forced, 1.0, ("requested",))
+
+
+def _read(
+    tree: etree._Element,
+    kind: HtmlPageType,
+    url: str | None,
+    format: ContentFormat,
+    classification: Classification,
+    title: str | None,
+) -> str:
+    """The main content by the page's type; each type-aware reader falls back to the generic
+    one when the structure it needs is not there."""
     _drop_inert(tree)
-    _as_rendered(tree, base)
+    _as_rendered(tree, link_base(tree, url))
     content: str | None = None
     if kind == "forum":
         content = read_forum(tree, url, format)
@@ -249,8 +310,32 @@ def extract_html(
         content = run_trafilatura(tree, url, format, _TRAFILATURA[kind])
         if kind == "product":
             content = read_product(tree, url, format, content) or content
+    return content
+
+
+def _render(content: str, format: ContentFormat) -> str:
+    """The reading as the format wants it: tidy Markdown and text, tables as lines in text."""
     if format != "html":
         content = tidy(content)
     if format == "text":
         content = plain_tables(content)
-    return HtmlExtraction(title, content, kind, classification, tuple(warnings), read_html)
+    return content
+
+
+STRUCTURED_ONLY_WARNING = "structured_data_only"
+_STRUCTURED = etree.XPath(
+    "boolean(//script[@type='application/ld+json'] | //*[@itemscope] | //meta[starts-with("
+    "@property, 'og:')])"
+)
+_THIN = 8  # words: a headline's worth, no sentence of the body's own
+
+
+def _structured_only(structured: bool, content: str) -> str | None:
+    """A warning when the page's only content is its structured data (JSON-LD, microdata,
+    OpenGraph): that is in `metadata`, never the body, so the body is (nearly) empty."""
+    if not structured or len(content.split()) >= _THIN:
+        return None
+    return (
+        f"{STRUCTURED_ONLY_WARNING}: the page shows almost no text; what it says is in its "
+        "structured data (JSON-LD, microdata or OpenGraph), read into metadata"
+    )

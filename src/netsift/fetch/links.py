@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from ..models import Link
 
-__all__ = ["MAX_LINKS", "MAX_URL", "absolute_url", "page_base", "page_links"]
+__all__ = ["MAX_LINKS", "MAX_URL", "absolute_url", "join_url", "page_base", "page_links"]
 
 # The largest real navigation pages (API indexes, archives, HTML sitemaps) list a few
 # thousand links; past that a page is a link farm, and neither a reader nor a crawl
@@ -45,6 +45,36 @@ def absolute_url(href: str, base: str | None) -> str | None:
     return joined
 
 
+def join_url(base: str, href: str) -> str:
+    """`urljoin(base, href)` for an absolute http(s) `base`, with a fast path for the links
+    pages are mostly made of: a root-relative path (`/a/b?c`) or a fragment (`#top`) joins by
+    concatenation when it has no dot segment or backslash to normalise (urljoin's general
+    parse cost a tenth of a page's extraction, 12 % of a fetch's samples)."""
+    if base.startswith(("http://", "https://")):
+        if href[:1] == "/" and href[1:2] != "/" and "\\" not in href:
+            # urljoin drops an empty query or fragment ("/a?", "/a#"): those take its path
+            if not _DOT_SEGMENT.search(href) and not href.endswith(("?", "#")):
+                if "?#" not in href:
+                    return _origin(base) + href
+        elif href[:1] == "#" and len(href) > 1:
+            return base.partition("#")[0] + href
+    return urljoin(base, href)
+
+
+_DOT_SEGMENT = re.compile(r"/\.\.?(?:[/?#]|$)")
+
+
+def _origin(base: str) -> str:
+    """`scheme://host[:port]` of an absolute URL (the part a root-relative path keeps)."""
+    scheme, _, rest = base.partition("://")
+    end = len(rest)
+    for mark in "/?#":
+        found = rest.find(mark)
+        if found != -1 and found < end:
+            end = found
+    return f"{scheme}://{rest[:end]}"
+
+
 def page_base(tree: LexborHTMLParser, url: str | None) -> str | None:
     """The URL links resolve against: the first `<base href>` when usable, else the page's."""
     page_url = absolute_url(url or "", None)
@@ -54,15 +84,20 @@ def page_base(tree: LexborHTMLParser, url: str | None) -> str | None:
 
 
 def page_links(tree: LexborHTMLParser, url: str | None) -> tuple[list[Link], int]:
-    """The page's http(s) links in order, each once, and how many more were dropped."""
+    """The page's http(s) links in order, each once, and how many more were dropped. Each
+    distinct href is resolved once (menus repeat theirs), by `join_url`'s fast path."""
     base = page_base(tree, url)
     seen: dict[str, Link] = {}
+    resolved: dict[str, str | None] = {}
     dropped = 0
     for node in tree.css("a[href]"):
-        target = absolute_url(node.attributes.get("href") or "", base)
+        href = node.attributes.get("href") or ""
+        if href in resolved:
+            target = resolved[href]
+        else:
+            target = resolved[href] = _link_target(href, base)
         if target is None:
             continue
-        target = urldefrag(target).url
         if target in seen:
             if not seen[target].text:  # an icon link first, its labelled twin later
                 seen[target] = Link(url=target, text=_text(node.text(deep=True)))
@@ -72,6 +107,15 @@ def page_links(tree: LexborHTMLParser, url: str | None) -> tuple[list[Link], int
             continue
         seen[target] = Link(url=target, text=_text(node.text(deep=True)))
     return list(seen.values()), dropped
+
+
+def _link_target(href: str, base: str | None) -> str | None:
+    """`href` as an http(s) URL without its fragment, or None (see `absolute_url`)."""
+    clean = _URL_NOISE.sub("", href).strip()
+    if base and clean[:1] in ("/", "#") and clean[1:2] != "/" and len(clean) <= MAX_URL:
+        return join_url(base, clean).partition("#")[0]
+    target = absolute_url(href, base)
+    return None if target is None else urldefrag(target).url
 
 
 def _text(text: str) -> str:

@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -23,7 +23,10 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ..models import Metadata
 from .links import absolute_url, page_base
 
-__all__ = ["extract_metadata", "parse_date"]
+if TYPE_CHECKING:  # the byline reader brings lxml and trafilatura, which feeds do not need
+    from .byline import Byline
+
+__all__ = ["extract_metadata", "parse_date", "with_byline"]
 
 MAX_DESCRIPTION = 1000
 MAX_TITLE = 500
@@ -145,6 +148,31 @@ def extract_metadata(html: str | LexborHTMLParser, url: str | None) -> Metadata:
         opengraph=_properties(metas, _OG_PREFIXES, base),
         json_ld=ld,
     )
+
+
+def with_byline(metadata: Metadata, byline: Byline | None) -> Metadata:
+    """The card with the story's byline (taken out of its text) where the markup named no
+    author or date: the byline is what the page shows its readers."""
+    if byline is None:
+        return metadata
+    author = metadata.author or (_clean(byline.author, MAX_TITLE) if byline.author else None)
+    published = metadata.published or (_byline_date(byline.date) if byline.date else None)
+    return metadata.model_copy(update={"author": author, "published": published})
+
+
+_WRITTEN_DATES = ("%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y")
+
+
+def _byline_date(value: str) -> str | None:
+    """A byline's date: ISO or as people write it ("3 March 2025", "Mar 3, 2025")."""
+    if found := parse_date(value):
+        return found
+    for pattern in _WRITTEN_DATES:
+        try:
+            return _sane(datetime.strptime(value.strip(), pattern).date())
+        except ValueError:
+            continue
+    return None
 
 
 # --- collecting -------------------------------------------------------------------------------

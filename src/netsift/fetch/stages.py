@@ -14,9 +14,12 @@ import trafilatura
 from lxml import etree
 
 from ..models import ContentFormat
+from .fallback import Fallback, read_fallback
+
+RELEASE = "2.3.1"  # the trafilatura release whose private stages this module runs
 
 try:  # trafilatura's own stages, run in its order (see `_sequence`)
-    from trafilatura.baseline import baseline, html2txt
+    from trafilatura.baseline import html2txt
     from trafilatura.core import (
         ESCALATION_ACCEPT_RATIO,
         ESCALATION_JUSTEXT_RATIO,
@@ -47,12 +50,13 @@ try:  # trafilatura's own stages, run in its order (see `_sequence`)
 except ImportError:  # another trafilatura release: `dom` uses its public call
     SUPPORTED = False
 else:
-    SUPPORTED = trafilatura.__version__ == "2.3.1"
+    SUPPORTED = trafilatura.__version__ == RELEASE
 
-__all__ = ["SUPPORTED", "extract"]
+__all__ = ["RELEASE", "SUPPORTED", "extract"]
 
 LOGGER = logging.getLogger(__name__)
-_OUTPUT = {"markdown": "markdown", "text": "txt", "html": "html"}
+_OUTPUT: dict[ContentFormat, str] = {"markdown": "markdown", "text": "txt", "html": "html"}
+_FORMATS: dict[str, ContentFormat] = {v: k for k, v in _OUTPUT.items()}
 
 
 def extract(
@@ -81,11 +85,13 @@ _COMMENT_WORDS = ("omment", "comol", "disqus_thread", "dsq-comments")
 def _extract(tree: etree._Element, options: Any) -> str:
     """`trafilatura.extract` of `tree` (left untouched) with `options`, "" for nothing."""
     try:
-        body, text, comments_body, comments = _sequence(tree, options)
+        body, text, comments_body, comments, fallback = _sequence(tree, options)
     except (TypeError, ValueError):
         return ""
     if len(text) < options.min_output_size and len(comments) < options.min_output_comm_size:
         return ""
+    if fallback is not None:
+        return fallback.content
     document = Document()
     document.raw_text, document.commentsbody, document.body = text, comments_body, body
     if options.format not in TXT_FORMATS:
@@ -93,9 +99,11 @@ def _extract(tree: etree._Element, options: Any) -> str:
     return str(determine_returnstring(document, options) or "").strip()
 
 
-def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str]:
+def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, Fallback | None]:
     """trafilatura's `trafilatura_sequence`; its raw-tree prunes run on a copy, and only when
-    some id or class holds a word their patterns need (a search without Python callbacks)."""
+    some id or class holds a word their patterns need (a search without Python callbacks).
+    Where it would fall back to its `baseline`, netsift's structured fallback reads the page
+    (returned last: trafilatura's body is then unused)."""
     url = options.url
     is_forum = _forum_thread_page(tree)
     names = "\n".join(_NAMES(tree))
@@ -124,10 +132,13 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str]:
     postbody, temp_text = extract_content(cleaned_tree, options)
     postbody, temp_text = _compare(cleaned_tree_backup, tree, postbody, temp_text, options)
 
+    fallback: Fallback | None = None
     if len(temp_text) < options.min_extracted_size and options.focus != "precision":
-        b_body, b_text, b_len = baseline(tree)
-        if b_len > len(temp_text):
-            postbody, temp_text = b_body, b_text
+        # netsift's reading of last resort instead of trafilatura's `baseline` (see fallback.py)
+        found = read_fallback(tree, _FORMATS[options.format])
+        # as long as trafilatura's short pick (the same words): the fallback kept their shape
+        if found.text and len(found.text) >= len(temp_text):
+            fallback, temp_text = found, found.text
             forum_posts = None
 
     if (
@@ -157,9 +168,9 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str]:
             LOGGER.warning("justext candidate failed: %s %s", err, url)
         len_text, r_len, j_len = len(temp_text), len(r_text), len(j_text)
         if j_len > r_len and j_len > ESCALATION_JUSTEXT_RATIO * len_text:
-            postbody, temp_text, forum_posts = j_body, j_text, None
+            postbody, temp_text, forum_posts, fallback = j_body, j_text, None, None
         elif r_len >= options.min_extracted_size and r_len > ESCALATION_ACCEPT_RATIO * len_text:
-            postbody, temp_text, forum_posts = r_body, r_text, None
+            postbody, temp_text, forum_posts, fallback = r_body, r_text, None, None
 
     if forum_posts is not None:
         existing = "\n".join(filter(None, (_elem_text(el) for el in postbody)))
@@ -167,7 +178,7 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str]:
         if salvaged:
             postbody.extend(salvaged)
             temp_text = " ".join(postbody.itertext()).strip()
-    return postbody, temp_text, commentsbody, temp_comments
+    return postbody, temp_text, commentsbody, temp_comments, fallback
 
 
 def _compare(

@@ -106,6 +106,16 @@ def visible_text_length(tree: HTMLParser) -> int:
     return len(" ".join(text.split()))
 
 
+def _visible_text_length_in_place(tree: HTMLParser) -> int:
+    """`visible_text_length` with the hidden parts removed from `tree` itself."""
+    if tree.body is None:
+        return 0
+    tree.strip_tags(list(_HIDDEN), recursive=True)
+    body = tree.body
+    text = body.text(separator=" ") if body is not None else ""
+    return len(" ".join(text.split()))
+
+
 def _empty_app_root(tree: HTMLParser) -> str | None:
     candidates: list[Node] = [n for n in tree.css("[id]") if n.attributes.get("id") in APP_ROOT_IDS]
     for tag in APP_ROOT_TAGS:
@@ -131,13 +141,22 @@ def _noscript_asks(tree: HTMLParser) -> bool:
     return any(_NOSCRIPT_ASKS.search(node.text() or "") for node in tree.css("noscript"))
 
 
-def classify_shell(html: str) -> ShellVerdict:
-    """Whether `html` needs a browser to show its content, and the evidence (pure)."""
-    tree = HTMLParser(html)
-    length = visible_text_length(tree)
-    if not _runs_scripts(tree):
+def classify_shell(html: str, tree: HTMLParser | None = None) -> ShellVerdict:
+    """Whether `html` needs a browser to show its content, and the evidence (pure).
+
+    `tree` is `html` already parsed, when the caller has it (the extraction's, whose other
+    readers are done with it): its hidden parts are then removed in place, where a fresh parse
+    and a copy of its body cost two more parses of the page."""
+    if tree is None:
+        tree = HTMLParser(html)
+        runs, asks = _runs_scripts(tree), _noscript_asks(tree)
+        length = visible_text_length(tree)
+    else:
+        runs, asks = _runs_scripts(tree), _noscript_asks(tree)
+        length = _visible_text_length_in_place(tree)
+    if not runs:
         return ShellVerdict(False, None, length)
-    if length < NOSCRIPT_TEXT and _noscript_asks(tree):
+    if length < NOSCRIPT_TEXT and asks:
         return ShellVerdict(True, "a <noscript> asks for JavaScript", length)
     if length >= LITTLE_TEXT:
         return ShellVerdict(False, None, length)

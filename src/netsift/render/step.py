@@ -119,8 +119,10 @@ class RenderStep:
         final_url: str,
         respect_robots: bool,
         timeout: float | None,
+        verdict: ShellVerdict | None = None,
     ) -> RenderOutcome:
-        """Render the static answer `body` of `final_url` if the mode says so."""
+        """Render the static answer `body` of `final_url` if the mode says so. `verdict` is
+        the shell check the extraction already made on its parse of the page, if it did."""
         available = self.available
         mode = resolve_mode(requested, self.settings, available)
         mime, _ = parse_content_type(content_type)
@@ -132,7 +134,8 @@ class RenderStep:
             return RenderOutcome()
         reason: str | None = "render=always"
         if mode != "always":
-            verdict = await self._classify(body, content_type, final_url)
+            if verdict is None:
+                verdict = await self._classify(body, content_type, final_url)
             if not verdict.shell:
                 return RenderOutcome()
             reason = verdict.reason

@@ -256,6 +256,7 @@ class SlowExtraction(Fetcher):
         format: ContentFormat,
         page_type: str,
         digest: Callable[[str], Any] | None = None,
+        keep_hidden: bool = False,
     ) -> Content:
         started = time.monotonic()
         await anyio.sleep(self.EXTRACTION)
@@ -266,6 +267,7 @@ class SlowExtraction(Fetcher):
             format=format,
             page_type=page_type,
             digest=digest,
+            keep_hidden=keep_hidden,
         )
         self.extracting.append((started, time.monotonic()))
         return content
