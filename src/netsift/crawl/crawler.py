@@ -36,8 +36,8 @@ from ..params import CrawlParams
 from ..research.runner import ResearchRunner
 from ..usage import caller_key
 from . import dedupe
-from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
-from .frontier.order import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
+from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, TRAP_DUPLICATES, Entry, FrontierStore
+from .frontier.order import path_pattern, priority, query_words, relevance
 from .politeness import DEFAULT_CONCURRENCY, MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
 from .scope import Scope, canonical_url, site_host
 
@@ -337,7 +337,6 @@ class Crawler:
             sketch=sketch,
             size=page.bytes,
             page=data,
-            near=dedupe.is_near_duplicate,
             pattern=pattern,
         )
         if admission.duplicate_of is not None or not page.content.strip():

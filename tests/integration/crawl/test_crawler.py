@@ -15,7 +15,7 @@ import pytest
 from netsift.client import Client
 from netsift.config import Settings
 from netsift.crawl.crawler import Crawler
-from netsift.crawl.frontier.order import TRAP_DUPLICATES
+from netsift.crawl.frontier import TRAP_DUPLICATES
 from netsift.errors import InvalidInput
 from netsift.fetch.content import Content
 from netsift.fetch.fetcher import Fetcher

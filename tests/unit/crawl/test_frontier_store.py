@@ -5,7 +5,7 @@ from typing import Any
 import anyio
 import pytest
 
-from netsift.crawl.dedupe import bands, is_near_duplicate
+from netsift.crawl.dedupe import bands
 from netsift.crawl.frontier import (
     Entry,
     FrontierStore,
@@ -43,7 +43,6 @@ async def _admit(store: FrontierStore, key: str, text_hash: str, sketch: int | N
         sketch=sketch,
         size=100,
         page={"page": {}},
-        near=is_near_duplicate,
     )
 
 
@@ -208,7 +207,6 @@ async def _admit_as(store: FrontierStore, entry: Entry, text_hash: str):
         sketch=None,
         size=1,
         page={"page": {}},
-        near=is_near_duplicate,
         pattern=entry.pattern,
     )
 

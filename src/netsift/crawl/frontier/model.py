@@ -1,43 +1,14 @@
 """The crawl frontier's contract: what a claim hands out, what an admission answers, and
-the store protocol both backends (sqlite.py, redis.py) keep."""
+the store protocol both backends (sqlite.py, redis.py) keep; what they decide is rules.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-__all__ = [
-    "CLAIM_WINDOW",
-    "HOST_BUSY_WAIT",
-    "IN_FLIGHT_WAIT",
-    "Admission",
-    "Claim",
-    "Entry",
-    "FrontierStore",
-    "ResultKind",
-    "pattern_allowance",
-]
+__all__ = ["Admission", "Claim", "Entry", "FrontierStore", "ResultKind"]
 
-# How many of the best pending rows a claim looks at for one whose host is free: enough to
-# skip past a busy host's queue, few enough to keep the claim one short transaction.
-CLAIM_WINDOW = 64
-# How long a claim that found every host's slots taken says to wait, and one that found
-# nothing pending while pages are in flight: the longest a worker waits for a slot freed or
-# links added *by another process* (its own tasks wake each other at once, crawl/crawler.py).
-# Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
-HOST_BUSY_WAIT = 0.05
-IN_FLIGHT_WAIT = 0.1
 ResultKind = Literal["page", "skipped"]
-
-
-def pattern_allowance(kept: int, duplicates: int) -> int:
-    """Entries of one path pattern claimed at once: one until the pattern has yielded a
-    page, then one more per page kept, one fewer per duplicate (never less than one) — TCP's
-    slow start for a pattern. A real section ramps up within a few pages; a calendar, whose
-    months past the first come back alike, is asked one month at a time, so it is found to be
-    a trap after its first duplicates instead of after a burst of them."""
-    return max(1, 1 + kept - duplicates)
 
 
 @dataclass(frozen=True)
@@ -94,9 +65,8 @@ class FrontierStore(Protocol):
     async def claim(
         self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
     ) -> Claim:
-        """The best pending entry its host and its path pattern allow now. A pattern may
-        have `pattern_allowance` entries claimed at once; one counted `trap_limit` times
-        (`mark_trap`) is a trap: its entries are handed out `trapped`, no request made."""
+        """What `rules.claim` answers over the best pending entries: an entry its host and
+        its path pattern allow now, or one of a trap (`trapped`: no request to be made)."""
         ...
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
@@ -142,7 +112,6 @@ class FrontierStore(Protocol):
         sketch: int | None,
         size: int,
         page: dict[str, Any],
-        near: Callable[[int, int], bool],
         pattern: str = "",
     ) -> Admission:
         """Keep the page unless its content or URL was seen or the page budget is spent;

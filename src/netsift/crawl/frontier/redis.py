@@ -1,17 +1,22 @@
 """The crawl frontier in Redis, for workers on many machines sharing one crawl.
 
-The same contract as store/frontier.py's SQLite frontier, each multi-step change one Lua
-script (atomic on the server): a claim picks the best pending URL whose host is free and
-sets the host's next time; an admission checks the seen content and the page budget and
-keeps the page. Layout, all under `netsift:crawl:<id>:` — `state` a hash (budgets, counts,
-stopped), `seen` a hash key → entry JSON (the seen-set), `pending` a sorted set by priority
-(members `seq|key`, so equal priorities keep discovery order), `claimed` a sorted set by
-lease end with `owner` a hash, `hosts` a hash host → politeness JSON, `inflight` a hash host
-→ count of requests under way, `released` the set of claimed keys whose request has ended
-(they hold their claim but no host slot), `marks` and `bands` (content seen), `results` a
-list and `pages` the list of the page results' numbers, `traps` a hash pattern → duplicates,
-`kept` a hash pattern → pages kept, `patterns` a hash pattern → entries claimed. Everything
-expires with the job's retention.
+The same contract as sqlite.py's frontier, and the same decisions: rules.py's, made in
+Python. A claim, an admission or a host's change reads what it is decided on, then writes
+the decision with `_APPLY`, a generic script that first checks each value read is still
+the same (an optimistic transaction: when another worker changed one in between, the
+decision is made again). The other scripts only move rows: `_SELECT` gathers a claim's
+window (after putting claims whose lease ran out back), `_HELD` a claim, `_ADD` queues
+entries not seen before, `_RECORD` appends a result.
+
+Layout, all under `netsift:crawl:<id>:` — `state` a hash (budgets, counts, stopped), `seen`
+a hash key → entry JSON (the seen-set), `pending` a sorted set by priority (members
+`seq|key`, so equal priorities keep discovery order), `claimed` a sorted set by lease end
+with `owner` a hash, `hosts` a hash host → politeness JSON, `inflight` a hash host → count
+of requests under way, `released` the set of claimed keys whose request has ended (they hold
+their claim but no host slot), `marks` and `bands` (content seen), `results` a list and
+`pages` the list of the page results' numbers, `traps` a hash pattern → duplicates, `kept` a
+hash pattern → pages kept, `patterns` a hash pattern → entries claimed. Everything expires
+with the job's retention.
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from redis.asyncio import Redis
 
 from ...jobs.model import owner_is_dead
 from ...jobs.redis import RETENTION
-from .model import CLAIM_WINDOW, Admission, Claim, Entry, ResultKind
+from . import rules
+from .model import Admission, Claim, Entry, ResultKind
+from .rules import CLAIM_WINDOW, HOST_BUSY_WAIT
 
 __all__ = ["RedisFrontier"]
 
@@ -34,125 +42,64 @@ PARTS = (
     "state", "seen", "pending", "claimed", "owner", "hosts", "inflight", "marks", "bands",
     "results", "pages", "traps", "released", "kept", "patterns",
 )  # fmt: skip
+# Each part's place in a script's KEYS (1-based, as Lua counts).
+_STATE, _SEEN, _PENDING, _CLAIMED, _OWNER, _HOSTS, _INFLIGHT, _MARKS, _BANDS = range(1, 10)
+_RESULTS, _PAGES, _TRAPS, _RELEASED, _KEPT, _PATTERNS = range(10, 16)
+# Times a decision is made again when what it was made on changed before its write (another
+# claim of the crawl won the race); a claim that keeps losing says to wait and ask again.
+CONFLICT_TRIES = 20
 
-# A claim ended (or lapsed): its pattern's count of entries claimed goes down.
-_UNPATTERN = """
-local function unpattern(e)
-  if e.pattern and e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, -1) end
+# KEYS: the PARTS in order; ARGV: guards JSON, writes JSON. The one write a decision made in
+# Python needs, made only if what it was decided on still holds (an optimistic transaction
+# checked value by value, so a change elsewhere in the crawl does not undo it): each guard is
+# [command, part, args..., expected] ('*': any value, '': none), each write [command, part,
+# args...]. Returns 1 when written, 0 when a guard failed (the caller decides again).
+_APPLY = """
+for _, g in ipairs(cjson.decode(ARGV[1])) do
+  local got = redis.call(g[1], KEYS[g[2]], unpack(g, 3, #g - 1))
+  local want = g[#g]
+  if want == '*' then
+    if not got then return 0 end
+  elseif tostring(got or '') ~= want then
+    return 0
+  end
 end
+for _, w in ipairs(cjson.decode(ARGV[2])) do redis.call(w[1], KEYS[w[2]], unpack(w, 3)) end
+return 1
 """
-# KEYS: the PARTS in order; ARGV: worker, now, lease, window, trap limit ('' none). Returns
-# the entry JSON (prefixed "trap|" when its pattern is a trap), or "wait:<seconds>", or ""
-# when the crawl is over.
-_CLAIM = (
-    _UNPATTERN
-    + """
-local st = redis.call('HMGET', KEYS[1], 'deadline', 'max_pages', 'pages', 'stopped',
-  'max_bytes', 'bytes')
-if not st[1] or st[4] then return '' end
-local now = tonumber(ARGV[2])
-local function stop(reason) redis.call('HSETNX', KEYS[1], 'stopped', reason) return '' end
-if now >= tonumber(st[1]) then return stop('time') end
-if tonumber(st[6] or '0') >= tonumber(st[5]) then return stop('max_bytes') end
-local pages = tonumber(st[3] or '0')
-if pages >= tonumber(st[2]) then return stop('max_pages') end
-for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[2])) do
+# KEYS: PARTS; ARGV: now, window. What a claim is decided on, after the claims whose lease
+# ran out are pending again: the budget, the claims held, and the best pending entries, each
+# as [member, entry, host, host's requests under way, pattern's duplicates, kept, claimed].
+_SELECT = """
+for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[1])) do
   local e = cjson.decode(redis.call('HGET', KEYS[2], key))
   redis.call('ZREM', KEYS[4], key)
   redis.call('HDEL', KEYS[5], key)
   if redis.call('SREM', KEYS[13], key) == 0 then redis.call('HINCRBY', KEYS[7], e.host, -1) end
-  unpattern(e)
+  if e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, -1) end
   redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. key)
 end
-local flying = redis.call('ZCARD', KEYS[4])
-if pages + flying >= tonumber(st[2]) then return 'wait:0.05' end  -- HOST_BUSY_WAIT
-local soonest = nil
-local trap_limit = tonumber(ARGV[5])
-local function hold(member, key, e)
-  redis.call('ZREM', KEYS[3], member)
-  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), key)
-  redis.call('HSET', KEYS[5], key, ARGV[1])
-  if e.pattern and e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, 1) end
+local out = redis.call('HMGET', KEYS[1], 'deadline', 'max_pages', 'max_bytes', 'pages',
+  'bytes', 'stopped')
+for i = 1, 6 do out[i] = out[i] or '' end
+out[7] = redis.call('ZCARD', KEYS[4])
+local function get(part, field) return redis.call('HGET', KEYS[part], field) or '' end
+for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[2]) - 1)) do
+  local raw = redis.call('HGET', KEYS[2], string.sub(member, 14))
+  local e = cjson.decode(raw)
+  table.insert(out, {member, raw, get(6, e.host), get(7, e.host), get(12, e.pattern),
+    get(14, e.pattern), get(15, e.pattern)})
 end
-local members = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[4]) - 1)
-for _, member in ipairs(members) do
-  local key = string.sub(member, 14)
-  local e = cjson.decode(redis.call('HGET', KEYS[2], key))
-  local raw = redis.call('HGET', KEYS[6], e.host)
-  local h = raw and cjson.decode(raw) or {delay = 0, concurrency = 1, next_at = 0, known = 0}
-  local busy = tonumber(redis.call('HGET', KEYS[7], e.host) or '0')
-  local limit = (h.known == 1) and h.concurrency or 1
-  local patterned = e.pattern and e.pattern ~= ''
-  local dups, allowance, claimed = 0, 1, 0
-  if patterned then
-    dups = tonumber(redis.call('HGET', KEYS[12], e.pattern) or '0')
-    local kept = tonumber(redis.call('HGET', KEYS[14], e.pattern) or '0')
-    allowance = math.max(1, 1 + kept - dups)  -- pattern_allowance
-    claimed = tonumber(redis.call('HGET', KEYS[15], e.pattern) or '0')
-  end
-  if patterned and trap_limit and dups >= trap_limit then
-    hold(member, key, e)  -- no request: held without a host slot until it is ended
-    redis.call('SADD', KEYS[13], key)
-    return 'trap|' .. cjson.encode(e)
-  elseif patterned and claimed >= allowance then  -- HOST_BUSY_WAIT
-    soonest = math.min(soonest or 0.05, 0.05)
-  elseif busy >= limit then  -- HOST_BUSY_WAIT
-    soonest = math.min(soonest or 0.05, 0.05)
-  elseif h.next_at > now then
-    soonest = math.min(soonest or (h.next_at - now), h.next_at - now)
-  else
-    hold(member, key, e)
-    redis.call('HINCRBY', KEYS[7], e.host, 1)
-    h.next_at = now + h.delay
-    redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
-    return cjson.encode(e)
-  end
-end
-if soonest then return 'wait:' .. soonest end
-if flying > 0 then return 'wait:0.1' end  -- IN_FLIGHT_WAIT
-return ''
+return out
 """
-)
-# The host's slot given back and its delay counted from now (ARGV[3]): a request has ended.
-_REST = """
-local function rest(e)
-  redis.call('HINCRBY', KEYS[7], e.host, -1)
-  local raw = redis.call('HGET', KEYS[6], e.host)
-  if raw then
-    local h = cjson.decode(raw)
-    h.next_at = math.max(h.next_at, tonumber(ARGV[3]) + h.delay)
-    redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
-  end
-end
+# KEYS: PARTS; ARGV: key. A claim as its ending is decided on: [lease end, owner, entry,
+# released (1: its request ended), its host's politeness].
+_HELD = """
+local e = redis.call('HGET', KEYS[2], ARGV[1])
+local host = e and redis.call('HGET', KEYS[6], cjson.decode(e).host) or ''
+return {redis.call('ZSCORE', KEYS[4], ARGV[1]) or '', redis.call('HGET', KEYS[5], ARGV[1])
+  or '', e or '', redis.call('SISMEMBER', KEYS[13], ARGV[1]), host}
 """
-# KEYS: PARTS; ARGV: key, worker, now, retry (1: back to pending). Ends a claim.
-_RELEASE = (
-    _REST
-    + _UNPATTERN
-    + """
-if redis.call('ZREM', KEYS[4], ARGV[1]) == 0 then return 0 end
-redis.call('HDEL', KEYS[5], ARGV[1])
-local e = cjson.decode(redis.call('HGET', KEYS[2], ARGV[1]))
-if redis.call('SREM', KEYS[13], ARGV[1]) == 0 then rest(e) end
-unpattern(e)
-if ARGV[4] == '1' then
-  e.tries = e.tries + 1
-  redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(e))
-  redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. ARGV[1])
-end
-return 1
-"""
-)
-# KEYS: PARTS; ARGV: key, worker, now. The claim's request ended: its host's slot is free.
-_RELEASE_HOST = (
-    _REST
-    + """
-if redis.call('HGET', KEYS[5], ARGV[1]) ~= ARGV[2] then return 0 end
-if redis.call('SADD', KEYS[13], ARGV[1]) == 0 then return 0 end
-rest(cjson.decode(redis.call('HGET', KEYS[2], ARGV[1])))
-return 1
-"""
-)
 # KEYS: PARTS; ARGV: entries JSON list, state ('pending' or 'refused'), and optionally a JSON
 # list of each entry's `skipped` result data, recorded for the new ones. Returns how many new.
 _ADD = """
@@ -174,43 +121,6 @@ for i, e in ipairs(cjson.decode(ARGV[1])) do
   end
 end
 return added
-"""
-# KEYS: PARTS; ARGV: marks JSON, bands JSON, sketch ('' none), url, size, data JSON, '' or
-# 'checked', the page's path pattern ('' none).
-# Returns "dup:<url>", "full", or the page's number; near-duplicates are judged in Python
-# (the candidates are returned as "near:<json>" for a second call with ARGV[7] = 'checked').
-_ADMIT = """
-for _, mark in ipairs(cjson.decode(ARGV[1])) do
-  local url = redis.call('HGET', KEYS[8], mark)
-  if url then return 'dup:' .. url end
-end
-if ARGV[3] ~= '' and ARGV[7] ~= 'checked' then
-  local candidates = {}
-  for _, band in ipairs(cjson.decode(ARGV[2])) do
-    local raw = redis.call('HGET', KEYS[9], tostring(band))
-    if raw then for _, c in ipairs(cjson.decode(raw)) do table.insert(candidates, c) end end
-  end
-  if #candidates > 0 then return 'near:' .. cjson.encode(candidates) end
-end
-local st = redis.call('HMGET', KEYS[1], 'pages', 'max_pages')
-if tonumber(st[1] or '0') >= tonumber(st[2]) then return 'full' end
-for _, mark in ipairs(cjson.decode(ARGV[1])) do redis.call('HSETNX', KEYS[8], mark, ARGV[4]) end
-if ARGV[3] ~= '' then
-  for _, band in ipairs(cjson.decode(ARGV[2])) do
-    local raw = redis.call('HGET', KEYS[9], tostring(band))
-    local list = raw and cjson.decode(raw) or {}
-    table.insert(list, {ARGV[3], ARGV[4]})
-    redis.call('HSET', KEYS[9], tostring(band), cjson.encode(list))
-  end
-end
-local n = redis.call('HINCRBY', KEYS[1], 'results', 1)
-local head = cjson.encode({n = n, kind = 'page', url = ARGV[4]})
-redis.call('RPUSH', KEYS[10], head .. '\\n' .. ARGV[6])
-redis.call('RPUSH', KEYS[11], n)
-redis.call('HINCRBY', KEYS[1], 'pages', 1)
-redis.call('HINCRBY', KEYS[1], 'bytes', tonumber(ARGV[5]))
-if ARGV[8] ~= '' then redis.call('HINCRBY', KEYS[14], ARGV[8], 1) end
-return tostring(n)
 """
 # KEYS: PARTS; ARGV: kind, url, data JSON. A non-page result.
 _RECORD = """
@@ -239,19 +149,47 @@ def _rows(entries: list[Entry]) -> str:
     return json.dumps(rows)
 
 
+def _entry(raw: str) -> Entry:
+    e = json.loads(raw)
+    return Entry(
+        e["key"], e["url"], e["host"], int(e["depth"]), float(e["priority"]),
+        e["parent"] or None, int(e["tries"]), str(e.get("pattern") or ""),
+    )  # fmt: skip
+
+
+def _host(raw: str, busy: str | int = 0) -> rules.Host:
+    """A host's politeness as stored (JSON; "" none yet) and its requests under way."""
+    h = json.loads(raw) if raw else {}
+    return rules.Host(
+        float(h.get("delay", 0.0)), int(h.get("concurrency", 1)), float(h.get("next_at", 0.0)),
+        bool(h.get("known", False)), int(busy or 0),
+    )  # fmt: skip
+
+
+def _dump_host(host: rules.Host) -> str:
+    fields = {"delay": host.delay, "concurrency": host.concurrency, "next_at": host.next_at}
+    return json.dumps({**fields, "known": host.known})
+
+
 class RedisFrontier:
     def __init__(self, url: str) -> None:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
-        self._claim = self._redis.register_script(_CLAIM)
-        self._release = self._redis.register_script(_RELEASE)
-        self._release_host = self._redis.register_script(_RELEASE_HOST)
+        self._apply_script = self._redis.register_script(_APPLY)
+        self._select = self._redis.register_script(_SELECT)
+        self._held = self._redis.register_script(_HELD)
         self._add = self._redis.register_script(_ADD)
-        self._admit = self._redis.register_script(_ADMIT)
         self._record = self._redis.register_script(_RECORD)
 
     @staticmethod
     def _keys(crawl: str) -> list[str]:
         return [f"{PREFIX}{crawl}:{part}" for part in PARTS]
+
+    async def _apply(
+        self, crawl: str, guards: list[list[Any]], writes: list[list[Any]], client: Any = None
+    ) -> bool:
+        """Make `writes` if every guard still reads as it did (_APPLY)."""
+        args = [json.dumps(guards), json.dumps(writes)]
+        return bool(await self._apply_script(keys=self._keys(crawl), args=args, client=client))
 
     async def _expire(self, crawl: str) -> None:
         async with self._redis.pipeline(transaction=False) as pipe:
@@ -286,41 +224,122 @@ class RedisFrontier:
         self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
     ) -> Claim:
         await self._free_dead(crawl)
-        limit = "" if trap_limit is None else trap_limit
-        args: list[Any] = [worker, time.time(), lease, CLAIM_WINDOW, limit]
-        answer = str(await self._claim(keys=self._keys(crawl), args=args))
-        if not answer:
-            return Claim()
-        if answer.startswith("wait:"):
-            return Claim(wait=float(answer.removeprefix("wait:")))
-        trapped = answer.startswith("trap|")
-        e = json.loads(answer.removeprefix("trap|"))
-        entry = Entry(
-            e["key"], e["url"], e["host"], int(e["depth"]), float(e["priority"]),
-            e["parent"] or None, int(e["tries"]), str(e.get("pattern") or ""),
-        )  # fmt: skip
-        return Claim(entry=entry, trapped=trapped)
+        for _ in range(CONFLICT_TRIES):
+            now = time.time()
+            got = await self._select(keys=self._keys(crawl), args=[now, CLAIM_WINDOW])
+            deadline, max_pages, max_bytes, pages, size, stopped, held = got[:7]
+            budget = None
+            if deadline:
+                budget = rules.Budget(
+                    float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
+                    int(size or 0), stopped or None,
+                )  # fmt: skip
+            candidates, rows = [], {}
+            for member, raw, host, busy, duplicates, kept, claimed in got[7:]:
+                pending = _entry(raw)
+                rows[pending.key] = (member, host, busy, duplicates, kept, claimed)
+                record = None
+                if pending.pattern:
+                    record = rules.Pattern(int(kept or 0), int(duplicates or 0), int(claimed or 0))
+                candidates.append(rules.Candidate(pending, _host(host, busy), record))
+            decision = rules.claim(budget, int(held), candidates, now, trap_limit)
+            entry = decision.claim.entry
+            if decision.stop is not None:
+                await self._redis.hsetnx(self._keys(crawl)[0], "stopped", decision.stop)
+            if entry is None:
+                return decision.claim
+            member, host, busy, duplicates, kept, claimed = rows[entry.key]
+            guards: list[list[Any]] = [
+                ["ZSCORE", _PENDING, member, "*"],
+                ["HGET", _STATE, "stopped", ""],
+                ["HGET", _STATE, "pages", pages],
+                ["ZCARD", _CLAIMED, str(held)],
+                ["HGET", _HOSTS, entry.host, host],
+                ["HGET", _INFLIGHT, entry.host, busy],
+            ]
+            writes: list[list[Any]] = [
+                ["ZREM", _PENDING, member],
+                ["ZADD", _CLAIMED, str(now + lease), entry.key],
+                ["HSET", _OWNER, entry.key, worker],
+            ]
+            if entry.pattern:
+                guards += [
+                    ["HGET", _TRAPS, entry.pattern, duplicates],
+                    ["HGET", _KEPT, entry.pattern, kept],
+                    ["HGET", _PATTERNS, entry.pattern, claimed],
+                ]
+                writes.append(["HINCRBY", _PATTERNS, entry.pattern, "1"])
+            if decision.claim.trapped:  # no request: held without a host slot until ended
+                writes.append(["SADD", _RELEASED, entry.key])
+            else:
+                moved = replace(_host(host), next_at=decision.next_at or now)
+                writes.append(["HINCRBY", _INFLIGHT, entry.host, "1"])
+                writes.append(["HSET", _HOSTS, entry.host, _dump_host(moved)])
+            if await self._apply(crawl, guards, writes):
+                return decision.claim
+        return Claim(wait=HOST_BUSY_WAIT)  # other claims kept winning: ask again shortly
+
+    async def _change_host(
+        self, crawl: str, host: str, change: Callable[[rules.Host], rules.Host]
+    ) -> None:
+        hosts = self._keys(crawl)[_HOSTS - 1]
+        for _ in range(CONFLICT_TRIES):
+            raw = str(await self._redis.hget(hosts, host) or "")
+            new = _dump_host(change(_host(raw)))
+            if await self._apply(
+                crawl, [["HGET", _HOSTS, host, raw]], [["HSET", _HOSTS, host, new]]
+            ):
+                return
+        raise RuntimeError(f"the crawl's host {host} kept changing under its update")
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
-        hosts = self._keys(crawl)[5]
-        raw = await self._redis.hget(hosts, host)
-        old = json.loads(raw) if raw else {"next_at": 0, "delay": 0}
-        policy = {"delay": delay, "concurrency": concurrency, "known": 1}
-        policy["next_at"] = float(old["next_at"]) - float(old["delay"]) + delay
-        await self._redis.hset(hosts, host, json.dumps(policy))
+        await self._change_host(crawl, host, lambda h: rules.with_policy(h, delay, concurrency))
 
     async def pause_host(self, crawl: str, host: str, seconds: float) -> None:
-        hosts = self._keys(crawl)[5]
-        raw = await self._redis.hget(hosts, host)
-        policy = json.loads(raw) if raw else {"delay": 0, "concurrency": 1, "known": 0}
-        policy["next_at"] = max(float(policy.get("next_at", 0)), time.time() + seconds)
-        await self._redis.hset(hosts, host, json.dumps(policy))
+        until = time.time() + seconds
+        await self._change_host(crawl, host, lambda h: rules.paused(h, until))
+
+    async def _end(self, crawl: str, key: str, worker: str | None, *, ending: str) -> None:
+        """End a claim's request (`release_host`), or the claim (`done`; `retry`: pending
+        again); `worker`: only that worker's claim."""
+        for _ in range(CONFLICT_TRIES):
+            lease, owner, raw, released, host = await self._held(keys=self._keys(crawl), args=[key])
+            if not lease or (worker is not None and owner != worker):
+                return
+            if ending == "release_host" and int(released):
+                return
+            e = json.loads(raw)
+            guards: list[list[Any]] = [
+                ["ZSCORE", _CLAIMED, key, "*"],
+                ["SISMEMBER", _RELEASED, key, str(released)],
+                ["HGET", _HOSTS, e["host"], host],
+            ]
+            writes: list[list[Any]] = []
+            if not int(released):  # a request under way: its host's slot back, and a rest
+                writes.append(["HINCRBY", _INFLIGHT, e["host"], "-1"])
+                if host:
+                    rest = _dump_host(rules.rested(_host(host), time.time()))
+                    writes.append(["HSET", _HOSTS, e["host"], rest])
+            if ending == "release_host":
+                writes.append(["SADD", _RELEASED, key])
+            else:
+                writes += [["ZREM", _CLAIMED, key], ["HDEL", _OWNER, key], ["SREM", _RELEASED, key]]
+                if e.get("pattern"):
+                    writes.append(["HINCRBY", _PATTERNS, e["pattern"], "-1"])
+            if ending == "retry":
+                e["tries"] = int(e["tries"]) + 1
+                writes.append(["HSET", _SEEN, key, json.dumps(e)])
+                member = f"{int(e['seq']):012d}|{key}"
+                writes.append(["ZADD", _PENDING, str(e["priority"]), member])
+            if await self._apply(crawl, guards, writes):
+                return
+        raise RuntimeError(f"the crawl's claim of {key} kept changing under its end")
 
     async def release_host(self, crawl: str, key: str, worker: str) -> None:
-        await self._release_host(keys=self._keys(crawl), args=[key, worker, time.time()])
+        await self._end(crawl, key, worker, ending="release_host")
 
     async def retry(self, crawl: str, key: str, worker: str) -> None:
-        await self._release(keys=self._keys(crawl), args=[key, worker, time.time(), "1"])
+        await self._end(crawl, key, worker, ending="retry")
 
     async def done(
         self,
@@ -333,6 +352,8 @@ class RedisFrontier:
         skipped: dict[str, Any] | None = None,
     ) -> None:
         keys = self._keys(crawl)
+        # The page's links are queued before its claim ends: the crawl never looks over
+        # while they are not (queueing is idempotent, so a retried end adds nothing twice).
         async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
             if skipped is not None:
                 args: list[Any] = ["skipped", str(skipped["url"]), json.dumps(skipped, default=str)]
@@ -343,8 +364,9 @@ class RedisFrontier:
                 skips = json.dumps([json.dumps(data, default=str) for _, data in refused])
                 entries = _rows([entry for entry, _ in refused])
                 await self._add(keys=keys, args=[entries, "refused", skips], client=pipe)
-            await self._release(keys=keys, args=[key, worker, time.time(), "0"], client=pipe)
-            await pipe.execute()
+            if len(pipe):
+                await pipe.execute()
+        await self._end(crawl, key, None, ending="done")
 
     async def admit(
         self,
@@ -357,25 +379,51 @@ class RedisFrontier:
         sketch: int | None,
         size: int,
         page: dict[str, Any],
-        near: Callable[[int, int], bool],
         pattern: str = "",
     ) -> Admission:
-        marks = json.dumps([f"url:{key}" for key in keys] + [f"sha:{content_hash}"])
-        args: list[Any] = [marks, json.dumps(bands), "" if sketch is None else str(sketch)]
-        args += [url, size]
-        args += [json.dumps(page, default=str), "", pattern]
-        answer = str(await self._admit(keys=self._keys(crawl), args=args))
-        if answer.startswith("near:") and sketch is not None:
-            for other, other_url in json.loads(answer.removeprefix("near:")):
-                if near(int(other), sketch):
-                    return Admission(duplicate_of=str(other_url))
-            args[-2] = "checked"
-            answer = str(await self._admit(keys=self._keys(crawl), args=args))
-        if answer.startswith("dup:"):
-            return Admission(duplicate_of=answer.removeprefix("dup:"))
-        if answer == "full":
-            return Admission(full=True)
-        return Admission(n=int(answer))
+        parts = self._keys(crawl)
+        marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
+        banded = [str(band) for band in bands] if sketch is not None else []
+        for _ in range(CONFLICT_TRIES):
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.hmget(parts[_MARKS - 1], marks)
+                pipe.hmget(parts[_STATE - 1], ["pages", "max_pages", "results"])
+                if banded:
+                    pipe.hmget(parts[_BANDS - 1], banded)
+                seen, (pages, max_pages, results), *rest = await pipe.execute()
+            lists = [json.loads(raw) if raw else [] for raw in (rest[0] if rest else [])]
+            refusal = rules.admission(
+                seen=next((found for found in seen if found), None),
+                candidates=((int(other), str(at)) for found in lists for other, at in found),
+                sketch=sketch,
+                pages=int(pages or 0),
+                max_pages=int(max_pages or 0),
+            )
+            if refusal is not None:
+                return refusal
+            n = int(results or 0) + 1
+            guards: list[list[Any]] = [["HGET", _MARKS, mark, ""] for mark in marks]
+            guards += [["HGET", _STATE, name, value or ""] for name, value in
+                       (("pages", pages), ("results", results))]  # fmt: skip
+            writes: list[list[Any]] = [["HSETNX", _MARKS, mark, url] for mark in marks]
+            for band, (raw, found) in zip(
+                banded, zip(rest[0] if rest else [], lists, strict=True), strict=True
+            ):
+                guards.append(["HGET", _BANDS, band, raw or ""])
+                writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
+            head = json.dumps({"n": n, "kind": "page", "url": url})
+            writes += [
+                ["HINCRBY", _STATE, "results", "1"],
+                ["RPUSH", _RESULTS, f"{head}\n{json.dumps(page, default=str)}"],
+                ["RPUSH", _PAGES, str(n)],
+                ["HINCRBY", _STATE, "pages", "1"],
+                ["HINCRBY", _STATE, "bytes", str(size)],
+            ]
+            if pattern:
+                writes.append(["HINCRBY", _KEPT, pattern, "1"])
+            if await self._apply(crawl, guards, writes):
+                return Admission(n=n)
+        raise RuntimeError(f"the crawl's seen content kept changing under the admission of {url}")
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
         args: list[Any] = [kind, url, json.dumps(data, default=str)]
@@ -405,8 +453,11 @@ class RedisFrontier:
         return int(await self._redis.hincrby(self._keys(crawl)[11], pattern, 1))
 
     async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        counts: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[11])
-        return {pattern for pattern, count in counts.items() if int(count) >= limit}
+        counts: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[_TRAPS - 1])
+        return {
+            pattern for pattern, count in counts.items()
+            if rules.is_trap(rules.Pattern(duplicates=int(count)), limit)
+        }  # fmt: skip
 
     async def stop(self, crawl: str, reason: str) -> None:
         await self._redis.hsetnx(self._keys(crawl)[0], "stopped", reason)

@@ -9,13 +9,14 @@ claimed again when the lease runs out (at once when it was a process of this mac
 in-flight page is read at least once and a page is never lost. What a page yields is
 *admitted* in one transaction that checks the seen content (exact hash, simhash bands) and
 the page budget, so two workers can never both keep a duplicate or overshoot `max_pages`.
+Each transaction loads the rows a decision needs and writes back what rules.py decides.
 
 The design is Frontera's and crawlee's RequestQueue reduced to one table: a priority queue
 with per-request locks (crawlee's `lockExpiresAt`) and a per-host "next time" (Frontera's
 host-aware queue), both as conditional writes in the store every worker already shares.
 
 SQLite here (the job store's file, so a crawl lives where its job does), `memory://` for one
-process, Redis (redis_frontier.py) when the jobs are in Redis.
+process, Redis (redis.py) when the jobs are in Redis.
 """
 
 from __future__ import annotations
@@ -23,22 +24,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ...backends.sqlite import SerialConnection, open_sqlite
 from ...jobs.model import owner_is_dead
-from .model import (
-    CLAIM_WINDOW,
-    HOST_BUSY_WAIT,
-    IN_FLIGHT_WAIT,
-    Admission,
-    Claim,
-    Entry,
-    ResultKind,
-    pattern_allowance,
-)
+from . import rules
+from .model import Admission, Claim, Entry, ResultKind
+from .rules import CLAIM_WINDOW
 
 __all__ = ["SQLiteFrontier"]
 
@@ -97,6 +90,20 @@ def _signed(value: int) -> int:
 
 def _unsigned(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
+
+
+def _marks(values: list[Any]) -> str:
+    """The placeholders of an `IN (...)` list of `values`."""
+    return ", ".join("?" * len(values))
+
+
+def _host(row: tuple[Any, ...], busy: int) -> rules.Host:
+    """A host's row (delay, concurrency, next_at, known; all None: no row yet) as the rules
+    read it, with its requests under way."""
+    delay, concurrency, next_at, known = row
+    if delay is None:
+        return rules.Host(busy=busy)
+    return rules.Host(float(delay), int(concurrency), float(next_at), bool(known), busy)
 
 
 class SQLiteFrontier:
@@ -181,93 +188,89 @@ class SQLiteFrontier:
     ) -> Claim:
         def work(db: sqlite3.Connection) -> Claim:
             now = time.time()
-            state = db.execute(
-                "SELECT deadline, max_pages, pages, stopped, max_bytes, bytes FROM crawl_state "
-                "WHERE crawl = ?",
-                (crawl,),
-            ).fetchone()
-            if state is None or state[3] is not None:
-                return Claim()
-            deadline, max_pages, pages, _, max_bytes, size = state
-            if now >= deadline:
-                self._stop(db, crawl, "time")
-                return Claim()
-            if size >= max_bytes:
-                self._stop(db, crawl, "max_bytes")
-                return Claim()
-            if pages >= max_pages:
-                self._stop(db, crawl, "max_pages")
-                return Claim()
-            self._free_dead(db, crawl, now)
-            # An entry whose claim lapsed (its worker died) is pending again.
-            db.execute(
-                "UPDATE crawl_frontier SET state = 'pending', owner = NULL WHERE crawl = ? "
-                f"AND state IN {_HELD} AND lease_until < ?",
-                (crawl, now),
-            )
+            budget = self._budget(db, crawl)
+            if budget is not None and budget.stopped is None:
+                self._free_dead(db, crawl, now)
+                # An entry whose claim lapsed (its worker died) is pending again.
+                db.execute(
+                    "UPDATE crawl_frontier SET state = 'pending', owner = NULL WHERE crawl = ? "
+                    f"AND state IN {_HELD} AND lease_until < ?",
+                    (crawl, now),
+                )
             flying = db.execute(
-                "SELECT host, state, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
-                f"AND state IN {_HELD} GROUP BY host, state",
+                "SELECT host, state, pattern, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
+                f"AND state IN {_HELD} GROUP BY host, state, pattern",
                 (crawl,),
             ).fetchall()
             # A host's slots are its requests under way; a released claim holds none.
-            in_flight = {host: n for host, state, n in flying if state == "claimed"}
-            held = sum(n for _, _, n in flying)
-            if pages + held >= max_pages:
-                return Claim(wait=HOST_BUSY_WAIT)  # the rest of the budget is being read
-            patterns = dict(
-                db.execute(
-                    "SELECT pattern, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
-                    f"AND state IN {_HELD} AND pattern != '' GROUP BY pattern",
-                    (crawl,),
-                ).fetchall()
-            )
+            busy: dict[str, int] = {}
+            claimed: dict[str, int] = {}
+            for host, state, pattern, n in flying:
+                if state == "claimed":
+                    busy[host] = busy.get(host, 0) + n
+                claimed[pattern] = claimed.get(pattern, 0) + n
             rows = db.execute(
                 "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, f.pattern, "
-                "COALESCE(h.next_at, 0), COALESCE(h.concurrency, 1), h.known, "
-                "COALESCE(t.count, 0), COALESCE(t.kept, 0) "
+                "h.delay, h.concurrency, h.next_at, h.known, t.count, t.kept "
                 "FROM crawl_frontier f LEFT JOIN crawl_hosts h "
                 "ON h.crawl = f.crawl AND h.host = f.host "
                 "LEFT JOIN crawl_traps t ON t.crawl = f.crawl AND t.pattern = f.pattern "
                 "WHERE f.crawl = ? AND f.state = 'pending' ORDER BY f.priority, f.seq LIMIT ?",
                 (crawl, CLAIM_WINDOW),
             ).fetchall()
-            soonest: float | None = None
+            candidates = []
             for row in rows:
-                key, url, host, depth, priority, parent, tries, pattern = row[:8]
-                next_at, limit, known, duplicates, kept = row[8:]
-                entry = Entry(key, url, host, depth, priority, parent, tries, pattern)
-                if pattern and trap_limit is not None and duplicates >= trap_limit:
-                    # no request: held without a host slot until the crawler ends it
-                    self._hold(db, crawl, key, worker, now + lease, "released")
-                    return Claim(entry=entry, trapped=True)
-                if pattern and patterns.get(pattern, 0) >= pattern_allowance(kept, duplicates):
-                    # its pattern's pages in flight will say whether it earns more
-                    soonest = HOST_BUSY_WAIT if soonest is None else min(soonest, HOST_BUSY_WAIT)
-                    continue
-                busy = in_flight.get(host, 0)
-                # A host whose robots.txt was not read yet gets one request (the one that
-                # reads it), so its Crawl-delay governs every later one.
-                if busy >= (limit if known else 1):
-                    soonest = HOST_BUSY_WAIT if soonest is None else min(soonest, HOST_BUSY_WAIT)
-                    continue
-                if next_at > now:
-                    soonest = next_at - now if soonest is None else min(soonest, next_at - now)
-                    continue
-                self._hold(db, crawl, key, worker, now + lease, "claimed")
+                pending = Entry(*row[:8])
+                host = _host(row[8:12], busy.get(pending.host, 0))
+                record = None
+                if pending.pattern:
+                    kept, duplicates = row[13] or 0, row[12] or 0
+                    record = rules.Pattern(kept, duplicates, claimed.get(pending.pattern, 0))
+                candidates.append(rules.Candidate(pending, host, record))
+            held = sum(n for *_, n in flying)
+            decision = rules.claim(budget, held, candidates, now, trap_limit)
+            entry = decision.claim.entry
+            if decision.stop is not None:
+                self._stop(db, crawl, decision.stop)
+            elif entry is not None and decision.claim.trapped:
+                # no request: held without a host slot until the crawler ends it
+                self._hold(db, crawl, entry.key, worker, now + lease, "released")
+            elif entry is not None and decision.next_at is not None:
+                self._hold(db, crawl, entry.key, worker, now + lease, "claimed")
                 db.execute(
                     "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (crawl, host) DO UPDATE SET next_at = ? + delay",
-                    (crawl, host, now, now),
+                    "ON CONFLICT (crawl, host) DO UPDATE SET next_at = excluded.next_at",
+                    (crawl, entry.host, decision.next_at),
                 )
-                return Claim(entry=entry)
-            if soonest is not None:
-                return Claim(wait=soonest)
-            if held:
-                return Claim(wait=IN_FLIGHT_WAIT)  # none pending; a page in flight may add links
-            return Claim()
+            return decision.claim
 
         return await self._db.transaction(work)
+
+    @staticmethod
+    def _budget(db: sqlite3.Connection, crawl: str) -> rules.Budget | None:
+        row = db.execute(
+            "SELECT deadline, max_pages, max_bytes, pages, bytes, stopped FROM crawl_state "
+            "WHERE crawl = ?",
+            (crawl,),
+        ).fetchone()
+        return None if row is None else rules.Budget(*row)
+
+    @staticmethod
+    def _host(db: sqlite3.Connection, crawl: str, host: str) -> rules.Host:
+        row = db.execute(
+            "SELECT delay, concurrency, next_at, known FROM crawl_hosts WHERE crawl = ? "
+            "AND host = ?",
+            (crawl, host),
+        ).fetchone()
+        return _host(row or (None, None, None, None), 0)
+
+    @staticmethod
+    def _save_host(db: sqlite3.Connection, crawl: str, name: str, host: rules.Host) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO crawl_hosts (crawl, host, delay, concurrency, next_at, "
+            "known) VALUES (?, ?, ?, ?, ?, ?)",
+            (crawl, name, host.delay, host.concurrency, host.next_at, int(host.known)),
+        )
 
     @staticmethod
     def _hold(
@@ -281,25 +284,17 @@ class SQLiteFrontier:
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
         def work(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO crawl_hosts (crawl, host, delay, concurrency, next_at, known) "
-                "VALUES (?, ?, ?, ?, 0, 1) ON CONFLICT (crawl, host) DO UPDATE SET "
-                "delay = excluded.delay, concurrency = excluded.concurrency, known = 1, "
-                "next_at = CASE WHEN known THEN next_at ELSE next_at - delay + excluded.delay END",
-                (crawl, host, delay, concurrency),
-            )
+            policy = rules.with_policy(self._host(db, crawl, host), delay, concurrency)
+            self._save_host(db, crawl, host, policy)
 
         await self._db.transaction(work)
 
     async def pause_host(self, crawl: str, host: str, seconds: float) -> None:
-        until = time.time() + seconds
-        await self._db.transaction(
-            lambda db: db.execute(
-                "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (crawl, host) DO UPDATE SET next_at = MAX(next_at, excluded.next_at)",
-                (crawl, host, until),
-            )
-        )
+        def work(db: sqlite3.Connection) -> None:
+            until = time.time() + seconds
+            self._save_host(db, crawl, host, rules.paused(self._host(db, crawl, host), until))
+
+        await self._db.transaction(work)
 
     async def retry(self, crawl: str, key: str, worker: str) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -363,15 +358,13 @@ class SQLiteFrontier:
         ).fetchone()
         return str(row[0]) if row else None
 
-    @staticmethod
-    def _rest(db: sqlite3.Connection, crawl: str, key: str) -> None:
-        """The host's delay counts from the end of a request too: a download that took long
-        (or waited out a Retry-After inside the fetch) does not let the next one start at once."""
-        db.execute(
-            "UPDATE crawl_hosts SET next_at = MAX(next_at, ? + delay) WHERE crawl = ? AND host = "
-            "(SELECT host FROM crawl_frontier WHERE crawl = ? AND key = ?)",
-            (time.time(), crawl, crawl, key),
-        )
+    def _rest(self, db: sqlite3.Connection, crawl: str, key: str) -> None:
+        """The claimed entry's request has ended: its host rests from now (rules.rested)."""
+        row = db.execute(
+            "SELECT host FROM crawl_frontier WHERE crawl = ? AND key = ?", (crawl, key)
+        ).fetchone()
+        name = str(row[0])
+        self._save_host(db, crawl, name, rules.rested(self._host(db, crawl, name), time.time()))
 
     @staticmethod
     def _next_result(db: sqlite3.Connection, crawl: str) -> int:
@@ -390,30 +383,33 @@ class SQLiteFrontier:
         sketch: int | None,
         size: int,
         page: dict[str, Any],
-        near: Callable[[int, int], bool],
         pattern: str = "",
     ) -> Admission:
         def work(db: sqlite3.Connection) -> Admission:
             marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
-            for mark in marks:
-                row = db.execute(
-                    "SELECT url FROM crawl_marks WHERE crawl = ? AND mark = ?", (crawl, mark)
-                ).fetchone()
-                if row is not None:
-                    return Admission(duplicate_of=str(row[0]))
-            if sketch is not None:
-                for band in bands:
-                    for other, other_url in db.execute(
-                        "SELECT sketch, url FROM crawl_bands WHERE crawl = ? AND band = ?",
-                        (crawl, band),
-                    ):
-                        if near(_unsigned(other), sketch):
-                            return Admission(duplicate_of=str(other_url))
-            state = db.execute(
-                "SELECT pages, max_pages FROM crawl_state WHERE crawl = ?", (crawl,)
+            seen = db.execute(
+                f"SELECT url FROM crawl_marks WHERE crawl = ? AND mark IN ({_marks(marks)})",
+                (crawl, *marks),
             ).fetchone()
-            if state is None or state[0] >= state[1]:
-                return Admission(full=True)
+            candidates = (
+                (_unsigned(other), str(other_url))
+                for other, other_url in db.execute(
+                    f"SELECT sketch, url FROM crawl_bands WHERE crawl = ? AND band IN "
+                    f"({_marks(bands)})",
+                    (crawl, *bands),
+                )
+            )
+            budget = self._budget(db, crawl)
+            pages, max_pages = (budget.pages, budget.max_pages) if budget else (0, 0)
+            refusal = rules.admission(
+                seen=None if seen is None else str(seen[0]),
+                candidates=candidates,
+                sketch=sketch,
+                pages=pages,
+                max_pages=max_pages,
+            )
+            if refusal is not None:
+                return refusal
             for mark in marks:
                 db.execute(
                     "INSERT OR IGNORE INTO crawl_marks (crawl, mark, url) VALUES (?, ?, ?)",
@@ -492,10 +488,10 @@ class SQLiteFrontier:
     async def traps(self, crawl: str, *, limit: int) -> set[str]:
         rows = await self._db.call(
             lambda db: db.execute(
-                "SELECT pattern FROM crawl_traps WHERE crawl = ? AND count >= ?", (crawl, limit)
+                "SELECT pattern, count FROM crawl_traps WHERE crawl = ? AND count > 0", (crawl,)
             ).fetchall()
         )
-        return {str(row[0]) for row in rows}
+        return {str(name) for name, count in rows if rules.is_trap(rules.Pattern(0, count), limit)}
 
     @staticmethod
     def _stop(db: sqlite3.Connection, crawl: str, reason: str) -> None:

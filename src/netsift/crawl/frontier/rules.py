@@ -1,0 +1,225 @@
+"""The crawl's rules, written once; pure. Both frontier backends (sqlite.py, redis.py) load
+the rows a decision needs, call these functions and write back what they answer, in one
+transaction (SQLite) or one guarded write (Redis), so what a claim, an admission or a trap
+means never depends on which backend runs.
+
+- A **budget** (`Budget`) stops claims when its time, bytes or pages are spent, and holds
+  claims back while the pages in flight could fill the rest of it.
+- A **host slot** (`Host`) is free when fewer of the host's requests are under way than it
+  allows (one until its robots.txt is read) and its delay since the last request has passed.
+- A **path pattern** (`Pattern`) earns requests in flight by the pages it yields
+  (`pattern_allowance`); one that yielded `trap_limit` duplicates is a trap: its entries are
+  handed out to be ended, never asked for.
+- An **admission** keeps a page unless one of its URLs or its exact text was kept before, its
+  sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..dedupe import is_near_duplicate
+from .model import Admission, Claim, Entry
+
+__all__ = [
+    "CLAIM_WINDOW",
+    "HOST_BUSY_WAIT",
+    "IN_FLIGHT_WAIT",
+    "TRAP_DUPLICATES",
+    "Budget",
+    "Candidate",
+    "ClaimDecision",
+    "Host",
+    "Pattern",
+    "StopReason",
+    "admission",
+    "budget_stop",
+    "claim",
+    "host_wait",
+    "is_trap",
+    "pattern_allowance",
+    "paused",
+    "rested",
+    "with_policy",
+]
+
+# How many of the best pending rows a claim looks at for one whose host is free: enough to
+# skip past a busy host's queue, few enough to keep the claim one short transaction.
+CLAIM_WINDOW = 64
+# How long a claim that found every host's slots taken says to wait, and one that found
+# nothing pending while pages are in flight: the longest a worker waits for a slot freed or
+# links added *by another process* (its own tasks wake each other at once, crawl/crawler.py).
+# Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
+HOST_BUSY_WAIT = 0.05
+IN_FLIGHT_WAIT = 0.1
+# Duplicate or empty pages under one path pattern before it is a trap. Real sections hold
+# distinct pages; a calendar's empty months are duplicates from the second one, so three
+# spends at most a few pages on a trap.
+TRAP_DUPLICATES = 3
+
+StopReason = Literal["time", "max_bytes", "max_pages"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A crawl's budgets and what it has spent of them."""
+
+    deadline: float
+    max_pages: int
+    max_bytes: int
+    pages: int = 0
+    bytes: int = 0
+    stopped: str | None = None
+
+
+def budget_stop(budget: Budget, now: float) -> StopReason | None:
+    """The budget that ran out (time first, then bytes, then pages), or None."""
+    if now >= budget.deadline:
+        return "time"
+    if budget.bytes >= budget.max_bytes:
+        return "max_bytes"
+    if budget.pages >= budget.max_pages:
+        return "max_pages"
+    return None
+
+
+@dataclass(frozen=True)
+class Host:
+    """A host's politeness (`known` once its robots.txt was read), its next allowed
+    request time and its requests under way (`busy`)."""
+
+    delay: float = 0.0
+    concurrency: int = 1
+    next_at: float = 0.0
+    known: bool = False
+    busy: int = 0
+
+
+def host_wait(host: Host, now: float) -> float | None:
+    """None when the host may be asked now, else how long to wait. A host whose robots.txt
+    was not read yet gets one request (the one that reads it), so its Crawl-delay governs
+    every later one."""
+    if host.busy >= (host.concurrency if host.known else 1):
+        return HOST_BUSY_WAIT
+    if host.next_at > now:
+        return host.next_at - now
+    return None
+
+
+def rested(host: Host, now: float) -> Host:
+    """A request to the host ended now: its delay counts from the end too, so a download
+    that took long (or waited out a Retry-After) does not let the next start at once."""
+    return replace(host, next_at=max(host.next_at, now + host.delay))
+
+
+def paused(host: Host, until: float) -> Host:
+    """The host answered 429/503: no request before `until`."""
+    return replace(host, next_at=max(host.next_at, until))
+
+
+def with_policy(host: Host, delay: float, concurrency: int) -> Host:
+    """The host's politeness from its robots.txt. Its first request was timed with no delay
+    known yet: the next one waits the delay read since."""
+    next_at = host.next_at if host.known else host.next_at - host.delay + delay
+    return replace(host, delay=delay, concurrency=concurrency, known=True, next_at=next_at)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A path pattern's record: pages kept, duplicate or empty pages, entries claimed now."""
+
+    kept: int = 0
+    duplicates: int = 0
+    claimed: int = 0
+
+
+def pattern_allowance(kept: int, duplicates: int) -> int:
+    """Entries of one path pattern claimed at once: one until the pattern has yielded a
+    page, then one more per page kept, one fewer per duplicate (never less than one) — TCP's
+    slow start for a pattern. A real section ramps up within a few pages; a calendar, whose
+    months past the first come back alike, is asked one month at a time, so it is found to be
+    a trap after its first duplicates instead of after a burst of them."""
+    return max(1, 1 + kept - duplicates)
+
+
+def is_trap(pattern: Pattern, trap_limit: int | None) -> bool:
+    return trap_limit is not None and pattern.duplicates >= trap_limit
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A pending entry with its host and its pattern's record (None: it has no pattern)."""
+
+    entry: Entry
+    host: Host
+    pattern: Pattern | None = None
+
+
+@dataclass(frozen=True)
+class ClaimDecision:
+    """What a claim answers, and what the store writes for it: `stop` (a budget ran out),
+    or the entry held — without a host slot when `claim.trapped`, else taking one and
+    moving its host's next time to `next_at`."""
+
+    claim: Claim
+    stop: StopReason | None = None
+    next_at: float | None = None
+
+
+def claim(
+    budget: Budget | None,
+    held: int,
+    candidates: Sequence[Candidate],
+    now: float,
+    trap_limit: int | None,
+) -> ClaimDecision:
+    """The claim over the best `candidates` (in queue order) with `held` entries claimed."""
+    if budget is None or budget.stopped is not None:
+        return ClaimDecision(Claim())
+    if (stop := budget_stop(budget, now)) is not None:
+        return ClaimDecision(Claim(), stop=stop)
+    if budget.pages + held >= budget.max_pages:
+        return ClaimDecision(Claim(wait=HOST_BUSY_WAIT))  # the rest is being read
+    soonest: float | None = None
+    for candidate in candidates:
+        record = candidate.pattern
+        if record is not None and is_trap(record, trap_limit):
+            return ClaimDecision(Claim(entry=candidate.entry, trapped=True))
+        if record is not None and record.claimed >= pattern_allowance(
+            record.kept, record.duplicates
+        ):
+            wait: float | None = HOST_BUSY_WAIT  # its pages in flight say if it earns more
+        else:
+            wait = host_wait(candidate.host, now)
+        if wait is None:
+            return ClaimDecision(Claim(entry=candidate.entry), next_at=now + candidate.host.delay)
+        soonest = wait if soonest is None else min(soonest, wait)
+    if soonest is not None:
+        return ClaimDecision(Claim(wait=soonest))
+    if held:
+        return ClaimDecision(Claim(wait=IN_FLIGHT_WAIT))  # a page in flight may add links
+    return ClaimDecision(Claim())
+
+
+def admission(
+    *,
+    seen: str | None,
+    candidates: Iterable[tuple[int, str]],
+    sketch: int | None,
+    pages: int,
+    max_pages: int,
+) -> Admission | None:
+    """Why a page is not kept, or None to keep it. `seen`: the page that holds one of its
+    URLs or its exact text already; `candidates`: (sketch, url) of kept pages sharing a band
+    with its sketch."""
+    if seen is not None:
+        return Admission(duplicate_of=seen)
+    if sketch is not None:
+        for other, url in candidates:
+            if is_near_duplicate(other, sketch):
+                return Admission(duplicate_of=url)
+    if pages >= max_pages:
+        return Admission(full=True)
+    return None
