@@ -161,8 +161,8 @@ def _host(raw: str, busy: str | int = 0) -> rules.Host:
     """A host's politeness as stored (JSON; "" none yet) and its requests under way."""
     h = json.loads(raw) if raw else {}
     return rules.Host(
-        float(h.get("delay", 0.0)), int(h.get("concurrency", 1)), float(h.get("next_at", 0.0)),
-        bool(h.get("known", False)), int(busy or 0),
+        float(h.get("delay", 0.0)), int(h.get("concurrency", rules.Host.concurrency)),
+        float(h.get("next_at", 0.0)), bool(h.get("known", False)), int(busy or 0),
     )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..dedupe import is_near_duplicate
+from ..politeness import DEFAULT_CONCURRENCY
 from .model import Admission, Claim, Entry
 
 __all__ = [
@@ -91,7 +92,7 @@ class Host:
     request time and its requests under way (`busy`)."""
 
     delay: float = 0.0
-    concurrency: int = 1
+    concurrency: int = DEFAULT_CONCURRENCY  # until `known`, one (host_wait)
     next_at: float = 0.0
     known: bool = False
     busy: int = 0
