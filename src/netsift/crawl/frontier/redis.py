@@ -166,6 +166,17 @@ def _host(raw: str, busy: str | int = 0) -> rules.Host:
     )  # fmt: skip
 
 
+def _candidate(
+    member: str, raw: str, host: str, busy: str, duplicates: str, kept: str, claimed: str
+) -> rules.Candidate:
+    """A row of `_SELECT`'s window as the rules read it."""
+    entry = _entry(raw)
+    record = None
+    if entry.pattern:
+        record = rules.Pattern(int(kept or 0), int(duplicates or 0), int(claimed or 0))
+    return rules.Candidate(entry, _host(host, busy), record)
+
+
 def _dump_host(host: rules.Host) -> str:
     fields = {"delay": host.delay, "concurrency": host.concurrency, "next_at": host.next_at}
     return json.dumps({**fields, "known": host.known})
@@ -234,21 +245,15 @@ class RedisFrontier:
                     float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
                     int(size or 0), stopped or None,
                 )  # fmt: skip
-            candidates, rows = [], {}
-            for member, raw, host, busy, duplicates, kept, claimed in got[7:]:
-                pending = _entry(raw)
-                rows[pending.key] = (member, host, busy, duplicates, kept, claimed)
-                record = None
-                if pending.pattern:
-                    record = rules.Pattern(int(kept or 0), int(duplicates or 0), int(claimed or 0))
-                candidates.append(rules.Candidate(pending, _host(host, busy), record))
+            rows = {member[13:]: (member, *rest) for member, *rest in got[7:]}
+            candidates = (_candidate(*row) for row in got[7:])
             decision = rules.claim(budget, int(held), candidates, now, trap_limit)
             entry = decision.claim.entry
             if decision.stop is not None:
                 await self._redis.hsetnx(self._keys(crawl)[0], "stopped", decision.stop)
             if entry is None:
                 return decision.claim
-            member, host, busy, duplicates, kept, claimed = rows[entry.key]
+            member, _, host, busy, duplicates, kept, claimed = rows[entry.key]
             guards: list[list[Any]] = [
                 ["ZSCORE", _PENDING, member, "*"],
                 ["HGET", _STATE, "stopped", ""],

@@ -16,7 +16,7 @@ means never depends on which backend runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -172,11 +172,12 @@ class ClaimDecision:
 def claim(
     budget: Budget | None,
     held: int,
-    candidates: Sequence[Candidate],
+    candidates: Iterable[Candidate],
     now: float,
     trap_limit: int | None,
 ) -> ClaimDecision:
-    """The claim over the best `candidates` (in queue order) with `held` entries claimed."""
+    """The claim over the best `candidates` (in queue order; read only as far as the one
+    claimed) with `held` entries claimed."""
     if budget is None or budget.stopped is not None:
         return ClaimDecision(Claim())
     if (stop := budget_stop(budget, now)) is not None:

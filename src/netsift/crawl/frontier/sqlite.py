@@ -97,6 +97,17 @@ def _marks(values: list[Any]) -> str:
     return ", ".join("?" * len(values))
 
 
+def _candidate(
+    row: tuple[Any, ...], busy: dict[str, int], claimed: dict[str, int]
+) -> rules.Candidate:
+    """A row of the claim's window (entry, host, pattern record) as the rules read it."""
+    entry = Entry(*row[:8])
+    record = None
+    if entry.pattern:
+        record = rules.Pattern(row[13] or 0, row[12] or 0, claimed.get(entry.pattern, 0))
+    return rules.Candidate(entry, _host(row[8:12], busy.get(entry.host, 0)), record)
+
+
 def _host(row: tuple[Any, ...], busy: int) -> rules.Host:
     """A host's row (delay, concurrency, next_at, known; all None: no row yet) as the rules
     read it, with its requests under way."""
@@ -218,15 +229,7 @@ class SQLiteFrontier:
                 "WHERE f.crawl = ? AND f.state = 'pending' ORDER BY f.priority, f.seq LIMIT ?",
                 (crawl, CLAIM_WINDOW),
             ).fetchall()
-            candidates = []
-            for row in rows:
-                pending = Entry(*row[:8])
-                host = _host(row[8:12], busy.get(pending.host, 0))
-                record = None
-                if pending.pattern:
-                    kept, duplicates = row[13] or 0, row[12] or 0
-                    record = rules.Pattern(kept, duplicates, claimed.get(pending.pattern, 0))
-                candidates.append(rules.Candidate(pending, host, record))
+            candidates = (_candidate(row, busy, claimed) for row in rows)
             held = sum(n for *_, n in flying)
             decision = rules.claim(budget, held, candidates, now, trap_limit)
             entry = decision.claim.entry
@@ -358,13 +361,21 @@ class SQLiteFrontier:
         ).fetchone()
         return str(row[0]) if row else None
 
-    def _rest(self, db: sqlite3.Connection, crawl: str, key: str) -> None:
+    @staticmethod
+    def _rest(db: sqlite3.Connection, crawl: str, key: str) -> None:
         """The claimed entry's request has ended: its host rests from now (rules.rested)."""
         row = db.execute(
-            "SELECT host FROM crawl_frontier WHERE crawl = ? AND key = ?", (crawl, key)
+            "SELECT h.host, h.delay, h.concurrency, h.next_at, h.known FROM crawl_frontier f "
+            "JOIN crawl_hosts h ON h.crawl = f.crawl AND h.host = f.host "
+            "WHERE f.crawl = ? AND f.key = ?",
+            (crawl, key),
         ).fetchone()
-        name = str(row[0])
-        self._save_host(db, crawl, name, rules.rested(self._host(db, crawl, name), time.time()))
+        if row is not None:  # a claim made the host's row
+            host = rules.rested(_host(row[1:], 0), time.time())
+            db.execute(
+                "UPDATE crawl_hosts SET next_at = ? WHERE crawl = ? AND host = ?",
+                (host.next_at, crawl, row[0]),
+            )
 
     @staticmethod
     def _next_result(db: sqlite3.Connection, crawl: str) -> int:
