@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from netsift.crawl.frontier import (
     Claim,
     Entry,
     FrontierStore,
+    Verdict,
     open_frontier_store,
     rules,
 )
@@ -27,6 +28,7 @@ from netsift.crawl.frontier.sqlite import SQLiteFrontier
 
 HOST = "a.test"
 OTHER = "b.test"
+SETUP = "setup.test"  # the host of the pages read to give a pattern its record
 
 
 @dataclass(frozen=True)
@@ -48,14 +50,14 @@ class ClaimCase:
     ]  # (entry|trapped, key), (wait, busy|in_flight|delay), (over, stop)
     hosts: dict[str, tuple[float, int]] = field(default_factory=dict)  # robots read: delay, slots
     flying: list[Flying] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # a pattern per page kept ("" none)
-    duplicates: dict[str, int] = field(default_factory=dict)
+    kept: int = 0  # pages kept
+    # each pattern's pages read so far, oldest first: "1" added, "0" added nothing
+    judged: dict[str, str] = field(default_factory=dict)
     paused: dict[str, float] = field(default_factory=dict)
     max_pages: int = 100
     max_bytes: int = 1_000_000
     page_bytes: int = 10
     deadline: float = 60.0
-    trap_limit: int | None = 3
 
 
 CLAIMS = [
@@ -77,27 +79,40 @@ CLAIMS = [
     ClaimCase("a paused host waits", [("a", HOST, "")], ("wait", "delay"),
               hosts={HOST: (0, 8)}, paused={HOST: 30}),
     ClaimCase("time spent: over", [("a", HOST, "")], ("over", "time"), deadline=0),
-    ClaimCase("bytes spent: over", [("a", HOST, "")], ("over", "max_bytes"), kept=["", ""],
+    ClaimCase("bytes spent: over", [("a", HOST, "")], ("over", "max_bytes"), kept=2,
               max_bytes=20),
-    ClaimCase("pages spent: over", [("a", HOST, "")], ("over", "max_pages"), kept=["", ""],
+    ClaimCase("pages spent: over", [("a", HOST, "")], ("over", "max_pages"), kept=2,
               max_pages=2),
     ClaimCase("the rest of the budget in flight: wait", [("a", HOST, "")], ("wait", "busy"),
-              hosts={HOST: (0, 8)}, kept=[""], flying=[Flying("x"), Flying("y")], max_pages=3),
-    ClaimCase("a pattern that kept nothing yet gets one request", [("a", HOST, "p/0")],
+              hosts={HOST: (0, 8)}, kept=1, flying=[Flying("x"), Flying("y")], max_pages=3),
+    ClaimCase("a pattern that added nothing yet gets one request", [("a", HOST, "p/0")],
               ("wait", "busy"), hosts={HOST: (0, 8)}, flying=[Flying("x", pattern="p/0")]),
-    ClaimCase("a pattern earns a request per page kept", [("a", HOST, "p/0")], ("entry", "a"),
-              hosts={HOST: (0, 8)}, kept=["p/0"], flying=[Flying("x", pattern="p/0")]),
-    ClaimCase("and loses one per duplicate", [("a", HOST, "p/0"), ("b", HOST, "q")],
-              ("entry", "b"), hosts={HOST: (0, 8)}, kept=["p/0"], duplicates={"p/0": 1},
+    ClaimCase("a pattern earns a request per page that added", [("a", HOST, "p/0")],
+              ("entry", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "1"},
+              flying=[Flying("x", pattern="p/0")]),
+    ClaimCase("and loses one per page that added nothing", [("a", HOST, "p/0"),
+              ("b", HOST, "q")], ("entry", "b"), hosts={HOST: (0, 8)}, judged={"p/0": "10"},
               flying=[Flying("x", pattern="p/0")]),
     ClaimCase("a trap's entry is handed out to be ended, whatever its host",
               [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 1)},
-              duplicates={"p/0": 3}, flying=[Flying("x")], paused={HOST: 30}),
-    ClaimCase("below the trap limit it is asked for", [("a", HOST, "p/0")], ("entry", "a"),
-              hosts={HOST: (0, 8)}, kept=["p/0"] * 5, duplicates={"p/0": 2}),
-    ClaimCase("no trap limit: no trap", [("a", HOST, "p/0")], ("entry", "a"),
-              hosts={HOST: (0, 8)}, duplicates={"p/0": 9}, trap_limit=None),
+              judged={"p/0": "1000"}, flying=[Flying("x")], paused={HOST: 30}),
+    ClaimCase("eleven alike among many good pages are no trap", [("a", HOST, "p/0")],
+              ("entry", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "1" * 20 + "0" * 11}),
+    ClaimCase("three in four of the last sixteen adding nothing is a trap",
+              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 8)},
+              judged={"p/0": "1" * 20 + "0" * 12}),
+    ClaimCase("a few pages alike at first are a trap", [("a", HOST, "p/0")],
+              ("trapped", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "0000"}),
+    ClaimCase("but three are not enough to judge", [("a", HOST, "p/0")], ("entry", "a"),
+              hosts={HOST: (0, 8)}, judged={"p/0": "000"}),
 ]  # fmt: skip
+
+
+def _record(window: str, claimed: int) -> rules.Pattern:
+    record = rules.Pattern()
+    for page in window:
+        record = rules.judged(record, page == "1")
+    return replace(record, claimed=claimed)
 
 
 def _pure_claim(case: ClaimCase) -> rules.ClaimDecision:
@@ -107,10 +122,9 @@ def _pure_claim(case: ClaimCase) -> rules.ClaimDecision:
         deadline=now + case.deadline,
         max_pages=case.max_pages,
         max_bytes=case.max_bytes,
-        pages=len(case.kept),
-        bytes=len(case.kept) * case.page_bytes,
+        pages=case.kept,
+        bytes=case.kept * case.page_bytes,
     )
-    kept = Counter(case.kept)
     claimed = Counter(f.pattern for f in case.flying)
     candidates = []
     for key, host, pattern in case.pending:
@@ -118,17 +132,20 @@ def _pure_claim(case: ClaimCase) -> rules.ClaimDecision:
         flying = [f for f in case.flying if f.host == host]
         next_at = now + delay if flying else 0.0  # a claim's and a request end's rest
         next_at = max(next_at, now + case.paused[host]) if host in case.paused else next_at
-        state = rules.Host(delay, slots, next_at, host in case.hosts)
-        state = rules.Host(
-            state.delay, state.concurrency, state.next_at, state.known,
-            busy=sum(1 for f in flying if not f.released),
-        )  # fmt: skip
-        record = None
-        if pattern:
-            record = rules.Pattern(kept[pattern], case.duplicates.get(pattern, 0), claimed[pattern])
+        busy = sum(1 for f in flying if not f.released)
+        state = rules.Host(delay, slots, next_at, host in case.hosts, busy)
+        record = _record(case.judged.get(pattern, ""), claimed[pattern]) if pattern else None
         entry = Entry(key, f"http://{host}/{key}", host, pattern=pattern)
         candidates.append(rules.Candidate(entry, state, record))
-    return rules.claim(budget, len(case.flying), candidates, now, case.trap_limit)
+    return rules.claim(budget, len(case.flying), candidates, now)
+
+
+async def _read(store: FrontierStore, crawl: str, entry: Entry, verdict: Verdict | None) -> None:
+    """Claim `entry` (queued first) and end it, judged for its pattern as `verdict` says."""
+    await store.add(crawl, [replace(entry, priority=-2)])
+    got = await store.claim(crawl, "w", lease=30)
+    assert got.entry is not None and got.entry.key == entry.key, f"setup: {got}"
+    await store.done(crawl, entry.key, "w", verdict=verdict)
 
 
 async def _store_claim(store: FrontierStore, crawl: str, case: ClaimCase) -> Claim:
@@ -136,15 +153,16 @@ async def _store_claim(store: FrontierStore, crawl: str, case: ClaimCase) -> Cla
     await store.start(
         crawl, max_pages=case.max_pages, max_bytes=case.max_bytes, deadline=case.deadline
     )
-    for i, pattern in enumerate(case.kept):
+    for i in range(case.kept):
         admitted = await store.admit(
             crawl, keys=[f"kept{i}"], url=f"http://{HOST}/kept{i}", content_hash=f"h{i}",
-            bands=[], sketch=None, size=case.page_bytes, page={"page": {}}, pattern=pattern,
+            bands=[], sketch=None, size=case.page_bytes, page={"page": {}},
         )  # fmt: skip
         assert admitted.n is not None, "setup: a kept page was refused"
-    for pattern, n in case.duplicates.items():
-        for _ in range(n):
-            await store.mark_trap(crawl, pattern)
+    for pattern, window in case.judged.items():
+        for i, page in enumerate(window):
+            entry = Entry(f"{pattern}-{i}", f"http://{SETUP}/{pattern}/{i}", SETUP, pattern=pattern)
+            await _read(store, crawl, entry, Verdict(pattern, new_text=page == "1"))
     for host, (delay, slots) in case.hosts.items():
         await store.host_policy(crawl, host, delay=delay, concurrency=slots)
     for f in case.flying:
@@ -161,7 +179,7 @@ async def _store_claim(store: FrontierStore, crawl: str, case: ClaimCase) -> Cla
         for i, (key, host, pattern) in enumerate(case.pending)
     ]
     await store.add(crawl, pending)
-    return await store.claim(crawl, "w", lease=30, trap_limit=case.trap_limit)
+    return await store.claim(crawl, "w", lease=30)
 
 
 def _outcome(got: Claim, stopped: str | None, case: ClaimCase) -> tuple[str, str | None]:
@@ -209,6 +227,8 @@ class Page:
     keys: list[str]
     text: str  # its exact hash
     sketch: int | None = None
+    sample: tuple[int, ...] = ()  # its text sample (dedupe.text_sample)
+    pattern: str = "p/0"
 
     @property
     def url(self) -> str:
@@ -220,14 +240,14 @@ class AdmitCase:
     name: str
     kept: list[Page]
     offer: Page
-    expect: tuple[str, str | None]  # (kept, None), (duplicate, url of), (full, None)
+    expect: tuple[str, str | None]  # (kept, new text|no new text), (duplicate, url), (full, None)
     max_pages: int = 10
 
 
-AS_KEPT = Page(["a"], "t1", BASE)
+AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3))
+NEW, OLD = ("kept", "new text"), ("kept", "no new text")
 ADMISSIONS = [
-    AdmitCase("a new page is kept", [AS_KEPT], Page(["b"], "t2", ~BASE & (1 << 64) - 1),
-              ("kept", None)),
+    AdmitCase("a new page is kept", [AS_KEPT], Page(["b"], "t2", ~BASE & (1 << 64) - 1), OLD),
     AdmitCase("the same URL is a duplicate", [AS_KEPT], Page(["a"], "t9"),
               ("duplicate", AS_KEPT.url)),
     AdmitCase("an alias of a kept URL is a duplicate", [Page(["a", "a-alias"], "t1")],
@@ -237,13 +257,19 @@ ADMISSIONS = [
     AdmitCase("a sketch 6 bits away is a near duplicate", [AS_KEPT],
               Page(["b"], "t2", BASE ^ 0b11_1111), ("duplicate", AS_KEPT.url)),
     AdmitCase("7 bits away shares bands but is a page of its own", [AS_KEPT],
-              Page(["b"], "t2", BASE ^ 0b111_1111), ("kept", None)),
-    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"),
-              ("kept", None)),
+              Page(["b"], "t2", BASE ^ 0b111_1111), OLD),
+    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"), OLD),
     AdmitCase("the page budget spent: full", [AS_KEPT], Page(["b"], "t2"), ("full", None),
               max_pages=1),
     AdmitCase("a duplicate is named before the budget", [AS_KEPT], Page(["b"], "t1"),
               ("duplicate", AS_KEPT.url), max_pages=1),
+    AdmitCase("three samples new to the pattern are new text", [AS_KEPT],
+              Page(["b"], "t2", sample=(1, 2, 3, 4, 5, 6)), NEW),
+    AdmitCase("two are not", [AS_KEPT], Page(["b"], "t2", sample=(1, 2, 3, 7, 8)), OLD),
+    AdmitCase("text read before under another pattern is new to this one", [AS_KEPT],
+              Page(["b"], "t2", sample=(1, 2, 3), pattern="q"), NEW),
+    AdmitCase("a duplicate's text does not count as read", [AS_KEPT, Page(["a"], "t7",
+              sample=(4, 5, 6))], Page(["b"], "t2", sample=(4, 5, 6)), NEW),
 ]  # fmt: skip
 
 
@@ -251,33 +277,41 @@ def _marks(page: Page) -> set[str]:
     return {f"url:{key}" for key in page.keys} | {f"sha:{page.text}"}
 
 
-def _pure_admission(case: AdmitCase) -> Admission | None:
-    offer = case.offer
-    seen = next((p.url for p in case.kept if _marks(p) & _marks(offer)), None)
-    mine = set(bands(offer.sketch)) if offer.sketch is not None else set()
-    candidates = [
-        (p.sketch, p.url) for p in case.kept if p.sketch is not None and mine & set(bands(p.sketch))
-    ]
-    return rules.admission(
-        seen=seen, candidates=candidates, sketch=offer.sketch, pages=len(case.kept),
-        max_pages=case.max_pages,
-    )  # fmt: skip
+def _pure_admission(case: AdmitCase) -> Admission:
+    kept: list[Page] = []  # the case's pages the store kept (a duplicate among them is not)
+    for page in [*case.kept, case.offer]:
+        seen = next((p.url for p in kept if _marks(p) & _marks(page)), None)
+        mine = set(bands(page.sketch)) if page.sketch is not None else set()
+        candidates = [
+            (p.sketch, p.url) for p in kept if p.sketch is not None and mine & set(bands(p.sketch))
+        ]
+        refusal = rules.admission(
+            seen=seen, candidates=candidates, sketch=page.sketch, pages=len(kept),
+            max_pages=case.max_pages,
+        )  # fmt: skip
+        if refusal is not None:
+            answer = refusal
+            continue
+        read = {value for p in kept if p.pattern == page.pattern for value in p.sample}
+        answer = Admission(n=len(kept) + 1, new_text=rules.adds_text(len(set(page.sample) - read)))
+        kept.append(page)
+    return answer
 
 
 async def _offer(store: FrontierStore, page: Page) -> Admission:
     return await store.admit(
         "crawl", keys=page.keys, url=page.url, content_hash=page.text,
         bands=bands(page.sketch) if page.sketch is not None else [], sketch=page.sketch,
-        size=1, page={"page": {}},
+        size=1, page={"page": {}}, pattern=page.pattern, sample=list(page.sample),
     )  # fmt: skip
 
 
-def _verdict(refusal: Admission | None) -> tuple[str, str | None]:
-    if refusal is None or refusal.n is not None:
-        return ("kept", None)
-    if refusal.duplicate_of is not None:
-        return ("duplicate", refusal.duplicate_of)
-    assert refusal.full
+def _verdict(answer: Admission) -> tuple[str, str | None]:
+    if answer.n is not None:
+        return NEW if answer.new_text else OLD
+    if answer.duplicate_of is not None:
+        return ("duplicate", answer.duplicate_of)
+    assert answer.full
     return ("full", None)
 
 
@@ -290,19 +324,61 @@ def test_admission_rules(case: AdmitCase) -> None:
 async def test_admission_in_each_store(store: FrontierStore, case: AdmitCase) -> None:
     await store.start("crawl", max_pages=case.max_pages, max_bytes=10**6, deadline=60)
     for page in case.kept:
-        assert (await _offer(store, page)).n is not None, "setup: a kept page was refused"
+        await _offer(store, page)
     assert _verdict(await _offer(store, case.offer)) == case.expect
 
 
-@pytest.mark.parametrize(
-    ("duplicates", "limit", "trap"), [(2, 3, False), (3, 3, True), (9, None, False)]
-)
-async def test_traps_in_the_rules_and_each_store(
-    store: FrontierStore, duplicates: int, limit: int | None, trap: bool
-) -> None:
-    assert rules.is_trap(rules.Pattern(duplicates=duplicates), limit) is trap
+def test_a_trap_stays_one() -> None:
+    record = _record("1000", 0)
+    assert record.trap and rules.judged(record, True).trap
+
+
+@pytest.mark.parametrize(("window", "allowance"), [("", 1), ("1", 2), ("1" * 7, 8), ("10", 1)])
+def test_a_pattern_earns_a_request_per_page_that_added(window: str, allowance: int) -> None:
+    record = _record(window, 0)
+    assert rules.pattern_allowance(record.added, record.empty) == allowance
+
+
+async def test_a_crawl_that_left_a_traps_urls_unread_ends_as_trap(store: FrontierStore) -> None:
     await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
-    for _ in range(duplicates):
-        await store.mark_trap("crawl", "p/0")
-    if limit is not None:
-        assert (await store.traps("crawl", limit=limit) == {"p/0"}) is trap
+    for i in range(4):  # four alike pages: a trap (TRAP_MIN_PAGES)
+        entry = Entry(f"m{i}", f"http://{HOST}/cal/{i}", HOST, pattern="cal/0")
+        await _read(store, "crawl", entry, Verdict("cal/0", new_text=False))
+    assert not (await store.claim("crawl", "w", lease=30)).trapped
+    assert (await store.status("crawl"))["stopped"] is None  # over, read whole
+    await store.add("crawl", [Entry("m9", f"http://{HOST}/cal/9", HOST, pattern="cal/0")])
+    trapped = await store.claim("crawl", "w", lease=30)
+    assert trapped.trapped and trapped.entry is not None
+    await store.done("crawl", "m9", "w", skipped={"url": trapped.entry.url, "code": "trap"})
+    assert (await store.claim("crawl", "w", lease=30)).over
+    status = await store.status("crawl")
+    assert status["stopped"] == "trap" and status["traps"] == ["cal/0"]
+    assert status["trapped"] == 1
+    now = time.time()
+    budget = rules.Budget(now + 60, 10, 10**6, trapped=status["trapped"])
+    assert rules.claim(budget, 0, [], now).stop == "trap"
+
+
+async def test_a_page_adds_when_its_links_queue_new_urls_of_another_pattern(
+    store: FrontierStore,
+) -> None:
+    """A section's index holds no text of its own, but leads somewhere new: it adds."""
+    await store.start("crawl", max_pages=100, max_bytes=10**6, deadline=60)
+    for i in range(4):
+        entry = Entry(f"s{i}", f"http://{HOST}/s/{i}/", HOST, pattern="s/0/")
+        links = [Entry(f"s{i}p{j}", f"http://{HOST}/s/{i}/{j}", HOST, 1, 9, pattern="s/0/0")
+                 for j in range(3)]  # fmt: skip
+        await store.add("crawl", [replace(entry, priority=-2)])
+        assert (await store.claim("crawl", "w", lease=30)).entry == replace(entry, priority=-2)
+        await store.done("crawl", entry.key, "w", links=links, verdict=Verdict("s/0/", False))
+    assert (await store.status("crawl"))["traps"] == []
+    # the same links again are nothing new: four such pages make a trap
+    for i in range(4):
+        entry = Entry(f"t{i}", f"http://{HOST}/t/{i}", HOST, pattern="t/0")
+        onward = Entry(f"t{i + 1}", f"http://{HOST}/t/{i + 1}", HOST, 1, -5, pattern="t/0")
+        links = [Entry("s0p0", f"http://{HOST}/s/0/0", HOST, 1, 9, pattern="s/0/0"), onward]
+        await store.add("crawl", [replace(entry, priority=-2)])
+        got = await store.claim("crawl", "w", lease=30)
+        assert got.entry is not None and got.entry.key == entry.key
+        await store.done("crawl", entry.key, "w", links=links, verdict=Verdict("t/0", False))
+    assert (await store.status("crawl"))["traps"] == ["t/0"]

@@ -7,19 +7,19 @@ only store it, chosen by the job store's URL here."""
 from __future__ import annotations
 
 from ...backends import parse_store_url
-from .model import Admission, Claim, Entry, FrontierStore, ResultKind
-from .rules import CLAIM_WINDOW, HOST_BUSY_WAIT, IN_FLIGHT_WAIT, TRAP_DUPLICATES, pattern_allowance
+from .model import Admission, Claim, Entry, FrontierStore, ResultKind, Verdict
+from .rules import CLAIM_WINDOW, HOST_BUSY_WAIT, IN_FLIGHT_WAIT, pattern_allowance
 
 __all__ = [
     "CLAIM_WINDOW",
     "HOST_BUSY_WAIT",
     "IN_FLIGHT_WAIT",
-    "TRAP_DUPLICATES",
     "Admission",
     "Claim",
     "Entry",
     "FrontierStore",
     "ResultKind",
+    "Verdict",
     "open_frontier_store",
     "pattern_allowance",
 ]

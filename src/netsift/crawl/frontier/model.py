@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-__all__ = ["Admission", "Claim", "Entry", "FrontierStore", "ResultKind"]
+__all__ = ["Admission", "Claim", "Entry", "FrontierStore", "ResultKind", "Verdict"]
 
 ResultKind = Literal["page", "skipped"]
 
@@ -44,12 +44,23 @@ class Claim:
 
 @dataclass(frozen=True)
 class Admission:
-    """A page offered to the crawl: kept as result `n`, or a duplicate of `duplicate_of`, or
-    refused because the crawl's page budget is spent."""
+    """A page offered to the crawl: kept as result `n` (`new_text`: it holds text new to its
+    path pattern), or a duplicate of `duplicate_of`, or refused because the crawl's page
+    budget is spent."""
 
     n: int | None = None
     duplicate_of: str | None = None
     full: bool = False
+    new_text: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a page read gave its path pattern: new text or not (its new links to other
+    patterns are counted where they are queued); rules.judged keeps the record."""
+
+    pattern: str
+    new_text: bool
 
 
 class FrontierStore(Protocol):
@@ -62,9 +73,7 @@ class FrontierStore(Protocol):
         URLs a crawl will not read, so each refusal is reported once."""
         ...
 
-    async def claim(
-        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
-    ) -> Claim:
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
         """What `rules.claim` answers over the best pending entries: an entry its host and
         its path pattern allow now, or one of a trap (`trapped`: no request to be made)."""
         ...
@@ -93,12 +102,15 @@ class FrontierStore(Protocol):
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
         """End a claim; in the same transaction queue the page's `links` and record its
         `refused` ones (each as a `skipped` result with its data, the first time it is met), so
         a page costs one round trip after its admission, and the crawl never looks over while
         the links of a page read are not queued yet. `skipped`: the entry was not kept, and
-        this is its `skipped` result (its `url` names it)."""
+        this is its `skipped` result (its `url` names it). `verdict`: the page is judged for
+        its pattern — it added when it held new text or its links queued new URLs of another
+        pattern (rules.judged)."""
         ...
 
     async def admit(
@@ -113,9 +125,11 @@ class FrontierStore(Protocol):
         size: int,
         page: dict[str, Any],
         pattern: str = "",
+        sample: list[int] | None = None,
     ) -> Admission:
-        """Keep the page unless its content or URL was seen or the page budget is spent;
-        a kept page counts for its `pattern` (a pattern that yields pages earns requests)."""
+        """Keep the page unless its content or URL was seen or the page budget is spent; a
+        kept page's text `sample` (dedupe.text_sample) is added to its `pattern`'s, and
+        `new_text` says whether enough of it was new (rules.adds_text)."""
         ...
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
@@ -125,20 +139,13 @@ class FrontierStore(Protocol):
     async def results(
         self, crawl: str, *, since: int = 0, limit: int = 100, kind: ResultKind | None = None
     ) -> list[tuple[int, ResultKind, dict[str, Any]]]: ...
-    async def mark_trap(self, crawl: str, pattern: str) -> int:
-        """Count one more duplicate under a path pattern; the count so far."""
-        ...
-
-    async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        """The path patterns counted `limit` times or more."""
-        ...
-
     async def stop(self, crawl: str, reason: str) -> None:
         """No more claims (a budget ran out, or the crawl was cancelled); the first reason wins."""
         ...
 
     async def status(self, crawl: str) -> dict[str, Any]:
-        """pages, bytes, pending, in_flight, stopped (reason or None)."""
+        """pages, bytes, pending, in_flight, seen, stopped (reason or None), traps (the
+        patterns found to be traps, sorted), trapped (their URLs ended unread)."""
         ...
 
     async def aclose(self) -> None: ...

@@ -14,9 +14,10 @@ a hash key → entry JSON (the seen-set), `pending` a sorted set by priority (me
 with `owner` a hash, `hosts` a hash host → politeness JSON, `inflight` a hash host → count
 of requests under way, `released` the set of claimed keys whose request has ended (they hold
 their claim but no host slot), `marks` and `bands` (content seen), `results` a list and
-`pages` the list of the page results' numbers, `traps` a hash pattern → duplicates, `kept` a
-hash pattern → pages kept, `patterns` a hash pattern → entries claimed. Everything expires
-with the job's retention.
+`pages` the list of the page results' numbers, `traps` a hash pattern → its record (JSON:
+pages that added and that did not, its window, whether a trap), `text` the set of the kept
+pages' text samples (`pattern|hash`), `patterns` a hash pattern → entries claimed.
+Everything expires with the job's retention.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from redis.asyncio import Redis
 from ...jobs.model import owner_is_dead
 from ...jobs.redis import RETENTION
 from . import rules
-from .model import Admission, Claim, Entry, ResultKind
+from .model import Admission, Claim, Entry, ResultKind, Verdict
 from .rules import CLAIM_WINDOW, HOST_BUSY_WAIT
 
 __all__ = ["RedisFrontier"]
@@ -40,11 +41,11 @@ __all__ = ["RedisFrontier"]
 PREFIX = "netsift:crawl:"
 PARTS = (
     "state", "seen", "pending", "claimed", "owner", "hosts", "inflight", "marks", "bands",
-    "results", "pages", "traps", "released", "kept", "patterns",
+    "results", "pages", "traps", "released", "text", "patterns",
 )  # fmt: skip
 # Each part's place in a script's KEYS (1-based, as Lua counts).
 _STATE, _SEEN, _PENDING, _CLAIMED, _OWNER, _HOSTS, _INFLIGHT, _MARKS, _BANDS = range(1, 10)
-_RESULTS, _PAGES, _TRAPS, _RELEASED, _KEPT, _PATTERNS = range(10, 16)
+_RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS = range(10, 16)
 # Times a decision is made again when what it was made on changed before its write (another
 # claim of the crawl won the race); a claim that keeps losing says to wait and ask again.
 CONFLICT_TRIES = 20
@@ -69,7 +70,7 @@ return 1
 """
 # KEYS: PARTS; ARGV: now, window. What a claim is decided on, after the claims whose lease
 # ran out are pending again: the budget, the claims held, and the best pending entries, each
-# as [member, entry, host, host's requests under way, pattern's duplicates, kept, claimed].
+# as [member, entry, host, host's requests under way, pattern's record, its entries claimed].
 _SELECT = """
 for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[1])) do
   local e = cjson.decode(redis.call('HGET', KEYS[2], key))
@@ -80,15 +81,15 @@ for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[1]
   redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. key)
 end
 local out = redis.call('HMGET', KEYS[1], 'deadline', 'max_pages', 'max_bytes', 'pages',
-  'bytes', 'stopped')
-for i = 1, 6 do out[i] = out[i] or '' end
-out[7] = redis.call('ZCARD', KEYS[4])
+  'bytes', 'stopped', 'trapped')
+for i = 1, 7 do out[i] = out[i] or '' end
+out[8] = redis.call('ZCARD', KEYS[4])
 local function get(part, field) return redis.call('HGET', KEYS[part], field) or '' end
 for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[2]) - 1)) do
   local raw = redis.call('HGET', KEYS[2], string.sub(member, 14))
   local e = cjson.decode(raw)
   table.insert(out, {member, raw, get(6, e.host), get(7, e.host), get(12, e.pattern),
-    get(14, e.pattern), get(15, e.pattern)})
+    get(15, e.pattern)})
 end
 return out
 """
@@ -167,14 +168,26 @@ def _host(raw: str, busy: str | int = 0) -> rules.Host:
 
 
 def _candidate(
-    member: str, raw: str, host: str, busy: str, duplicates: str, kept: str, claimed: str
+    member: str, raw: str, host: str, busy: str, record: str, claimed: str
 ) -> rules.Candidate:
     """A row of `_SELECT`'s window as the rules read it."""
     entry = _entry(raw)
-    record = None
-    if entry.pattern:
-        record = rules.Pattern(int(kept or 0), int(duplicates or 0), int(claimed or 0))
-    return rules.Candidate(entry, _host(host, busy), record)
+    pattern = _pattern(record, claimed) if entry.pattern else None
+    return rules.Candidate(entry, _host(host, busy), pattern)
+
+
+def _pattern(raw: str, claimed: str | int = 0) -> rules.Pattern:
+    """A pattern's record as stored (JSON; "" none yet) and its entries claimed now."""
+    p = json.loads(raw) if raw else {}
+    return rules.Pattern(
+        int(p.get("added", 0)), int(p.get("empty", 0)), int(claimed or 0),
+        str(p.get("window", "")), bool(p.get("trap", False)),
+    )  # fmt: skip
+
+
+def _dump_pattern(record: rules.Pattern) -> str:
+    fields = {"added": record.added, "empty": record.empty, "window": record.window}
+    return json.dumps({**fields, "trap": record.trap})
 
 
 def _dump_host(host: rules.Host) -> str:
@@ -231,29 +244,27 @@ class RedisFrontier:
             if owner in dead:
                 await self._redis.zadd(self._keys(crawl)[3], {key: 0})  # lapsed: claimable
 
-    async def claim(
-        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
-    ) -> Claim:
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
         await self._free_dead(crawl)
         for _ in range(CONFLICT_TRIES):
             now = time.time()
             got = await self._select(keys=self._keys(crawl), args=[now, CLAIM_WINDOW])
-            deadline, max_pages, max_bytes, pages, size, stopped, held = got[:7]
+            deadline, max_pages, max_bytes, pages, size, stopped, trapped, held = got[:8]
             budget = None
             if deadline:
                 budget = rules.Budget(
                     float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
-                    int(size or 0), stopped or None,
+                    int(size or 0), stopped or None, int(trapped or 0),
                 )  # fmt: skip
-            rows = {member[13:]: (member, *rest) for member, *rest in got[7:]}
-            candidates = (_candidate(*row) for row in got[7:])
-            decision = rules.claim(budget, int(held), candidates, now, trap_limit)
+            rows = {member[13:]: (member, *rest) for member, *rest in got[8:]}
+            candidates = (_candidate(*row) for row in got[8:])
+            decision = rules.claim(budget, int(held), candidates, now)
             entry = decision.claim.entry
             if decision.stop is not None:
                 await self._redis.hsetnx(self._keys(crawl)[0], "stopped", decision.stop)
             if entry is None:
                 return decision.claim
-            member, _, host, busy, duplicates, kept, claimed = rows[entry.key]
+            member, _, host, busy, record, claimed = rows[entry.key]
             guards: list[list[Any]] = [
                 ["ZSCORE", _PENDING, member, "*"],
                 ["HGET", _STATE, "stopped", ""],
@@ -269,13 +280,13 @@ class RedisFrontier:
             ]
             if entry.pattern:
                 guards += [
-                    ["HGET", _TRAPS, entry.pattern, duplicates],
-                    ["HGET", _KEPT, entry.pattern, kept],
+                    ["HGET", _TRAPS, entry.pattern, record],
                     ["HGET", _PATTERNS, entry.pattern, claimed],
                 ]
                 writes.append(["HINCRBY", _PATTERNS, entry.pattern, "1"])
             if decision.claim.trapped:  # no request: held without a host slot until ended
                 writes.append(["SADD", _RELEASED, entry.key])
+                writes.append(["HINCRBY", _STATE, "trapped", "1"])
             else:
                 moved = replace(_host(host), next_at=decision.next_at or now)
                 writes.append(["HINCRBY", _INFLIGHT, entry.host, "1"])
@@ -355,23 +366,43 @@ class RedisFrontier:
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
         keys = self._keys(crawl)
+        own = verdict.pattern if verdict is not None else None
+        # Links to other patterns are queued first, alone, so their count of new ones judges
+        # the page (rules.judged: new URLs elsewhere are something a page added).
+        elsewhere = [link for link in links or [] if link.pattern != own]
+        same = [link for link in links or [] if link.pattern == own]
         # The page's links are queued before its claim ends: the crawl never looks over
         # while they are not (queueing is idempotent, so a retried end adds nothing twice).
         async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
+            for group in (elsewhere, same):
+                if group:
+                    await self._add(keys=keys, args=[_rows(group), "pending"], client=pipe)
             if skipped is not None:
                 args: list[Any] = ["skipped", str(skipped["url"]), json.dumps(skipped, default=str)]
                 await self._record(keys=keys, args=args, client=pipe)
-            if links:
-                await self._add(keys=keys, args=[_rows(links), "pending"], client=pipe)
             if refused:
                 skips = json.dumps([json.dumps(data, default=str) for _, data in refused])
                 entries = _rows([entry for entry, _ in refused])
                 await self._add(keys=keys, args=[entries, "refused", skips], client=pipe)
-            if len(pipe):
-                await pipe.execute()
+            answers = await pipe.execute() if len(pipe) else []
+        if verdict is not None and verdict.pattern:
+            added_elsewhere = bool(elsewhere) and int(answers[0]) > 0
+            await self._judge(crawl, verdict.pattern, verdict.new_text or added_elsewhere)
         await self._end(crawl, key, None, ending="done")
+
+    async def _judge(self, crawl: str, pattern: str, added: bool) -> None:
+        """One more page of `pattern` judged: it added, or it added nothing (rules.judged)."""
+        traps = self._keys(crawl)[_TRAPS - 1]
+        for _ in range(CONFLICT_TRIES):
+            raw = str(await self._redis.hget(traps, pattern) or "")
+            record = _dump_pattern(rules.judged(_pattern(raw), added))
+            guards: list[list[Any]] = [["HGET", _TRAPS, pattern, raw]]
+            if await self._apply(crawl, guards, [["HSET", _TRAPS, pattern, record]]):
+                return
+        raise RuntimeError(f"the crawl's pattern {pattern} kept changing under its judgement")
 
     async def admit(
         self,
@@ -385,17 +416,20 @@ class RedisFrontier:
         size: int,
         page: dict[str, Any],
         pattern: str = "",
+        sample: list[int] | None = None,
     ) -> Admission:
         parts = self._keys(crawl)
+        text = [f"{pattern}|{value}" for value in sample or []] if pattern else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
         banded = [str(band) for band in bands] if sketch is not None else []
         for _ in range(CONFLICT_TRIES):
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hmget(parts[_MARKS - 1], marks)
                 pipe.hmget(parts[_STATE - 1], ["pages", "max_pages", "results"])
+                pipe.smismember(parts[_TEXT - 1], text or [""])
                 if banded:
                     pipe.hmget(parts[_BANDS - 1], banded)
-                seen, (pages, max_pages, results), *rest = await pipe.execute()
+                seen, (pages, max_pages, results), known, *rest = await pipe.execute()
             lists = [json.loads(raw) if raw else [] for raw in (rest[0] if rest else [])]
             refusal = rules.admission(
                 seen=next((found for found in seen if found), None),
@@ -424,10 +458,11 @@ class RedisFrontier:
                 ["HINCRBY", _STATE, "pages", "1"],
                 ["HINCRBY", _STATE, "bytes", str(size)],
             ]
-            if pattern:
-                writes.append(["HINCRBY", _KEPT, pattern, "1"])
+            if text:
+                writes.append(["SADD", _TEXT, *text])
             if await self._apply(crawl, guards, writes):
-                return Admission(n=n)
+                new = sum(not found for found in known) if text else 0
+                return Admission(n=n, new_text=rules.adds_text(new))
         raise RuntimeError(f"the crawl's seen content kept changing under the admission of {url}")
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
@@ -454,16 +489,6 @@ class RedisFrontier:
                 out.append((int(meta["n"]), meta["kind"], json.loads(body)))
         return out
 
-    async def mark_trap(self, crawl: str, pattern: str) -> int:
-        return int(await self._redis.hincrby(self._keys(crawl)[11], pattern, 1))
-
-    async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        counts: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[_TRAPS - 1])
-        return {
-            pattern for pattern, count in counts.items()
-            if rules.is_trap(rules.Pattern(duplicates=int(count)), limit)
-        }  # fmt: skip
-
     async def stop(self, crawl: str, reason: str) -> None:
         await self._redis.hsetnx(self._keys(crawl)[0], "stopped", reason)
         # the keys made since `start` (all but `state`) get the retention now, from the end
@@ -471,10 +496,11 @@ class RedisFrontier:
 
     async def status(self, crawl: str) -> dict[str, Any]:
         keys = self._keys(crawl)
-        state = await self._redis.hmget(keys[0], ["pages", "bytes", "stopped"])
+        state = await self._redis.hmget(keys[0], ["pages", "bytes", "stopped", "trapped"])
         pending = await self._redis.zcard(keys[2])
         flying = await self._redis.zcard(keys[3])
         seen = await self._redis.hlen(keys[1])
+        records: dict[Any, Any] = await self._redis.hgetall(keys[_TRAPS - 1])
         return {
             "pages": int(state[0] or 0),
             "bytes": int(state[1] or 0),
@@ -482,6 +508,8 @@ class RedisFrontier:
             "pending": int(pending),
             "in_flight": int(flying),
             "seen": int(seen),
+            "traps": sorted(name for name, raw in records.items() if _pattern(raw).trap),
+            "trapped": int(state[3] or 0),
         }
 
     async def aclose(self) -> None:

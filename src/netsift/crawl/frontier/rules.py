@@ -7,9 +7,12 @@ means never depends on which backend runs.
   claims back while the pages in flight could fill the rest of it.
 - A **host slot** (`Host`) is free when fewer of the host's requests are under way than it
   allows (one until its robots.txt is read) and its delay since the last request has passed.
-- A **path pattern** (`Pattern`) earns requests in flight by the pages it yields
-  (`pattern_allowance`); one that yielded `trap_limit` duplicates is a trap: its entries are
-  handed out to be ended, never asked for.
+- A **path pattern** (`Pattern`) is judged by what its pages hold: a page *adds* when it
+  holds new text (`adds_text`) or links to new URLs of other patterns; it adds nothing when
+  it is a duplicate, or empty, or its only news is links to more of its own pattern (a
+  calendar's next month). A pattern earns requests in flight by the pages that add
+  (`pattern_allowance`), and is a trap when most of its last pages added nothing
+  (`window_is_trap`): its entries are then handed out to be ended, never asked for.
 - An **admission** keeps a page unless one of its URLs or its exact text was kept before, its
   sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent.
 """
@@ -28,21 +31,26 @@ __all__ = [
     "CLAIM_WINDOW",
     "HOST_BUSY_WAIT",
     "IN_FLIGHT_WAIT",
-    "TRAP_DUPLICATES",
+    "NEW_TEXT_SAMPLES",
+    "TRAP_MIN_PAGES",
+    "TRAP_SHARE",
+    "TRAP_WINDOW",
     "Budget",
     "Candidate",
     "ClaimDecision",
     "Host",
     "Pattern",
     "StopReason",
+    "adds_text",
     "admission",
     "budget_stop",
     "claim",
     "host_wait",
-    "is_trap",
+    "judged",
     "pattern_allowance",
     "paused",
     "rested",
+    "window_is_trap",
     "with_policy",
 ]
 
@@ -55,12 +63,19 @@ CLAIM_WINDOW = 64
 # Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
 HOST_BUSY_WAIT = 0.05
 IN_FLIGHT_WAIT = 0.1
-# Duplicate or empty pages under one path pattern before it is a trap. Real sections hold
-# distinct pages; a calendar's empty months are duplicates from the second one, so three
-# spends at most a few pages on a trap.
-TRAP_DUPLICATES = 3
+# A page holds new text when at least this many of its sampled shingles (dedupe.py's text
+# sample, one shingle in four) are new to its pattern: about a dozen new words in a row, a
+# sentence. A calendar month whose heading names the month has two or three new shingles.
+NEW_TEXT_SAMPLES = 3
+# A pattern is a trap when, of its last TRAP_WINDOW pages judged (at least TRAP_MIN_PAGES),
+# TRAP_SHARE or more added nothing. Over a window, so a few duplicates among hundreds of good
+# pages never make one (twelve in a row would); a share, so a calendar whose first pages were
+# alike is found after four, and one whose months had events after a dozen empty ones.
+TRAP_WINDOW = 16
+TRAP_MIN_PAGES = 4
+TRAP_SHARE = 0.75
 
-StopReason = Literal["time", "max_bytes", "max_pages"]
+StopReason = Literal["time", "max_bytes", "max_pages", "trap"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +88,7 @@ class Budget:
     pages: int = 0
     bytes: int = 0
     stopped: str | None = None
+    trapped: int = 0  # URLs handed out as a trap's, to be ended unread
 
 
 def budget_stop(budget: Budget, now: float) -> StopReason | None:
@@ -129,24 +145,45 @@ def with_policy(host: Host, delay: float, concurrency: int) -> Host:
 
 @dataclass(frozen=True)
 class Pattern:
-    """A path pattern's record: pages kept, duplicate or empty pages, entries claimed now."""
+    """A path pattern's record: pages that added and that added nothing, entries claimed
+    now, its last pages judged (`window`, oldest first: "1" added, "0" nothing), and
+    whether it was found a trap (it stays one)."""
 
-    kept: int = 0
-    duplicates: int = 0
+    added: int = 0
+    empty: int = 0
     claimed: int = 0
+    window: str = ""
+    trap: bool = False
 
 
-def pattern_allowance(kept: int, duplicates: int) -> int:
+def adds_text(new_samples: int) -> bool:
+    """Whether a page with `new_samples` sampled shingles new to its pattern holds new text."""
+    return new_samples >= NEW_TEXT_SAMPLES
+
+
+def pattern_allowance(added: int, empty: int) -> int:
     """Entries of one path pattern claimed at once: one until the pattern has yielded a
-    page, then one more per page kept, one fewer per duplicate (never less than one) — TCP's
-    slow start for a pattern. A real section ramps up within a few pages; a calendar, whose
-    months past the first come back alike, is asked one month at a time, so it is found to be
-    a trap after its first duplicates instead of after a burst of them."""
-    return max(1, 1 + kept - duplicates)
+    page that added, then one more per such page, one fewer per page that added nothing
+    (never less than one) — TCP's slow start for a pattern. A real section ramps up within a
+    few pages; a calendar's months past the first are asked one at a time, so a trap is found
+    after a few of them instead of after a burst."""
+    return max(1, 1 + added - empty)
 
 
-def is_trap(pattern: Pattern, trap_limit: int | None) -> bool:
-    return trap_limit is not None and pattern.duplicates >= trap_limit
+def window_is_trap(window: str) -> bool:
+    return len(window) >= TRAP_MIN_PAGES and window.count("0") >= TRAP_SHARE * len(window)
+
+
+def judged(record: Pattern, added: bool) -> Pattern:
+    """The pattern's record after one more page judged (it added, or it added nothing)."""
+    window = (record.window + ("1" if added else "0"))[-TRAP_WINDOW:]
+    return replace(
+        record,
+        added=record.added + added,
+        empty=record.empty + (not added),
+        window=window,
+        trap=record.trap or window_is_trap(window),
+    )
 
 
 @dataclass(frozen=True)
@@ -174,7 +211,6 @@ def claim(
     held: int,
     candidates: Iterable[Candidate],
     now: float,
-    trap_limit: int | None,
 ) -> ClaimDecision:
     """The claim over the best `candidates` (in queue order; read only as far as the one
     claimed) with `held` entries claimed."""
@@ -187,11 +223,9 @@ def claim(
     soonest: float | None = None
     for candidate in candidates:
         record = candidate.pattern
-        if record is not None and is_trap(record, trap_limit):
+        if record is not None and record.trap:
             return ClaimDecision(Claim(entry=candidate.entry, trapped=True))
-        if record is not None and record.claimed >= pattern_allowance(
-            record.kept, record.duplicates
-        ):
+        if record is not None and record.claimed >= pattern_allowance(record.added, record.empty):
             wait: float | None = HOST_BUSY_WAIT  # its pages in flight say if it earns more
         else:
             wait = host_wait(candidate.host, now)
@@ -202,7 +236,8 @@ def claim(
         return ClaimDecision(Claim(wait=soonest))
     if held:
         return ClaimDecision(Claim(wait=IN_FLIGHT_WAIT))  # a page in flight may add links
-    return ClaimDecision(Claim())
+    # Over: read whole, unless a trap's URLs were left unread.
+    return ClaimDecision(Claim(), stop="trap" if budget.trapped else None)
 
 
 def admission(

@@ -30,7 +30,7 @@ from typing import Any
 from ...backends.sqlite import SerialConnection, open_sqlite
 from ...jobs.model import owner_is_dead
 from . import rules
-from .model import Admission, Claim, Entry, ResultKind
+from .model import Admission, Claim, Entry, ResultKind, Verdict
 from .rules import CLAIM_WINDOW
 
 __all__ = ["SQLiteFrontier"]
@@ -70,16 +70,21 @@ CREATE TABLE IF NOT EXISTS crawl_state (
     bytes INTEGER NOT NULL DEFAULT 0, results INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL
     DEFAULT 0, stopped TEXT
 );
-CREATE TABLE IF NOT EXISTS crawl_traps (
-    crawl TEXT NOT NULL, pattern TEXT NOT NULL, count INTEGER NOT NULL,
-    kept INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
+CREATE TABLE IF NOT EXISTS crawl_patterns (
+    crawl TEXT NOT NULL, pattern TEXT NOT NULL, added INTEGER NOT NULL DEFAULT 0,
+    empty INTEGER NOT NULL DEFAULT 0, window TEXT NOT NULL DEFAULT '',
+    trap INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
 );
+CREATE TABLE IF NOT EXISTS crawl_text (
+    crawl TEXT NOT NULL, pattern TEXT NOT NULL, sample INTEGER NOT NULL,
+    PRIMARY KEY (crawl, pattern, sample)
+) WITHOUT ROWID;
 """
 
 
 _ADDED_COLUMNS = (
     ("crawl_frontier", "pattern TEXT NOT NULL DEFAULT ''"),
-    ("crawl_traps", "kept INTEGER NOT NULL DEFAULT 0"),
+    ("crawl_state", "trapped INTEGER NOT NULL DEFAULT 0"),
 )
 
 
@@ -104,7 +109,9 @@ def _candidate(
     entry = Entry(*row[:8])
     record = None
     if entry.pattern:
-        record = rules.Pattern(row[13] or 0, row[12] or 0, claimed.get(entry.pattern, 0))
+        added, empty, window, trap = row[12:16]
+        claims = claimed.get(entry.pattern, 0)
+        record = rules.Pattern(added or 0, empty or 0, claims, window or "", bool(trap))
     return rules.Candidate(entry, _host(row[8:12], busy.get(entry.host, 0)), record)
 
 
@@ -194,9 +201,7 @@ class SQLiteFrontier:
                     (crawl, owner),
                 )
 
-    async def claim(
-        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
-    ) -> Claim:
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
         def work(db: sqlite3.Connection) -> Claim:
             now = time.time()
             budget = self._budget(db, crawl)
@@ -222,22 +227,23 @@ class SQLiteFrontier:
                 claimed[pattern] = claimed.get(pattern, 0) + n
             rows = db.execute(
                 "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, f.pattern, "
-                "h.delay, h.concurrency, h.next_at, h.known, t.count, t.kept "
+                "h.delay, h.concurrency, h.next_at, h.known, p.added, p.empty, p.window, p.trap "
                 "FROM crawl_frontier f LEFT JOIN crawl_hosts h "
                 "ON h.crawl = f.crawl AND h.host = f.host "
-                "LEFT JOIN crawl_traps t ON t.crawl = f.crawl AND t.pattern = f.pattern "
+                "LEFT JOIN crawl_patterns p ON p.crawl = f.crawl AND p.pattern = f.pattern "
                 "WHERE f.crawl = ? AND f.state = 'pending' ORDER BY f.priority, f.seq LIMIT ?",
                 (crawl, CLAIM_WINDOW),
             ).fetchall()
             candidates = (_candidate(row, busy, claimed) for row in rows)
             held = sum(n for *_, n in flying)
-            decision = rules.claim(budget, held, candidates, now, trap_limit)
+            decision = rules.claim(budget, held, candidates, now)
             entry = decision.claim.entry
             if decision.stop is not None:
                 self._stop(db, crawl, decision.stop)
             elif entry is not None and decision.claim.trapped:
                 # no request: held without a host slot until the crawler ends it
                 self._hold(db, crawl, entry.key, worker, now + lease, "released")
+                db.execute("UPDATE crawl_state SET trapped = trapped + 1 WHERE crawl = ?", (crawl,))
             elif entry is not None and decision.next_at is not None:
                 self._hold(db, crawl, entry.key, worker, now + lease, "claimed")
                 db.execute(
@@ -252,8 +258,8 @@ class SQLiteFrontier:
     @staticmethod
     def _budget(db: sqlite3.Connection, crawl: str) -> rules.Budget | None:
         row = db.execute(
-            "SELECT deadline, max_pages, max_bytes, pages, bytes, stopped FROM crawl_state "
-            "WHERE crawl = ?",
+            "SELECT deadline, max_pages, max_bytes, pages, bytes, stopped, trapped "
+            "FROM crawl_state WHERE crawl = ?",
             (crawl,),
         ).fetchone()
         return None if row is None else rules.Budget(*row)
@@ -321,12 +327,15 @@ class SQLiteFrontier:
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
         def work(db: sqlite3.Connection) -> None:
             if skipped is not None:
                 self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
-            if links:
-                self._insert(db, crawl, links, "pending")
+            queued = self._insert(db, crawl, links, "pending") if links else []
+            if verdict is not None and verdict.pattern:
+                elsewhere = any(links[i].pattern != verdict.pattern for i in queued if links)
+                self._judge(db, crawl, verdict.pattern, verdict.new_text or elsewhere)
             if refused:
                 entries = [entry for entry, _ in refused]
                 for i in self._insert(db, crawl, entries, "refused"):
@@ -395,6 +404,7 @@ class SQLiteFrontier:
         size: int,
         page: dict[str, Any],
         pattern: str = "",
+        sample: list[int] | None = None,
     ) -> Admission:
         def work(db: sqlite3.Connection) -> Admission:
             marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
@@ -440,13 +450,11 @@ class SQLiteFrontier:
                 "UPDATE crawl_state SET pages = pages + 1, bytes = bytes + ? WHERE crawl = ?",
                 (size, crawl),
             )
-            if pattern:
-                db.execute(
-                    "INSERT INTO crawl_traps (crawl, pattern, count, kept) VALUES (?, ?, 0, 1) "
-                    "ON CONFLICT (crawl, pattern) DO UPDATE SET kept = kept + 1",
-                    (crawl, pattern),
-                )
-            return Admission(n=n)
+            cursor = db.executemany(
+                "INSERT OR IGNORE INTO crawl_text (crawl, pattern, sample) VALUES (?, ?, ?)",
+                [(crawl, pattern, value) for value in sample or []] if pattern else [],
+            )
+            return Admission(n=n, new_text=rules.adds_text(max(cursor.rowcount, 0)))
 
         return await self._db.transaction(work)
 
@@ -478,31 +486,24 @@ class SQLiteFrontier:
 
         return await self._db.call(work)
 
-    async def mark_trap(self, crawl: str, pattern: str) -> int:
-        def work(db: sqlite3.Connection) -> int:
-            db.execute(
-                "INSERT INTO crawl_traps (crawl, pattern, count) VALUES (?, ?, 1) "
-                "ON CONFLICT (crawl, pattern) DO UPDATE SET count = count + 1",
-                (crawl, pattern),
-            )
-            return self._trap(db, crawl, pattern)
-
-        return await self._db.transaction(work)
-
     @staticmethod
-    def _trap(db: sqlite3.Connection, crawl: str, pattern: str) -> int:
+    def _judge(db: sqlite3.Connection, crawl: str, pattern: str, added: bool) -> None:
+        """One more page of `pattern` judged: it added, or it added nothing (rules.judged)."""
         row = db.execute(
-            "SELECT count FROM crawl_traps WHERE crawl = ? AND pattern = ?", (crawl, pattern)
+            "SELECT added, empty, window, trap FROM crawl_patterns WHERE crawl = ? AND pattern = ?",
+            (crawl, pattern),
         ).fetchone()
-        return int(row[0]) if row else 0
-
-    async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        rows = await self._db.call(
-            lambda db: db.execute(
-                "SELECT pattern, count FROM crawl_traps WHERE crawl = ? AND count > 0", (crawl,)
-            ).fetchall()
+        record = (
+            rules.Pattern()
+            if row is None
+            else rules.Pattern(row[0], row[1], 0, row[2], bool(row[3]))
         )
-        return {str(name) for name, count in rows if rules.is_trap(rules.Pattern(0, count), limit)}
+        record = rules.judged(record, added)
+        db.execute(
+            "INSERT OR REPLACE INTO crawl_patterns (crawl, pattern, added, empty, window, trap) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (crawl, pattern, record.added, record.empty, record.window, int(record.trap)),
+        )
 
     @staticmethod
     def _stop(db: sqlite3.Connection, crawl: str, reason: str) -> None:
@@ -517,8 +518,12 @@ class SQLiteFrontier:
     async def status(self, crawl: str) -> dict[str, Any]:
         def work(db: sqlite3.Connection) -> dict[str, Any]:
             row = db.execute(
-                "SELECT pages, bytes, stopped FROM crawl_state WHERE crawl = ?", (crawl,)
+                "SELECT pages, bytes, stopped, trapped FROM crawl_state WHERE crawl = ?", (crawl,)
             ).fetchone()
+            traps = db.execute(
+                "SELECT pattern FROM crawl_patterns WHERE crawl = ? AND trap ORDER BY pattern",
+                (crawl,),
+            ).fetchall()
             counts = dict(
                 db.execute(
                     "SELECT state, COUNT(*) FROM crawl_frontier WHERE crawl = ? GROUP BY state",
@@ -532,6 +537,8 @@ class SQLiteFrontier:
                 "pending": int(counts.get("pending", 0)),
                 "in_flight": int(counts.get("claimed", 0)) + int(counts.get("released", 0)),
                 "seen": int(sum(counts.values())),
+                "traps": [str(pattern) for (pattern,) in traps],
+                "trapped": int(row[3]) if row else 0,
             }
 
         return await self._db.call(work)
