@@ -99,8 +99,8 @@ def _trap(entry: Entry) -> dict[str, Any]:
     return {
         "url": entry.url,
         "code": "trap",
-        "message": "its path pattern is a trap: its last pages added no new text, only "
-        "links to more of the same",
+        "message": f"its path pattern {entry.pattern} is a trap: its last pages added no new "
+        "text, only links to more of the same",
         "depth": entry.depth,
     }
 
@@ -300,7 +300,7 @@ class Crawler:
         page: Page,
         plan: Plan,
         worker: str,
-        fingerprint: tuple[str, int | None, list[int]] | None,
+        fingerprint: tuple[str, int | None] | None,
     ) -> None:
         if _entrance(entry, plan):
             await self._pass_through(crawl, entry, page, plan, worker)
@@ -310,14 +310,19 @@ class Crawler:
         if canonical and plan.scope.allows(canonical):
             keys.append(canonical_url(canonical))
         if fingerprint is not None:  # computed with the extraction, in the compute pool
-            digest, sketch, sample = fingerprint
+            digest, sketch = fingerprint
         elif self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
             what = f"the fingerprint of {page.final_url}"
-            digest, sketch, sample = await self.compute.run(
-                dedupe.fingerprint, page.content, what=what
-            )
+            digest, sketch = await self.compute.run(dedupe.fingerprint, page.content, what=what)
         else:
-            digest, sketch, sample = dedupe.fingerprint(page.content)
+            digest, sketch = dedupe.fingerprint(page.content)
+        # What the page adds to its pattern is judged on its text outside its links.
+        anchors = [link.text for link in page.links]
+        if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
+            what = f"the text sample of {page.final_url}"
+            sample = await self.compute.run(dedupe.text_sample, page.content, anchors, what=what)
+        else:
+            sample = dedupe.text_sample(page.content, anchors)
         pattern = path_pattern(entry.url)
         data: dict[str, Any] = {"depth": entry.depth, "parent": entry.parent, "worker": worker}
         data["page"] = page.model_dump(mode="json")

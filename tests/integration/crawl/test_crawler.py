@@ -64,8 +64,9 @@ async def test_a_whole_site_is_read_once_each_and_nothing_it_should_not(
     assert len([m for m in months if int(m.split("/")[2]) < 2022]) < ARCHIVE_MONTHS // 2
     # a pattern earns its requests: the archive's months are not asked for in a burst before
     # they come back alike (the entry month, the duplicates that make the trap, and a month
-    # or two kept because they are not near copies; 9-10 when 8 went out at once)
-    assert len(months) <= 1 + alike + 3
+    # or two kept because they are not near copies, whose changed month and year are a few
+    # new words: one may count as new text; 9-10 when 8 went out at once)
+    assert len(months) <= 1 + alike + 4
     assert "trap" in set(_skips(report).values())
     assert all(page.content and page.page_type for page in report.pages)
     home = report.pages[0]

@@ -245,6 +245,7 @@ class AdmitCase:
 
 
 AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3))
+FRESH = tuple(range(100, 100 + rules.NEW_TEXT_SAMPLES))  # just enough new samples
 NEW, OLD = ("kept", "new text"), ("kept", "no new text")
 ADMISSIONS = [
     AdmitCase("a new page is kept", [AS_KEPT], Page(["b"], "t2", ~BASE & (1 << 64) - 1), OLD),
@@ -263,13 +264,15 @@ ADMISSIONS = [
               max_pages=1),
     AdmitCase("a duplicate is named before the budget", [AS_KEPT], Page(["b"], "t1"),
               ("duplicate", AS_KEPT.url), max_pages=1),
-    AdmitCase("three samples new to the pattern are new text", [AS_KEPT],
-              Page(["b"], "t2", sample=(1, 2, 3, 4, 5, 6)), NEW),
-    AdmitCase("two are not", [AS_KEPT], Page(["b"], "t2", sample=(1, 2, 3, 7, 8)), OLD),
-    AdmitCase("text read before under another pattern is new to this one", [AS_KEPT],
-              Page(["b"], "t2", sample=(1, 2, 3), pattern="q"), NEW),
+    AdmitCase("enough samples new to the pattern are new text", [AS_KEPT],
+              Page(["b"], "t2", sample=(1, 2, 3, *FRESH)), NEW),
+    AdmitCase("one fewer is not", [AS_KEPT], Page(["b"], "t2", sample=(1, 2, 3, *FRESH[1:])),
+              OLD),
+    AdmitCase("text read before under another pattern is new to this one",
+              [replace(AS_KEPT, sample=FRESH)], Page(["b"], "t2", sample=FRESH, pattern="q"),
+              NEW),
     AdmitCase("a duplicate's text does not count as read", [AS_KEPT, Page(["a"], "t7",
-              sample=(4, 5, 6))], Page(["b"], "t2", sample=(4, 5, 6)), NEW),
+              sample=FRESH)], Page(["b"], "t2", sample=FRESH), NEW),
 ]  # fmt: skip
 
 

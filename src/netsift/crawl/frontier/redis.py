@@ -16,7 +16,7 @@ of requests under way, `released` the set of claimed keys whose request has ende
 their claim but no host slot), `marks` and `bands` (content seen), `results` a list and
 `pages` the list of the page results' numbers, `traps` a hash pattern → its record (JSON:
 pages that added and that did not, its window, whether a trap), `text` the set of the kept
-pages' text samples (`pattern|hash`), `patterns` a hash pattern → entries claimed.
+pages' text samples (dedupe.scoped by pattern), `patterns` a hash pattern → entries claimed.
 Everything expires with the job's retention.
 """
 
@@ -32,6 +32,7 @@ from redis.asyncio import Redis
 
 from ...jobs.model import owner_is_dead
 from ...jobs.redis import RETENTION
+from ..dedupe import scoped
 from . import rules
 from .model import Admission, Claim, Entry, ResultKind, Verdict
 from .rules import CLAIM_WINDOW, HOST_BUSY_WAIT
@@ -419,7 +420,7 @@ class RedisFrontier:
         sample: list[int] | None = None,
     ) -> Admission:
         parts = self._keys(crawl)
-        text = [f"{pattern}|{value}" for value in sample or []] if pattern else []
+        text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
         banded = [str(band) for band in bands] if sketch is not None else []
         for _ in range(CONFLICT_TRIES):

@@ -63,10 +63,11 @@ CLAIM_WINDOW = 64
 # Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
 HOST_BUSY_WAIT = 0.05
 IN_FLIGHT_WAIT = 0.1
-# A page holds new text when at least this many of its sampled shingles (dedupe.py's text
-# sample, one shingle in four) are new to its pattern: about a dozen new words in a row, a
-# sentence. A calendar month whose heading names the month has two or three new shingles.
-NEW_TEXT_SAMPLES = 3
+# A page holds new text when at least this many of its sampled windows (dedupe.py's text
+# sample: six-word windows, one in four) are new to its pattern: about sixteen new windows, a
+# sentence or more. A month's page that differs from the others in its heading's month name has
+# seven or eight new windows (two sampled, on average).
+NEW_TEXT_SAMPLES = 4
 # A pattern is a trap when, of its last TRAP_WINDOW pages judged (at least TRAP_MIN_PAGES),
 # TRAP_SHARE or more added nothing. Over a window, so a few duplicates among hundreds of good
 # pages never make one (twelve in a row would); a share, so a calendar whose first pages were

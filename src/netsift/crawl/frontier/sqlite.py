@@ -29,6 +29,7 @@ from typing import Any
 
 from ...backends.sqlite import SerialConnection, open_sqlite
 from ...jobs.model import owner_is_dead
+from ..dedupe import scoped
 from . import rules
 from .model import Admission, Claim, Entry, ResultKind, Verdict
 from .rules import CLAIM_WINDOW
@@ -76,8 +77,7 @@ CREATE TABLE IF NOT EXISTS crawl_patterns (
     trap INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
 );
 CREATE TABLE IF NOT EXISTS crawl_text (
-    crawl TEXT NOT NULL, pattern TEXT NOT NULL, sample INTEGER NOT NULL,
-    PRIMARY KEY (crawl, pattern, sample)
+    crawl TEXT NOT NULL, sample INTEGER NOT NULL, PRIMARY KEY (crawl, sample)
 ) WITHOUT ROWID;
 """
 
@@ -451,8 +451,8 @@ class SQLiteFrontier:
                 (size, crawl),
             )
             cursor = db.executemany(
-                "INSERT OR IGNORE INTO crawl_text (crawl, pattern, sample) VALUES (?, ?, ?)",
-                [(crawl, pattern, value) for value in sample or []] if pattern else [],
+                "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
+                [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
             )
             return Admission(n=n, new_text=rules.adds_text(max(cursor.rowcount, 0)))
 
