@@ -23,11 +23,12 @@ Everything expires with the job's retention.
 from __future__ import annotations
 
 import json
+import random
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 from redis.asyncio import Redis
 
 from ...jobs.model import owner_is_dead
@@ -48,14 +49,26 @@ PARTS = (
 _STATE, _SEEN, _PENDING, _CLAIMED, _OWNER, _HOSTS, _INFLIGHT, _MARKS, _BANDS = range(1, 10)
 _RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS = range(10, 16)
 # Times a decision is made again when what it was made on changed before its write (another
-# claim of the crawl won the race); a claim that keeps losing says to wait and ask again.
-CONFLICT_TRIES = 20
+# task of the crawl won the race); a claim that keeps losing says to wait and ask again. After
+# the first tries each waits a random pause up to CONFLICT_PAUSE times its number, so tasks
+# that keep colliding spread out (Ethernet's backoff).
+CONFLICT_TRIES = 100
+CONFLICT_PAUSE = 0.001
 
-# KEYS: the PARTS in order; ARGV: guards JSON, writes JSON. The one write a decision made in
-# Python needs, made only if what it was decided on still holds (an optimistic transaction
-# checked value by value, so a change elsewhere in the crawl does not undo it): each guard is
-# [command, part, args..., expected] ('*': any value, '': none), each write [command, part,
-# args...]. Returns 1 when written, 0 when a guard failed (the caller decides again).
+
+async def _attempts() -> AsyncIterator[int]:
+    for attempt in range(CONFLICT_TRIES):
+        if attempt >= 2:
+            await anyio.sleep(random.uniform(0, CONFLICT_PAUSE * attempt))
+        yield attempt
+
+
+# KEYS: the PARTS in order; ARGV: guards JSON, writes JSON, and optionally a result to
+# append (kind, url, data JSON). The one write a decision made in Python needs, made only if
+# what it was decided on still holds (an optimistic transaction checked value by value, so a
+# change elsewhere in the crawl does not undo it): each guard is [command, part, args...,
+# expected] ('*': any value, '': none), each write [command, part, args...]. Returns 0 when a
+# guard failed (the caller decides again), else the appended result's number, or 1.
 _APPLY = """
 for _, g in ipairs(cjson.decode(ARGV[1])) do
   local got = redis.call(g[1], KEYS[g[2]], unpack(g, 3, #g - 1))
@@ -67,7 +80,12 @@ for _, g in ipairs(cjson.decode(ARGV[1])) do
   end
 end
 for _, w in ipairs(cjson.decode(ARGV[2])) do redis.call(w[1], KEYS[w[2]], unpack(w, 3)) end
-return 1
+if not ARGV[3] then return 1 end
+local n = redis.call('HINCRBY', KEYS[1], 'results', 1)
+local head = cjson.encode({n = n, kind = ARGV[3], url = ARGV[4]})
+redis.call('RPUSH', KEYS[10], head .. '\\n' .. ARGV[5])
+if ARGV[3] == 'page' then redis.call('RPUSH', KEYS[11], n) end
+return n
 """
 # KEYS: PARTS; ARGV: now, window. What a claim is decided on, after the claims whose lease
 # ran out are pending again: the budget, the claims held, and the best pending entries, each
@@ -210,11 +228,16 @@ class RedisFrontier:
         return [f"{PREFIX}{crawl}:{part}" for part in PARTS]
 
     async def _apply(
-        self, crawl: str, guards: list[list[Any]], writes: list[list[Any]], client: Any = None
-    ) -> bool:
-        """Make `writes` if every guard still reads as it did (_APPLY)."""
-        args = [json.dumps(guards), json.dumps(writes)]
-        return bool(await self._apply_script(keys=self._keys(crawl), args=args, client=client))
+        self,
+        crawl: str,
+        guards: list[list[Any]],
+        writes: list[list[Any]],
+        result: tuple[ResultKind, str, str] | None = None,
+    ) -> int:
+        """Make `writes` (and append `result`: its number) if every guard still reads as it
+        did (_APPLY); 0 when one does not."""
+        args = [json.dumps(guards), json.dumps(writes), *(result or ())]
+        return int(await self._apply_script(keys=self._keys(crawl), args=args))
 
     async def _expire(self, crawl: str) -> None:
         async with self._redis.pipeline(transaction=False) as pipe:
@@ -247,7 +270,7 @@ class RedisFrontier:
 
     async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
         await self._free_dead(crawl)
-        for _ in range(CONFLICT_TRIES):
+        async for _ in _attempts():
             now = time.time()
             got = await self._select(keys=self._keys(crawl), args=[now, CLAIM_WINDOW])
             deadline, max_pages, max_bytes, pages, size, stopped, trapped, held = got[:8]
@@ -289,9 +312,9 @@ class RedisFrontier:
                 writes.append(["SADD", _RELEASED, entry.key])
                 writes.append(["HINCRBY", _STATE, "trapped", "1"])
             else:
-                moved = replace(_host(host), next_at=decision.next_at or now)
                 writes.append(["HINCRBY", _INFLIGHT, entry.host, "1"])
-                writes.append(["HSET", _HOSTS, entry.host, _dump_host(moved)])
+                if decision.host is not None:
+                    writes.append(["HSET", _HOSTS, entry.host, _dump_host(decision.host)])
             if await self._apply(crawl, guards, writes):
                 return decision.claim
         return Claim(wait=HOST_BUSY_WAIT)  # other claims kept winning: ask again shortly
@@ -300,7 +323,7 @@ class RedisFrontier:
         self, crawl: str, host: str, change: Callable[[rules.Host], rules.Host]
     ) -> None:
         hosts = self._keys(crawl)[_HOSTS - 1]
-        for _ in range(CONFLICT_TRIES):
+        async for _ in _attempts():
             raw = str(await self._redis.hget(hosts, host) or "")
             new = _dump_host(change(_host(raw)))
             if await self._apply(
@@ -319,7 +342,7 @@ class RedisFrontier:
     async def _end(self, crawl: str, key: str, worker: str | None, *, ending: str) -> None:
         """End a claim's request (`release_host`), or the claim (`done`; `retry`: pending
         again); `worker`: only that worker's claim."""
-        for _ in range(CONFLICT_TRIES):
+        async for _ in _attempts():
             lease, owner, raw, released, host = await self._held(keys=self._keys(crawl), args=[key])
             if not lease or (worker is not None and owner != worker):
                 return
@@ -334,9 +357,9 @@ class RedisFrontier:
             writes: list[list[Any]] = []
             if not int(released):  # a request under way: its host's slot back, and a rest
                 writes.append(["HINCRBY", _INFLIGHT, e["host"], "-1"])
-                if host:
-                    rest = _dump_host(rules.rested(_host(host), time.time()))
-                    writes.append(["HSET", _HOSTS, e["host"], rest])
+                rest = rules.rested(_host(host), time.time()) if host else None
+                if rest is not None:
+                    writes.append(["HSET", _HOSTS, e["host"], _dump_host(rest)])
             if ending == "release_host":
                 writes.append(["SADD", _RELEASED, key])
             else:
@@ -397,7 +420,7 @@ class RedisFrontier:
     async def _judge(self, crawl: str, pattern: str, added: bool) -> None:
         """One more page of `pattern` judged: it added, or it added nothing (rules.judged)."""
         traps = self._keys(crawl)[_TRAPS - 1]
-        for _ in range(CONFLICT_TRIES):
+        async for _ in _attempts():
             raw = str(await self._redis.hget(traps, pattern) or "")
             record = _dump_pattern(rules.judged(_pattern(raw), added))
             guards: list[list[Any]] = [["HGET", _TRAPS, pattern, raw]]
@@ -423,14 +446,14 @@ class RedisFrontier:
         text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
         banded = [str(band) for band in bands] if sketch is not None else []
-        for _ in range(CONFLICT_TRIES):
+        async for _ in _attempts():
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hmget(parts[_MARKS - 1], marks)
-                pipe.hmget(parts[_STATE - 1], ["pages", "max_pages", "results"])
+                pipe.hmget(parts[_STATE - 1], ["pages", "max_pages"])
                 pipe.smismember(parts[_TEXT - 1], text or [""])
                 if banded:
                     pipe.hmget(parts[_BANDS - 1], banded)
-                seen, (pages, max_pages, results), known, *rest = await pipe.execute()
+                seen, (pages, max_pages), known, *rest = await pipe.execute()
             lists = [json.loads(raw) if raw else [] for raw in (rest[0] if rest else [])]
             refusal = rules.admission(
                 seen=next((found for found in seen if found), None),
@@ -441,27 +464,19 @@ class RedisFrontier:
             )
             if refusal is not None:
                 return refusal
-            n = int(results or 0) + 1
             guards: list[list[Any]] = [["HGET", _MARKS, mark, ""] for mark in marks]
-            guards += [["HGET", _STATE, name, value or ""] for name, value in
-                       (("pages", pages), ("results", results))]  # fmt: skip
+            guards.append(["HGET", _STATE, "pages", pages or ""])
             writes: list[list[Any]] = [["HSETNX", _MARKS, mark, url] for mark in marks]
             for band, (raw, found) in zip(
                 banded, zip(rest[0] if rest else [], lists, strict=True), strict=True
             ):
                 guards.append(["HGET", _BANDS, band, raw or ""])
                 writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
-            head = json.dumps({"n": n, "kind": "page", "url": url})
-            writes += [
-                ["HINCRBY", _STATE, "results", "1"],
-                ["RPUSH", _RESULTS, f"{head}\n{json.dumps(page, default=str)}"],
-                ["RPUSH", _PAGES, str(n)],
-                ["HINCRBY", _STATE, "pages", "1"],
-                ["HINCRBY", _STATE, "bytes", str(size)],
-            ]
+            writes += [["HINCRBY", _STATE, "pages", "1"], ["HINCRBY", _STATE, "bytes", str(size)]]
             if text:
                 writes.append(["SADD", _TEXT, *text])
-            if await self._apply(crawl, guards, writes):
+            kept: tuple[ResultKind, str, str] = ("page", url, json.dumps(page, default=str))
+            if n := await self._apply(crawl, guards, writes, kept):
                 new = sum(not found for found in known) if text else 0
                 return Admission(n=n, new_text=rules.adds_text(new))
         raise RuntimeError(f"the crawl's seen content kept changing under the admission of {url}")

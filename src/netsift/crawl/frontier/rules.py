@@ -45,6 +45,7 @@ __all__ = [
     "admission",
     "budget_stop",
     "claim",
+    "claimed",
     "host_wait",
     "judged",
     "pattern_allowance",
@@ -126,10 +127,22 @@ def host_wait(host: Host, now: float) -> float | None:
     return None
 
 
-def rested(host: Host, now: float) -> Host:
-    """A request to the host ended now: its delay counts from the end too, so a download
-    that took long (or waited out a Retry-After) does not let the next start at once."""
-    return replace(host, next_at=max(host.next_at, now + host.delay))
+def _waits(host: Host) -> bool:
+    """Whether the host's next time matters: it has a delay, or its robots.txt (which may
+    set one, counted from this request) is not read yet."""
+    return host.delay > 0 or not host.known
+
+
+def claimed(host: Host, now: float) -> Host | None:
+    """The host after a request to it starts now (None: nothing of it changes)."""
+    return replace(host, next_at=now + host.delay) if _waits(host) else None
+
+
+def rested(host: Host, now: float) -> Host | None:
+    """The host after a request to it ended now (None: nothing changes): its delay counts
+    from the end too, so a download that took long (or waited out a Retry-After) does not
+    let the next start at once."""
+    return replace(host, next_at=max(host.next_at, now + host.delay)) if _waits(host) else None
 
 
 def paused(host: Host, until: float) -> Host:
@@ -199,12 +212,12 @@ class Candidate:
 @dataclass(frozen=True)
 class ClaimDecision:
     """What a claim answers, and what the store writes for it: `stop` (a budget ran out),
-    or the entry held — without a host slot when `claim.trapped`, else taking one and
-    moving its host's next time to `next_at`."""
+    or the entry held — without a host slot when `claim.trapped`, else taking one, its host
+    then `host` (None: unchanged)."""
 
     claim: Claim
     stop: StopReason | None = None
-    next_at: float | None = None
+    host: Host | None = None
 
 
 def claim(
@@ -231,7 +244,7 @@ def claim(
         else:
             wait = host_wait(candidate.host, now)
         if wait is None:
-            return ClaimDecision(Claim(entry=candidate.entry), next_at=now + candidate.host.delay)
+            return ClaimDecision(Claim(entry=candidate.entry), host=claimed(candidate.host, now))
         soonest = wait if soonest is None else min(soonest, wait)
     if soonest is not None:
         return ClaimDecision(Claim(wait=soonest))

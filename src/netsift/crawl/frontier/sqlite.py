@@ -244,13 +244,10 @@ class SQLiteFrontier:
                 # no request: held without a host slot until the crawler ends it
                 self._hold(db, crawl, entry.key, worker, now + lease, "released")
                 db.execute("UPDATE crawl_state SET trapped = trapped + 1 WHERE crawl = ?", (crawl,))
-            elif entry is not None and decision.next_at is not None:
+            elif entry is not None:
                 self._hold(db, crawl, entry.key, worker, now + lease, "claimed")
-                db.execute(
-                    "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (crawl, host) DO UPDATE SET next_at = excluded.next_at",
-                    (crawl, entry.host, decision.next_at),
-                )
+                if decision.host is not None:
+                    self._save_host(db, crawl, entry.host, decision.host)
             return decision.claim
 
         return await self._db.transaction(work)
@@ -379,11 +376,11 @@ class SQLiteFrontier:
             "WHERE f.crawl = ? AND f.key = ?",
             (crawl, key),
         ).fetchone()
-        if row is not None:  # a claim made the host's row
-            host = rules.rested(_host(row[1:], 0), time.time())
+        rest = None if row is None else rules.rested(_host(row[1:], 0), time.time())
+        if rest is not None:
             db.execute(
                 "UPDATE crawl_hosts SET next_at = ? WHERE crawl = ? AND host = ?",
-                (host.next_at, crawl, row[0]),
+                (rest.next_at, crawl, row[0]),
             )
 
     @staticmethod
