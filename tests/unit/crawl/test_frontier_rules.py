@@ -385,3 +385,22 @@ async def test_a_page_adds_when_its_links_queue_new_urls_of_another_pattern(
         assert got.entry is not None and got.entry.key == entry.key
         await store.done("crawl", entry.key, "w", links=links, verdict=Verdict("t/0", False))
     assert (await store.status("crawl"))["traps"] == ["t/0"]
+
+
+@pytest.mark.parametrize(
+    ("host", "after"),
+    [
+        (rules.Host(known=True), None),  # no delay, robots read: nothing to keep
+        (rules.Host(delay=2.0, concurrency=1, known=True), 102.0),
+        (rules.Host(), 100.0),  # robots not read: its delay will count from this request
+        (rules.Host(delay=2.0, next_at=150.0, known=True), 150.0),  # a pause outlasts it
+    ],
+)
+def test_a_request_rests_its_host_only_when_its_next_time_matters(
+    host: rules.Host, after: float | None
+) -> None:
+    rest = rules.rested(host, 100.0)
+    assert (rest.next_at if rest else None) == after
+    policy = rules.with_policy(rest or host, delay=5.0, concurrency=1)
+    if not host.known:  # the delay read from robots.txt counts from the first request
+        assert policy.next_at == 105.0
