@@ -64,10 +64,10 @@ async def test_a_numbered_manual_is_read_whole(
     server, state = docs
     report = await client.crawl(server.url("/", host=DOCS_HOST), max_pages=1000)
     kept = {_path(page.final_url) for page in report.pages}
-    assert DOC_PAGES - NEAR_COPIES <= kept
     codes = {_path(skip.url): skip.code for skip in report.skipped}
-    # a near copy is dropped as one when its sketch is near enough (dedupe.py), else kept
-    assert all(path in kept or codes.get(path) == "duplicate" for path in NEAR_COPIES)
+    # every page is read; of a page and its near copy, the one read second may be dropped
+    assert all(path in kept or codes.get(path) == "duplicate" for path in DOC_PAGES)
+    assert len(kept & DOC_PAGES) >= len(DOC_PAGES) - len(NEAR_COPIES)
     assert "trap" not in codes.values()
     assert report.stopped_because == "done"
     assert all(state.hits(DOCS_HOST, path) == 1 for path in DOC_PAGES)

@@ -85,8 +85,11 @@ def test_the_text_sample_is_the_same_shingles_wherever_they_are_and_leaves_links
     other = f"[« July](/cal/2025/7) {notice} [September »](/cal/2025/9)"
     assert text_sample(month) == text_sample(other) == text_sample(notice) != []
     # extraction may keep a link's text in the page's text: the page's anchors say which
-    june = f"{notice}\n« June 2025\nAugust 2025 »"
-    july = f"{notice}\n« July 2025\nSeptember 2025 »"
-    assert text_sample(june) != text_sample(july)
-    assert text_sample(june, ["« June 2025", "August 2025 »"]) == text_sample(notice)
-    assert text_sample(july, ["« July 2025", "September 2025 »"]) == text_sample(notice)
+    links = {
+        month: [f"What went on in {before} 2025, day by day", f"What {after} 2025 will bring"]
+        for month, before, after in (("july", "June", "August"), ("august", "July", "September"))
+    }
+    july, august = (f"{notice}\n" + "\n".join(links[m]) for m in ("july", "august"))
+    assert text_sample(july) != text_sample(august)
+    assert text_sample(july, links["july"]) == text_sample(august, links["august"])
+    assert text_sample(july, links["july"]) == text_sample(notice)
