@@ -72,6 +72,8 @@ CLAIMS = [
               hosts={HOST: (0, 2)}, flying=[Flying("x")]),
     ClaimCase("a host's slots all taken: the next host's entry", [("a", HOST, ""),
               ("b", OTHER, "")], ("entry", "b"), hosts={HOST: (0, 1)}, flying=[Flying("x")]),
+    ClaimCase("past a long queue of a busy host", [*[(f"a{i}", HOST, "") for i in range(20)],
+              ("b", OTHER, "")], ("entry", "b"), hosts={HOST: (0, 1)}, flying=[Flying("x")]),
     ClaimCase("a released request holds no slot", [("a", HOST, "")], ("entry", "a"),
               hosts={HOST: (0, 1)}, flying=[Flying("x", released=True)]),
     ClaimCase("a request ended rests its host for its delay", [("a", HOST, "")],

@@ -53,6 +53,9 @@ _RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS = range(10, 16)
 # the first tries each waits a random pause up to CONFLICT_PAUSE times its number, so tasks
 # that keep colliding spread out (Ethernet's backoff).
 CONFLICT_TRIES = 100
+# Pending entries a claim reads first (each with its host's and pattern's rows): the best one
+# is usually free; only when none of these is, the whole CLAIM_WINDOW is read.
+CLAIM_PEEK = 8
 CONFLICT_PAUSE = 0.001
 
 
@@ -112,13 +115,15 @@ for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[2]) - 1))
 end
 return out
 """
-# KEYS: PARTS; ARGV: key. A claim as its ending is decided on: [lease end, owner, entry,
-# released (1: its request ended), its host's politeness].
+# KEYS: PARTS; ARGV: key, a pattern ('' none). A claim as its ending is decided on: [lease
+# end, owner, entry, released (1: its request ended), its host's politeness, the pattern's
+# record].
 _HELD = """
 local e = redis.call('HGET', KEYS[2], ARGV[1])
 local host = e and redis.call('HGET', KEYS[6], cjson.decode(e).host) or ''
 return {redis.call('ZSCORE', KEYS[4], ARGV[1]) or '', redis.call('HGET', KEYS[5], ARGV[1])
-  or '', e or '', redis.call('SISMEMBER', KEYS[13], ARGV[1]), host}
+  or '', e or '', redis.call('SISMEMBER', KEYS[13], ARGV[1]), host,
+  redis.call('HGET', KEYS[12], ARGV[2]) or ''}
 """
 # KEYS: PARTS; ARGV: entries JSON list, state ('pending' or 'refused'), and optionally a JSON
 # list of each entry's `skipped` result data, recorded for the new ones. Returns how many new.
@@ -209,6 +214,27 @@ def _dump_pattern(record: rules.Pattern) -> str:
     return json.dumps({**fields, "trap": record.trap})
 
 
+def _ending(e: dict[str, Any], released: bool, host: str, ending: str) -> list[list[Any]]:
+    """The writes that end claimed entry `e` (`release_host`, `done` or `retry`)."""
+    key = e["key"]
+    writes: list[list[Any]] = []
+    if not released:  # a request under way: its host's slot back, and a rest
+        writes.append(["HINCRBY", _INFLIGHT, e["host"], "-1"])
+        rest = rules.rested(_host(host), time.time()) if host else None
+        if rest is not None:
+            writes.append(["HSET", _HOSTS, e["host"], _dump_host(rest)])
+    if ending == "release_host":
+        return [*writes, ["SADD", _RELEASED, key]]
+    writes += [["ZREM", _CLAIMED, key], ["HDEL", _OWNER, key], ["SREM", _RELEASED, key]]
+    if e.get("pattern"):
+        writes.append(["HINCRBY", _PATTERNS, e["pattern"], "-1"])
+    if ending == "retry":
+        e = {**e, "tries": int(e["tries"]) + 1}
+        writes.append(["HSET", _SEEN, key, json.dumps(e)])
+        writes.append(["ZADD", _PENDING, str(e["priority"]), f"{int(e['seq']):012d}|{key}"])
+    return writes
+
+
 def _dump_host(host: rules.Host) -> str:
     fields = {"delay": host.delay, "concurrency": host.concurrency, "next_at": host.next_at}
     return json.dumps({**fields, "known": host.known})
@@ -272,17 +298,20 @@ class RedisFrontier:
         await self._free_dead(crawl)
         async for _ in _attempts():
             now = time.time()
-            got = await self._select(keys=self._keys(crawl), args=[now, CLAIM_WINDOW])
-            deadline, max_pages, max_bytes, pages, size, stopped, trapped, held = got[:8]
-            budget = None
-            if deadline:
-                budget = rules.Budget(
-                    float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
-                    int(size or 0), stopped or None, int(trapped or 0),
-                )  # fmt: skip
+            for window in (CLAIM_PEEK, CLAIM_WINDOW):
+                got = await self._select(keys=self._keys(crawl), args=[now, window])
+                deadline, max_pages, max_bytes, pages, size, stopped, trapped, held = got[:8]
+                budget = None
+                if deadline:
+                    budget = rules.Budget(
+                        float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
+                        int(size or 0), stopped or None, int(trapped or 0),
+                    )  # fmt: skip
+                candidates = (_candidate(*row) for row in got[8:])
+                decision = rules.claim(budget, int(held), candidates, now)
+                if decision.claim.entry is not None or len(got) - 8 < window:
+                    break  # claimed, or the window held every pending entry
             rows = {member[13:]: (member, *rest) for member, *rest in got[8:]}
-            candidates = (_candidate(*row) for row in got[8:])
-            decision = rules.claim(budget, int(held), candidates, now)
             entry = decision.claim.entry
             if decision.stop is not None:
                 await self._redis.hsetnx(self._keys(crawl)[0], "stopped", decision.stop)
@@ -339,39 +368,37 @@ class RedisFrontier:
         until = time.time() + seconds
         await self._change_host(crawl, host, lambda h: rules.paused(h, until))
 
-    async def _end(self, crawl: str, key: str, worker: str | None, *, ending: str) -> None:
+    async def _end(
+        self,
+        crawl: str,
+        key: str,
+        worker: str | None,
+        *,
+        ending: str,
+        judged: tuple[str, bool] | None = None,
+    ) -> None:
         """End a claim's request (`release_host`), or the claim (`done`; `retry`: pending
-        again); `worker`: only that worker's claim."""
+        again); `worker`: only that worker's claim. `judged`: the pattern of the page read and
+        whether it added (rules.judged), recorded in the same write."""
+        pattern = judged[0] if judged else ""
         async for _ in _attempts():
-            lease, owner, raw, released, host = await self._held(keys=self._keys(crawl), args=[key])
-            if not lease or (worker is not None and owner != worker):
-                return
-            if ending == "release_host" and int(released):
-                return
-            e = json.loads(raw)
-            guards: list[list[Any]] = [
-                ["ZSCORE", _CLAIMED, key, "*"],
-                ["SISMEMBER", _RELEASED, key, str(released)],
-                ["HGET", _HOSTS, e["host"], host],
-            ]
+            got = await self._held(keys=self._keys(crawl), args=[key, pattern])
+            lease, owner, raw, released, host, record = got
+            guards: list[list[Any]] = []
             writes: list[list[Any]] = []
-            if not int(released):  # a request under way: its host's slot back, and a rest
-                writes.append(["HINCRBY", _INFLIGHT, e["host"], "-1"])
-                rest = rules.rested(_host(host), time.time()) if host else None
-                if rest is not None:
-                    writes.append(["HSET", _HOSTS, e["host"], _dump_host(rest)])
-            if ending == "release_host":
-                writes.append(["SADD", _RELEASED, key])
-            else:
-                writes += [["ZREM", _CLAIMED, key], ["HDEL", _OWNER, key], ["SREM", _RELEASED, key]]
-                if e.get("pattern"):
-                    writes.append(["HINCRBY", _PATTERNS, e["pattern"], "-1"])
-            if ending == "retry":
-                e["tries"] = int(e["tries"]) + 1
-                writes.append(["HSET", _SEEN, key, json.dumps(e)])
-                member = f"{int(e['seq']):012d}|{key}"
-                writes.append(["ZADD", _PENDING, str(e["priority"]), member])
-            if await self._apply(crawl, guards, writes):
+            if judged is not None:  # the page is judged, whatever became of its claim
+                guards.append(["HGET", _TRAPS, pattern, record])
+                judgement = rules.judged(_pattern(record), judged[1])
+                writes.append(["HSET", _TRAPS, pattern, _dump_pattern(judgement)])
+            ended = ending == "release_host" and int(released)
+            if lease and (worker is None or owner == worker) and not ended:
+                guards += [
+                    ["ZSCORE", _CLAIMED, key, "*"],
+                    ["SISMEMBER", _RELEASED, key, str(released)],
+                    ["HGET", _HOSTS, json.loads(raw)["host"], host],
+                ]
+                writes += _ending(json.loads(raw), int(released) == 1, host, ending)
+            if not writes or await self._apply(crawl, guards, writes):
                 return
         raise RuntimeError(f"the crawl's claim of {key} kept changing under its end")
 
@@ -412,21 +439,11 @@ class RedisFrontier:
                 entries = _rows([entry for entry, _ in refused])
                 await self._add(keys=keys, args=[entries, "refused", skips], client=pipe)
             answers = await pipe.execute() if len(pipe) else []
+        judged = None
         if verdict is not None and verdict.pattern:
             added_elsewhere = bool(elsewhere) and int(answers[0]) > 0
-            await self._judge(crawl, verdict.pattern, verdict.new_text or added_elsewhere)
-        await self._end(crawl, key, None, ending="done")
-
-    async def _judge(self, crawl: str, pattern: str, added: bool) -> None:
-        """One more page of `pattern` judged: it added, or it added nothing (rules.judged)."""
-        traps = self._keys(crawl)[_TRAPS - 1]
-        async for _ in _attempts():
-            raw = str(await self._redis.hget(traps, pattern) or "")
-            record = _dump_pattern(rules.judged(_pattern(raw), added))
-            guards: list[list[Any]] = [["HGET", _TRAPS, pattern, raw]]
-            if await self._apply(crawl, guards, [["HSET", _TRAPS, pattern, record]]):
-                return
-        raise RuntimeError(f"the crawl's pattern {pattern} kept changing under its judgement")
+            judged = (verdict.pattern, verdict.new_text or added_elsewhere)
+        await self._end(crawl, key, None, ending="done", judged=judged)
 
     async def admit(
         self,
