@@ -70,7 +70,8 @@ async def _attempts() -> AsyncIterator[int]:
 # append (kind, url, data JSON). The one write a decision made in Python needs, made only if
 # what it was decided on still holds (an optimistic transaction checked value by value, so a
 # change elsewhere in the crawl does not undo it): each guard is [command, part, args...,
-# expected] ('*': any value, '': none), each write [command, part, args...]. Returns 0 when a
+# expected] ('*': any value, '': none, '<N': a count still below N — a slot or an allowance
+# still free, however others moved it), each write [command, part, args...]. Returns 0 when a
 # guard failed (the caller decides again), else the appended result's number, or 1.
 _APPLY = """
 for _, g in ipairs(cjson.decode(ARGV[1])) do
@@ -78,6 +79,8 @@ for _, g in ipairs(cjson.decode(ARGV[1])) do
   local want = g[#g]
   if want == '*' then
     if not got then return 0 end
+  elseif string.sub(want, 1, 1) == '<' then
+    if tonumber(got or '0') >= tonumber(string.sub(want, 2)) then return 0 end
   elseif tostring(got or '') ~= want then
     return 0
   end
@@ -317,25 +320,33 @@ class RedisFrontier:
                 await self._redis.hsetnx(self._keys(crawl)[0], "stopped", decision.stop)
             if entry is None:
                 return decision.claim
-            member, _, host, busy, record, claimed = rows[entry.key]
+            member, _, host = rows[entry.key][:3]
+            candidate = _candidate(*rows[entry.key])
+            room = budget.max_pages - budget.pages if budget else 0
+            # What the claim needs still true when it is written: its entry pending, the
+            # crawl not stopped, and the budget, the host's slots and the pattern's allowance
+            # still with room (rules.claim's bounds), however other claims moved them.
             guards: list[list[Any]] = [
                 ["ZSCORE", _PENDING, member, "*"],
                 ["HGET", _STATE, "stopped", ""],
-                ["HGET", _STATE, "pages", pages],
-                ["ZCARD", _CLAIMED, str(held)],
+                ["ZCARD", _CLAIMED, f"<{room}"],
                 ["HGET", _HOSTS, entry.host, host],
-                ["HGET", _INFLIGHT, entry.host, busy],
             ]
+            if not decision.claim.trapped:
+                guards.append(
+                    ["HGET", _INFLIGHT, entry.host, f"<{rules.host_slots(candidate.host)}"]
+                )
+            if candidate.pattern is not None and not decision.claim.trapped:
+                allowance = rules.pattern_allowance(
+                    candidate.pattern.added, candidate.pattern.empty
+                )
+                guards.append(["HGET", _PATTERNS, entry.pattern, f"<{allowance}"])
             writes: list[list[Any]] = [
                 ["ZREM", _PENDING, member],
                 ["ZADD", _CLAIMED, str(now + lease), entry.key],
                 ["HSET", _OWNER, entry.key, worker],
             ]
             if entry.pattern:
-                guards += [
-                    ["HGET", _TRAPS, entry.pattern, record],
-                    ["HGET", _PATTERNS, entry.pattern, claimed],
-                ]
                 writes.append(["HINCRBY", _PATTERNS, entry.pattern, "1"])
             if decision.claim.trapped:  # no request: held without a host slot until ended
                 writes.append(["SADD", _RELEASED, entry.key])

@@ -46,6 +46,7 @@ __all__ = [
     "budget_stop",
     "claim",
     "claimed",
+    "host_slots",
     "host_wait",
     "judged",
     "pattern_allowance",
@@ -116,11 +117,16 @@ class Host:
     busy: int = 0
 
 
+def host_slots(host: Host) -> int:
+    """Requests the host may have under way at once: one until its robots.txt is read."""
+    return host.concurrency if host.known else 1
+
+
 def host_wait(host: Host, now: float) -> float | None:
     """None when the host may be asked now, else how long to wait. A host whose robots.txt
     was not read yet gets one request (the one that reads it), so its Crawl-delay governs
     every later one."""
-    if host.busy >= (host.concurrency if host.known else 1):
+    if host.busy >= host_slots(host):
         return HOST_BUSY_WAIT
     if host.next_at > now:
         return host.next_at - now
