@@ -406,3 +406,22 @@ def test_a_request_rests_its_host_only_when_its_next_time_matters(
     policy = rules.with_policy(rest or host, delay=5.0, concurrency=1)
     if not host.known:  # the delay read from robots.txt counts from the first request
         assert policy.next_at == 105.0
+
+
+async def test_claims_made_at_once_never_take_more_than_the_hosts_slots(
+    store: FrontierStore,
+) -> None:
+    """Many tasks claiming together (Redis decides each in Python, then writes it if its
+    bounds still have room): the host's two slots and the pattern's allowance hold."""
+    import asyncio
+
+    await store.start("crawl", max_pages=100, max_bytes=10**6, deadline=60)
+    await store.host_policy("crawl", HOST, delay=0, concurrency=2)
+    await store.add("crawl", [Entry(f"a{i}", f"http://{HOST}/a{i}", HOST) for i in range(12)])
+    await store.add("crawl", [Entry(f"p{i}", f"http://{OTHER}/p/{i}", OTHER, pattern="p/0")
+                              for i in range(12)])  # fmt: skip
+    await store.host_policy("crawl", OTHER, delay=0, concurrency=8)
+    claims = await asyncio.gather(*(store.claim("crawl", f"w{i}", lease=30) for i in range(16)))
+    taken = [claim.entry for claim in claims if claim.entry is not None]
+    assert len([e for e in taken if e.host == HOST]) == 2
+    assert len([e for e in taken if e.pattern == "p/0"]) == 1  # it added nothing yet
