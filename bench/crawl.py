@@ -2,7 +2,7 @@
 processes) and, in the same run, by trafilatura's focused crawler and Crawl4AI's HTTP crawler.
 
     .venv/bin/python bench/crawl.py [--pages 2000] [--rounds 1] [--latency 0.0] \
-        [--host-concurrency 8] [--crawl4ai PYTHON]
+        [--host-concurrency 8] [--crawl4ai PYTHON] [--redis URL]
 
 Serves tests/offline_web/generated.py's site in this process on 127.0.0.1 (robots rules,
 exact and near copies, canonical aliases, tracking spellings, a 429 page, slow pages, an
@@ -16,7 +16,8 @@ page (the contender's whole process tree), the requests a correct crawler would 
 three, off-site) and the expected pages it missed. Crawl4AI's HTTP (non-browser) deep crawl
 runs when `--crawl4ai` names an interpreter where it is installed (it needs a venv of its own:
 bench/_crawl4ai_crawl_peer.py is its side). `--latency` makes every page answer that many
-seconds late, so the comparison is not only CPU-bound. `--host-concurrency` sets the requests in
+seconds late, so the comparison is not only CPU-bound. `--redis URL` keeps netsift's jobs and
+crawl frontier in that Redis instead of a SQLite file. `--host-concurrency` sets the requests in
 flight to the one host, for netsift (NETSIFT_CRAWL_HOST_CONCURRENCY; its default and
 Scrapy's is 8) and Crawl4AI alike, to show where throughput flattens past politeness' cap.
 Not a test: run it on a quiet machine; contenders run one after another, rounds interleave.
@@ -87,9 +88,9 @@ def judge(log: list[tuple[float, str]], spec: SiteSpec) -> dict[str, Any]:
 
 
 def run_netsift(
-    site: Any, spec: SiteSpec, workers: int, tmp: Path, host_concurrency: int
+    site: Any, spec: SiteSpec, workers: int, tmp: Path, host_concurrency: int, redis: str | None
 ) -> dict[str, Any]:
-    store = f"sqlite:///{tmp / f'jobs-{workers}-{time.time_ns()}.sqlite3'}"
+    store = redis or f"sqlite:///{tmp / f'jobs-{workers}-{time.time_ns()}.sqlite3'}"
     env = {
         **os.environ,
         "NETSIFT_RESOLVE": f"{HOST}:127.0.0.1,elsewhere.test:127.0.0.1,www.{HOST}:10.0.0.7",
@@ -218,6 +219,9 @@ def main() -> None:
     parser.add_argument("--host-concurrency", type=int, default=8, help="requests in flight")
     parser.add_argument("--crawl4ai", metavar="PYTHON", help="an interpreter with crawl4ai")
     parser.add_argument(
+        "--redis", metavar="URL", help="netsift's jobs and frontier in this Redis, not SQLite"
+    )
+    parser.add_argument(
         "--skip", nargs="*", default=[], help="netsift-1 netsift-2 trafilatura crawl4ai"
     )
     args = parser.parse_args()
@@ -230,8 +234,12 @@ def main() -> None:
         assert httpx.get(live.url("/robots.txt")).status_code == 200
         for _ in range(args.rounds):
             contenders = {
-                "netsift-1": lambda: run_netsift(site, spec, 1, Path(tmp), args.host_concurrency),
-                "netsift-2": lambda: run_netsift(site, spec, 2, Path(tmp), args.host_concurrency),
+                "netsift-1": lambda: run_netsift(
+                    site, spec, 1, Path(tmp), args.host_concurrency, args.redis
+                ),
+                "netsift-2": lambda: run_netsift(
+                    site, spec, 2, Path(tmp), args.host_concurrency, args.redis
+                ),
                 "trafilatura": lambda: run_trafilatura(site, spec),
             }
             if args.crawl4ai:

@@ -27,8 +27,8 @@ from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
 from ..models import ContentFormat, Page
 from ..params import CrawlParams, FetchOptions
 from . import dedupe
-from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore
-from .frontier.order import TRAP_DUPLICATES, path_pattern, priority, query_words, relevance
+from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore, Verdict
+from .frontier.order import path_pattern, priority, query_words, relevance
 from .politeness import DEFAULT_CONCURRENCY, MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
 from .scope import Scope, canonical_url, site_host
 
@@ -59,7 +59,6 @@ LEASE_MARGIN = 30.0
 # round trip of its own (the text pickled there and back, a wakeup) cost 7-8 ms of wall time.
 INLINE_FINGERPRINT = 50_000
 HELPER_CHECK = 1.0  # seconds between a helper's looks at whether its crawl has ended
-TRAP_REFRESH = 1.0  # seconds a worker trusts its copy of the crawl's trap patterns
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,8 @@ def _trap(entry: Entry) -> dict[str, Any]:
     return {
         "url": entry.url,
         "code": "trap",
-        "message": "its path pattern kept yielding duplicate or empty pages",
+        "message": f"its path pattern {entry.pattern} is a trap: its last pages added no new "
+        "text, only links to more of the same",
         "depth": entry.depth,
     }
 
@@ -109,7 +109,6 @@ class Crawler:
         host_concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
         self.compute = compute
-        self._traps: dict[str, tuple[float, set[str]]] = {}
         self.fetcher = fetcher
         self.robots = robots
         self.frontier = frontier
@@ -177,9 +176,7 @@ class Crawler:
                     finished = False
                     await waiting.wait(HOST_BUSY_WAIT)
                     continue
-                claim = await self.frontier.claim(
-                    crawl, worker, lease=self.lease, trap_limit=TRAP_DUPLICATES
-                )
+                claim = await self.frontier.claim(crawl, worker, lease=self.lease)
                 if claim.over:
                     return
                 if claim.entry is None:
@@ -206,16 +203,6 @@ class Crawler:
         async with anyio.create_task_group() as group:
             for _ in range(self.tasks):
                 group.start_soon(task)
-
-    async def _trapped(self, crawl: str) -> set[str]:
-        """The crawl's trap patterns, read from the store at most every TRAP_REFRESH seconds,
-        so a trap's links are not queued (one found a moment ago costs only queue rows: the
-        frontier hands its URLs out `trapped`, never to be asked for)."""
-        read_at, traps = self._traps.get(crawl, (0.0, set()))
-        if time.monotonic() - read_at > TRAP_REFRESH:
-            traps = await self.frontier.traps(crawl, limit=TRAP_DUPLICATES)
-            self._traps[crawl] = (time.monotonic(), traps)
-        return traps
 
     async def _politeness(self, crawl: str, entry: Entry, plan: Plan, known: set[str]) -> None:
         """Set the host's delay and concurrency from its robots.txt (once per worker)."""
@@ -289,8 +276,12 @@ class Crawler:
             return
         await self._keep(crawl, entry, page, plan, worker, digest.value)
 
-    async def _skipped(self, crawl: str, entry: Entry, data: dict[str, Any]) -> None:
-        await self.frontier.done(crawl, entry.key, "", skipped={**data, "url": entry.url})
+    async def _skipped(
+        self, crawl: str, entry: Entry, data: dict[str, Any], verdict: Verdict | None = None
+    ) -> None:
+        await self.frontier.done(
+            crawl, entry.key, "", skipped={**data, "url": entry.url}, verdict=verdict
+        )
 
     async def _keep(
         self,
@@ -315,6 +306,13 @@ class Crawler:
             digest, sketch = await self.compute.run(dedupe.fingerprint, page.content, what=what)
         else:
             digest, sketch = dedupe.fingerprint(page.content)
+        # What the page adds to its pattern is judged on its text outside its links.
+        anchors = [link.text for link in page.links]
+        if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
+            what = f"the text sample of {page.final_url}"
+            sample = await self.compute.run(dedupe.text_sample, page.content, anchors, what=what)
+        else:
+            sample = dedupe.text_sample(page.content, anchors)
         pattern = path_pattern(entry.url)
         data: dict[str, Any] = {"depth": entry.depth, "parent": entry.parent, "worker": worker}
         data["page"] = page.model_dump(mode="json")
@@ -327,26 +325,24 @@ class Crawler:
             sketch=sketch,
             size=page.bytes,
             page=data,
-            near=dedupe.is_near_duplicate,
             pattern=pattern,
+            sample=sample,
         )
-        if admission.duplicate_of is not None or not page.content.strip():
-            if await self.frontier.mark_trap(crawl, pattern) >= TRAP_DUPLICATES:
-                self._traps.pop(crawl, None)  # this worker sees the new trap at once
-            if admission.duplicate_of is not None:
-                skip = {
-                    "url": entry.url,
-                    "code": "duplicate",
-                    "message": f"the same page as {admission.duplicate_of}",
-                    "duplicate_of": admission.duplicate_of,
-                    "depth": entry.depth,
-                }
-                await self._skipped(crawl, entry, skip)
-                return
+        if admission.duplicate_of is not None:  # it added nothing to its pattern
+            skip = {
+                "url": entry.url,
+                "code": "duplicate",
+                "message": f"the same page as {admission.duplicate_of}",
+                "duplicate_of": admission.duplicate_of,
+                "depth": entry.depth,
+            }
+            await self._skipped(crawl, entry, skip, Verdict(pattern, new_text=False))
+            return
         if admission.full:
             await self.frontier.done(crawl, entry.key, worker)
             return
-        await self._finish(crawl, entry, page, plan, worker, pattern)
+        verdict = Verdict(pattern, admission.new_text)
+        await self._finish(crawl, entry, page, plan, worker, verdict=verdict)
 
     async def _pass_through(
         self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str
@@ -356,7 +352,7 @@ class Crawler:
         why = plan.scope.refusal(entry.url)
         error = OutOfScope(f"{entry.url} was read for its links only: {why}")
         skipped = _skip(entry.url, error, depth=entry.depth)
-        await self._finish(crawl, entry, page, plan, worker, path_pattern(entry.url), skipped)
+        await self._finish(crawl, entry, page, plan, worker, skipped=skipped)
 
     async def _finish(
         self,
@@ -365,28 +361,29 @@ class Crawler:
         page: Page,
         plan: Plan,
         worker: str,
-        pattern: str,
+        *,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
-        """End the claim, queueing the page's links when the depth allows (one transaction)."""
+        """End the claim, queueing the page's links when the depth allows, and judge the page
+        for its pattern (one transaction)."""
         links: list[Entry] = []
         refused: list[tuple[Entry, dict[str, Any]]] = []
         if entry.depth < plan.max_depth:
-            links, refused = await self._follow(crawl, entry, page, plan, pattern)
+            links, refused = self._follow(entry, page, plan)
         await self.frontier.done(
-            crawl, entry.key, worker, links=links, refused=refused, skipped=skipped
+            crawl, entry.key, worker, links=links, refused=refused, skipped=skipped, verdict=verdict
         )
 
-    async def _follow(
-        self, crawl: str, entry: Entry, page: Page, plan: Plan, pattern: str
+    @staticmethod
+    def _follow(
+        entry: Entry, page: Page, plan: Plan
     ) -> tuple[list[Entry], list[tuple[Entry, dict[str, Any]]]]:
         """The page's links to queue (in scope), and those refused with their `skipped` data
-        (reported once each); a trap's links are not followed."""
-        traps = await self._trapped(crawl)
+        (reported once each). A trap's are queued too: the frontier hands them out to be
+        ended as `trap`, so the report counts what the trap left unread."""
         queued: list[Entry] = []
         refused: list[tuple[Entry, dict[str, Any]]] = []
-        if pattern in traps:
-            return queued, refused
         depth = entry.depth + 1
         for link in page.links:
             try:
@@ -401,8 +398,7 @@ class Crawler:
                 pattern=shape,
             )  # fmt: skip
             if why is None:
-                if shape not in traps:
-                    queued.append(candidate)
+                queued.append(candidate)
             else:
                 error = OutOfScope(f"{link.url} is outside the crawl: {why}")
                 refused.append((candidate, _skip(link.url, error, depth=depth)))

@@ -10,6 +10,7 @@ from netsift.crawl.dedupe import (
     hamming,
     is_near_duplicate,
     simhash,
+    text_sample,
 )
 
 WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho".split()
@@ -68,3 +69,27 @@ def test_the_fingerprint_is_the_hash_and_the_sketch_from_one_pass_over_the_words
     text = " ".join(f"Section {n} of the Tidewater guide, revised" for n in range(40))
     assert dedupe.fingerprint(text) == (content_hash(text), simhash(text))
     assert dedupe.fingerprint("too short") == (content_hash("too short"), None)
+
+
+def test_the_text_sample_is_the_same_shingles_wherever_they_are_and_leaves_links_out():
+    words = "the harbour pilots board each ship at the outer buoy before it enters the channel"
+    sample = text_sample(words)
+    assert sample and len(sample) < len(words.split())  # a quarter of the shingles, about
+    later = text_sample(f"A new opening line. {words} And a closing remark on tides.")
+    assert set(sample) <= set(later)
+    notice = (
+        "No events are scheduled; the club posts its meetings here once they are agreed. "
+        "Members may propose a talk or an outing to the secretary at any time of the year."
+    )
+    month = f"{notice} [« June](/cal/2025/6) [August »](/cal/2025/8)"
+    other = f"[« July](/cal/2025/7) {notice} [September »](/cal/2025/9)"
+    assert text_sample(month) == text_sample(other) == text_sample(notice) != []
+    # extraction may keep a link's text in the page's text: the page's anchors say which
+    links = {
+        month: [f"What went on in {before} 2025, day by day", f"What {after} 2025 will bring"]
+        for month, before, after in (("july", "June", "August"), ("august", "July", "September"))
+    }
+    july, august = (f"{notice}\n" + "\n".join(links[m]) for m in ("july", "august"))
+    assert text_sample(july) != text_sample(august)
+    assert text_sample(july, links["july"]) == text_sample(august, links["august"])
+    assert text_sample(july, links["july"]) == text_sample(notice)

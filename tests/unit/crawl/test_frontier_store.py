@@ -1,21 +1,14 @@
-"""The frontier (SQLite and Redis): claim order, host politeness, leases, atomic admission."""
-
-from typing import Any
+"""The frontier (SQLite and Redis) over a crawl's life: claim order, host politeness, leases,
+atomic admission (each rule's cases are in test_frontier_rules.py)."""
 
 import anyio
 import pytest
 
-from netsift.crawl.dedupe import bands, is_near_duplicate
-from netsift.crawl.frontier import (
-    Entry,
-    FrontierStore,
-    open_frontier_store,
-    pattern_allowance,
-)
+from netsift.crawl.dedupe import bands
+from netsift.crawl.frontier import Entry, FrontierStore, open_frontier_store
 from netsift.crawl.frontier.sqlite import SQLiteFrontier
 
 CRAWL = "c1"
-WIDE = "c2"  # a crawl with room in its budgets
 
 
 @pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
@@ -43,7 +36,6 @@ async def _admit(store: FrontierStore, key: str, text_hash: str, sketch: int | N
         sketch=sketch,
         size=100,
         page={"page": {}},
-        near=is_near_duplicate,
     )
 
 
@@ -192,65 +184,6 @@ async def test_the_host_delay_counts_from_the_request_end_not_from_done(frontier
     await frontier.done(CRAWL, "a", "w")  # a's keeping ends later: the delay is not restarted
     wait = (await frontier.claim(CRAWL, "w", lease=30)).wait
     assert wait is not None and wait <= 0.11
-
-
-def _month(n: int) -> Entry:
-    return Entry(key=f"m{n}", url=f"http://a.test/cal/{n}", host="a.test", pattern="cal/0")
-
-
-async def _admit_as(store: FrontierStore, entry: Entry, text_hash: str):
-    return await store.admit(
-        WIDE,
-        keys=[entry.key],
-        url=entry.url,
-        content_hash=text_hash,
-        bands=[],
-        sketch=None,
-        size=1,
-        page={"page": {}},
-        near=is_near_duplicate,
-        pattern=entry.pattern,
-    )
-
-
-def test_a_pattern_earns_a_request_per_page_kept_and_loses_one_per_duplicate():
-    assert pattern_allowance(0, 0) == 1
-    assert pattern_allowance(1, 0) == 2 and pattern_allowance(7, 0) == 8
-    assert pattern_allowance(1, 1) == 1 and pattern_allowance(1, 3) == 1
-
-
-async def test_a_path_pattern_is_claimed_as_its_record_allows_and_a_trap_is_handed_out(
-    frontier,
-):
-    await frontier.start(WIDE, max_pages=100, max_bytes=10_000, deadline=60)
-    await frontier.host_policy(WIDE, "a.test", delay=0, concurrency=8)
-    await frontier.add(WIDE, [_month(n) for n in range(8)] + [_entry("other")])
-
-    async def claim() -> Any:  # a Claim (the fixture is untyped, as the other tests)
-        return await frontier.claim(WIDE, "w", lease=30, trap_limit=2)
-
-    first = (await claim()).entry
-    assert first is not None and first.key == "m0" and first.pattern == "cal/0"
-    assert (await claim()).entry.key == "other"  # m1 waits: the pattern has kept nothing yet
-    assert (await claim()).wait is not None
-    assert (await _admit_as(frontier, first, "h0")).n is not None  # m0 kept: two at once
-    await frontier.done(WIDE, "m0", "w")
-    m1, m2 = (await claim()).entry, (await claim()).entry
-    assert (m1.key, m2.key) == ("m1", "m2")
-    assert (await claim()).wait is not None
-    for month in (m1, m2):  # both come back alike: a trap at trap_limit=2
-        assert (await _admit_as(frontier, month, "h0")).duplicate_of is not None
-        await frontier.mark_trap(WIDE, "cal/0")
-        await frontier.done(WIDE, month.key, "w")
-    await frontier.host_policy(WIDE, "a.test", delay=60, concurrency=1)
-    await frontier.pause_host(WIDE, "a.test", 60)
-    # the trap's months are handed out to be ended, whatever the host's slots and delay
-    trapped = await claim()
-    assert trapped.trapped and trapped.entry.key == "m3"
-    await frontier.done(WIDE, "m3", "w", skipped={"url": trapped.entry.url, "code": "trap"})
-    rest = [await claim() for _ in range(4)]
-    assert all(c.trapped for c in rest)
-    assert (await frontier.status(WIDE))["in_flight"] == 5  # `other` and four trapped
 
 
 @pytest.mark.redis

@@ -1,43 +1,14 @@
 """The crawl frontier's contract: what a claim hands out, what an admission answers, and
-the store protocol both backends (sqlite.py, redis.py) keep."""
+the store protocol both backends (sqlite.py, redis.py) keep; what they decide is rules.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-__all__ = [
-    "CLAIM_WINDOW",
-    "HOST_BUSY_WAIT",
-    "IN_FLIGHT_WAIT",
-    "Admission",
-    "Claim",
-    "Entry",
-    "FrontierStore",
-    "ResultKind",
-    "pattern_allowance",
-]
+__all__ = ["Admission", "Claim", "Entry", "FrontierStore", "ResultKind", "Verdict"]
 
-# How many of the best pending rows a claim looks at for one whose host is free: enough to
-# skip past a busy host's queue, few enough to keep the claim one short transaction.
-CLAIM_WINDOW = 64
-# How long a claim that found every host's slots taken says to wait, and one that found
-# nothing pending while pages are in flight: the longest a worker waits for a slot freed or
-# links added *by another process* (its own tasks wake each other at once, crawl/crawler.py).
-# Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
-HOST_BUSY_WAIT = 0.05
-IN_FLIGHT_WAIT = 0.1
 ResultKind = Literal["page", "skipped"]
-
-
-def pattern_allowance(kept: int, duplicates: int) -> int:
-    """Entries of one path pattern claimed at once: one until the pattern has yielded a
-    page, then one more per page kept, one fewer per duplicate (never less than one) — TCP's
-    slow start for a pattern. A real section ramps up within a few pages; a calendar, whose
-    months past the first come back alike, is asked one month at a time, so it is found to be
-    a trap after its first duplicates instead of after a burst of them."""
-    return max(1, 1 + kept - duplicates)
 
 
 @dataclass(frozen=True)
@@ -73,12 +44,23 @@ class Claim:
 
 @dataclass(frozen=True)
 class Admission:
-    """A page offered to the crawl: kept as result `n`, or a duplicate of `duplicate_of`, or
-    refused because the crawl's page budget is spent."""
+    """A page offered to the crawl: kept as result `n` (`new_text`: it holds text new to its
+    path pattern), or a duplicate of `duplicate_of`, or refused because the crawl's page
+    budget is spent."""
 
     n: int | None = None
     duplicate_of: str | None = None
     full: bool = False
+    new_text: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a page read gave its path pattern: new text or not (its new links to other
+    patterns are counted where they are queued); rules.judged keeps the record."""
+
+    pattern: str
+    new_text: bool
 
 
 class FrontierStore(Protocol):
@@ -91,12 +73,9 @@ class FrontierStore(Protocol):
         URLs a crawl will not read, so each refusal is reported once."""
         ...
 
-    async def claim(
-        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
-    ) -> Claim:
-        """The best pending entry its host and its path pattern allow now. A pattern may
-        have `pattern_allowance` entries claimed at once; one counted `trap_limit` times
-        (`mark_trap`) is a trap: its entries are handed out `trapped`, no request made."""
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
+        """What `rules.claim` answers over the best pending entries: an entry its host and
+        its path pattern allow now, or one of a trap (`trapped`: no request to be made)."""
         ...
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
@@ -123,12 +102,15 @@ class FrontierStore(Protocol):
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
         """End a claim; in the same transaction queue the page's `links` and record its
         `refused` ones (each as a `skipped` result with its data, the first time it is met), so
         a page costs one round trip after its admission, and the crawl never looks over while
         the links of a page read are not queued yet. `skipped`: the entry was not kept, and
-        this is its `skipped` result (its `url` names it)."""
+        this is its `skipped` result (its `url` names it). `verdict`: the page is judged for
+        its pattern — it added when it held new text or its links queued new URLs of another
+        pattern (rules.judged)."""
         ...
 
     async def admit(
@@ -142,11 +124,12 @@ class FrontierStore(Protocol):
         sketch: int | None,
         size: int,
         page: dict[str, Any],
-        near: Callable[[int, int], bool],
         pattern: str = "",
+        sample: list[int] | None = None,
     ) -> Admission:
-        """Keep the page unless its content or URL was seen or the page budget is spent;
-        a kept page counts for its `pattern` (a pattern that yields pages earns requests)."""
+        """Keep the page unless its content or URL was seen or the page budget is spent; a
+        kept page's text `sample` (dedupe.text_sample) is added to its `pattern`'s, and
+        `new_text` says whether enough of it was new (rules.adds_text)."""
         ...
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
@@ -156,20 +139,13 @@ class FrontierStore(Protocol):
     async def results(
         self, crawl: str, *, since: int = 0, limit: int = 100, kind: ResultKind | None = None
     ) -> list[tuple[int, ResultKind, dict[str, Any]]]: ...
-    async def mark_trap(self, crawl: str, pattern: str) -> int:
-        """Count one more duplicate under a path pattern; the count so far."""
-        ...
-
-    async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        """The path patterns counted `limit` times or more."""
-        ...
-
     async def stop(self, crawl: str, reason: str) -> None:
         """No more claims (a budget ran out, or the crawl was cancelled); the first reason wins."""
         ...
 
     async def status(self, crawl: str) -> dict[str, Any]:
-        """pages, bytes, pending, in_flight, stopped (reason or None)."""
+        """pages, bytes, pending, in_flight, seen, stopped (reason or None), traps (the
+        patterns found to be traps, sorted), trapped (their URLs ended unread)."""
         ...
 
     async def aclose(self) -> None: ...

@@ -9,9 +9,8 @@ score).
 
 Traps — calendars, faceted filters, session ids — make an endless supply of URLs. Depth
 bounds them, and one more rule stops them early: URLs are grouped by *path pattern* (digit
-runs and query values masked, `/calendar/2031/07?view=week` → `/calendar/0/0?view`); when
-`TRAP_DUPLICATES` pages of one pattern turned out duplicates or empty, that pattern is a trap
-and its links are no longer followed.
+runs and query values masked, `/calendar/2031/07?view=week` → `/calendar/0/0?view`), and
+rules.py judges a pattern by the pages it yielded.
 """
 
 from __future__ import annotations
@@ -21,16 +20,11 @@ from urllib.parse import urlsplit
 
 from ..scope import canonical_url, site_host
 
-__all__ = ["RELEVANCE_LEVELS", "TRAP_DUPLICATES", "path_pattern", "priority", "relevance"]
+__all__ = ["RELEVANCE_LEVELS", "path_pattern", "priority", "relevance"]
 
 # A link that names every query word jumps this many levels ahead of an unrelated one at
 # the same depth: enough to read a relevant section first, not enough to dive forever.
 RELEVANCE_LEVELS = 3.0
-# Duplicate or empty pages under one path pattern before its links stop being followed. Real
-# sections hold distinct pages; a calendar's empty months are duplicates from the second one,
-# so three spends at most a few pages on a trap and never stops a real section by accident
-# (a section with three copies of one page has nothing new to give).
-TRAP_DUPLICATES = 3
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 

@@ -1,158 +1,133 @@
 """The crawl frontier in Redis, for workers on many machines sharing one crawl.
 
-The same contract as store/frontier.py's SQLite frontier, each multi-step change one Lua
-script (atomic on the server): a claim picks the best pending URL whose host is free and
-sets the host's next time; an admission checks the seen content and the page budget and
-keeps the page. Layout, all under `netsift:crawl:<id>:` — `state` a hash (budgets, counts,
-stopped), `seen` a hash key → entry JSON (the seen-set), `pending` a sorted set by priority
-(members `seq|key`, so equal priorities keep discovery order), `claimed` a sorted set by
-lease end with `owner` a hash, `hosts` a hash host → politeness JSON, `inflight` a hash host
-→ count of requests under way, `released` the set of claimed keys whose request has ended
-(they hold their claim but no host slot), `marks` and `bands` (content seen), `results` a
-list and `pages` the list of the page results' numbers, `traps` a hash pattern → duplicates,
-`kept` a hash pattern → pages kept, `patterns` a hash pattern → entries claimed. Everything
-expires with the job's retention.
+The same contract as sqlite.py's frontier, and the same decisions: rules.py's, made in
+Python. A claim, an admission or a host's change reads what it is decided on, then writes
+the decision with `_APPLY`, a generic script that first checks each value read is still
+the same (an optimistic transaction: when another worker changed one in between, the
+decision is made again). The other scripts only move rows: `_SELECT` gathers a claim's
+window (after putting claims whose lease ran out back), `_HELD` a claim, `_ADD` queues
+entries not seen before, `_RECORD` appends a result.
+
+Layout, all under `netsift:crawl:<id>:` — `state` a hash (budgets, counts, stopped), `seen`
+a hash key → entry JSON (the seen-set), `pending` a sorted set by priority (members
+`seq|key`, so equal priorities keep discovery order), `claimed` a sorted set by lease end
+with `owner` a hash, `hosts` a hash host → politeness JSON, `inflight` a hash host → count
+of requests under way, `released` the set of claimed keys whose request has ended (they hold
+their claim but no host slot), `marks` and `bands` (content seen), `results` a list and
+`pages` the list of the page results' numbers, `traps` a hash pattern → its record (JSON:
+pages that added and that did not, its window, whether a trap), `text` the set of the kept
+pages' text samples (dedupe.scoped by pattern), `patterns` a hash pattern → entries claimed.
+Everything expires with the job's retention.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 from redis.asyncio import Redis
 
 from ...jobs.model import owner_is_dead
 from ...jobs.redis import RETENTION
-from .model import CLAIM_WINDOW, Admission, Claim, Entry, ResultKind
+from ..dedupe import scoped
+from . import rules
+from .model import Admission, Claim, Entry, ResultKind, Verdict
+from .rules import CLAIM_WINDOW, HOST_BUSY_WAIT
 
 __all__ = ["RedisFrontier"]
 
 PREFIX = "netsift:crawl:"
 PARTS = (
     "state", "seen", "pending", "claimed", "owner", "hosts", "inflight", "marks", "bands",
-    "results", "pages", "traps", "released", "kept", "patterns",
+    "results", "pages", "traps", "released", "text", "patterns",
 )  # fmt: skip
+# Each part's place in a script's KEYS (1-based, as Lua counts).
+_STATE, _SEEN, _PENDING, _CLAIMED, _OWNER, _HOSTS, _INFLIGHT, _MARKS, _BANDS = range(1, 10)
+_RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS = range(10, 16)
+# Times a decision is made again when what it was made on changed before its write (another
+# task of the crawl won the race); a claim that keeps losing says to wait and ask again. After
+# the first tries each waits a random pause up to CONFLICT_PAUSE times its number, so tasks
+# that keep colliding spread out (Ethernet's backoff).
+CONFLICT_TRIES = 100
+# Pending entries a claim reads first (each with its host's and pattern's rows): the best one
+# is usually free; only when none of these is, the whole CLAIM_WINDOW is read.
+CLAIM_PEEK = 8
+CONFLICT_PAUSE = 0.001
 
-# A claim ended (or lapsed): its pattern's count of entries claimed goes down.
-_UNPATTERN = """
-local function unpattern(e)
-  if e.pattern and e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, -1) end
+
+async def _attempts() -> AsyncIterator[int]:
+    for attempt in range(CONFLICT_TRIES):
+        if attempt >= 2:
+            await anyio.sleep(random.uniform(0, CONFLICT_PAUSE * attempt))
+        yield attempt
+
+
+# KEYS: the PARTS in order; ARGV: guards JSON, writes JSON, and optionally a result to
+# append (kind, url, data JSON). The one write a decision made in Python needs, made only if
+# what it was decided on still holds (an optimistic transaction checked value by value, so a
+# change elsewhere in the crawl does not undo it): each guard is [command, part, args...,
+# expected] ('*': any value, '': none, '<N': a count still below N — a slot or an allowance
+# still free, however others moved it), each write [command, part, args...]. Returns 0 when a
+# guard failed (the caller decides again), else the appended result's number, or 1.
+_APPLY = """
+for _, g in ipairs(cjson.decode(ARGV[1])) do
+  local got = redis.call(g[1], KEYS[g[2]], unpack(g, 3, #g - 1))
+  local want = g[#g]
+  if want == '*' then
+    if not got then return 0 end
+  elseif string.sub(want, 1, 1) == '<' then
+    if tonumber(got or '0') >= tonumber(string.sub(want, 2)) then return 0 end
+  elseif tostring(got or '') ~= want then
+    return 0
+  end
 end
+for _, w in ipairs(cjson.decode(ARGV[2])) do redis.call(w[1], KEYS[w[2]], unpack(w, 3)) end
+if not ARGV[3] then return 1 end
+local n = redis.call('HINCRBY', KEYS[1], 'results', 1)
+local head = cjson.encode({n = n, kind = ARGV[3], url = ARGV[4]})
+redis.call('RPUSH', KEYS[10], head .. '\\n' .. ARGV[5])
+if ARGV[3] == 'page' then redis.call('RPUSH', KEYS[11], n) end
+return n
 """
-# KEYS: the PARTS in order; ARGV: worker, now, lease, window, trap limit ('' none). Returns
-# the entry JSON (prefixed "trap|" when its pattern is a trap), or "wait:<seconds>", or ""
-# when the crawl is over.
-_CLAIM = (
-    _UNPATTERN
-    + """
-local st = redis.call('HMGET', KEYS[1], 'deadline', 'max_pages', 'pages', 'stopped',
-  'max_bytes', 'bytes')
-if not st[1] or st[4] then return '' end
-local now = tonumber(ARGV[2])
-local function stop(reason) redis.call('HSETNX', KEYS[1], 'stopped', reason) return '' end
-if now >= tonumber(st[1]) then return stop('time') end
-if tonumber(st[6] or '0') >= tonumber(st[5]) then return stop('max_bytes') end
-local pages = tonumber(st[3] or '0')
-if pages >= tonumber(st[2]) then return stop('max_pages') end
-for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[2])) do
+# KEYS: PARTS; ARGV: now, window. What a claim is decided on, after the claims whose lease
+# ran out are pending again: the budget, the claims held, and the best pending entries, each
+# as [member, entry, host, host's requests under way, pattern's record, its entries claimed].
+_SELECT = """
+for _, key in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[1])) do
   local e = cjson.decode(redis.call('HGET', KEYS[2], key))
   redis.call('ZREM', KEYS[4], key)
   redis.call('HDEL', KEYS[5], key)
   if redis.call('SREM', KEYS[13], key) == 0 then redis.call('HINCRBY', KEYS[7], e.host, -1) end
-  unpattern(e)
+  if e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, -1) end
   redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. key)
 end
-local flying = redis.call('ZCARD', KEYS[4])
-if pages + flying >= tonumber(st[2]) then return 'wait:0.05' end  -- HOST_BUSY_WAIT
-local soonest = nil
-local trap_limit = tonumber(ARGV[5])
-local function hold(member, key, e)
-  redis.call('ZREM', KEYS[3], member)
-  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), key)
-  redis.call('HSET', KEYS[5], key, ARGV[1])
-  if e.pattern and e.pattern ~= '' then redis.call('HINCRBY', KEYS[15], e.pattern, 1) end
+local out = redis.call('HMGET', KEYS[1], 'deadline', 'max_pages', 'max_bytes', 'pages',
+  'bytes', 'stopped', 'trapped')
+for i = 1, 7 do out[i] = out[i] or '' end
+out[8] = redis.call('ZCARD', KEYS[4])
+local function get(part, field) return redis.call('HGET', KEYS[part], field) or '' end
+for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[2]) - 1)) do
+  local raw = redis.call('HGET', KEYS[2], string.sub(member, 14))
+  local e = cjson.decode(raw)
+  table.insert(out, {member, raw, get(6, e.host), get(7, e.host), get(12, e.pattern),
+    get(15, e.pattern)})
 end
-local members = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[4]) - 1)
-for _, member in ipairs(members) do
-  local key = string.sub(member, 14)
-  local e = cjson.decode(redis.call('HGET', KEYS[2], key))
-  local raw = redis.call('HGET', KEYS[6], e.host)
-  local h = raw and cjson.decode(raw) or {delay = 0, concurrency = 1, next_at = 0, known = 0}
-  local busy = tonumber(redis.call('HGET', KEYS[7], e.host) or '0')
-  local limit = (h.known == 1) and h.concurrency or 1
-  local patterned = e.pattern and e.pattern ~= ''
-  local dups, allowance, claimed = 0, 1, 0
-  if patterned then
-    dups = tonumber(redis.call('HGET', KEYS[12], e.pattern) or '0')
-    local kept = tonumber(redis.call('HGET', KEYS[14], e.pattern) or '0')
-    allowance = math.max(1, 1 + kept - dups)  -- pattern_allowance
-    claimed = tonumber(redis.call('HGET', KEYS[15], e.pattern) or '0')
-  end
-  if patterned and trap_limit and dups >= trap_limit then
-    hold(member, key, e)  -- no request: held without a host slot until it is ended
-    redis.call('SADD', KEYS[13], key)
-    return 'trap|' .. cjson.encode(e)
-  elseif patterned and claimed >= allowance then  -- HOST_BUSY_WAIT
-    soonest = math.min(soonest or 0.05, 0.05)
-  elseif busy >= limit then  -- HOST_BUSY_WAIT
-    soonest = math.min(soonest or 0.05, 0.05)
-  elseif h.next_at > now then
-    soonest = math.min(soonest or (h.next_at - now), h.next_at - now)
-  else
-    hold(member, key, e)
-    redis.call('HINCRBY', KEYS[7], e.host, 1)
-    h.next_at = now + h.delay
-    redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
-    return cjson.encode(e)
-  end
-end
-if soonest then return 'wait:' .. soonest end
-if flying > 0 then return 'wait:0.1' end  -- IN_FLIGHT_WAIT
-return ''
+return out
 """
-)
-# The host's slot given back and its delay counted from now (ARGV[3]): a request has ended.
-_REST = """
-local function rest(e)
-  redis.call('HINCRBY', KEYS[7], e.host, -1)
-  local raw = redis.call('HGET', KEYS[6], e.host)
-  if raw then
-    local h = cjson.decode(raw)
-    h.next_at = math.max(h.next_at, tonumber(ARGV[3]) + h.delay)
-    redis.call('HSET', KEYS[6], e.host, cjson.encode(h))
-  end
-end
+# KEYS: PARTS; ARGV: key, a pattern ('' none). A claim as its ending is decided on: [lease
+# end, owner, entry, released (1: its request ended), its host's politeness, the pattern's
+# record].
+_HELD = """
+local e = redis.call('HGET', KEYS[2], ARGV[1])
+local host = e and redis.call('HGET', KEYS[6], cjson.decode(e).host) or ''
+return {redis.call('ZSCORE', KEYS[4], ARGV[1]) or '', redis.call('HGET', KEYS[5], ARGV[1])
+  or '', e or '', redis.call('SISMEMBER', KEYS[13], ARGV[1]), host,
+  redis.call('HGET', KEYS[12], ARGV[2]) or ''}
 """
-# KEYS: PARTS; ARGV: key, worker, now, retry (1: back to pending). Ends a claim.
-_RELEASE = (
-    _REST
-    + _UNPATTERN
-    + """
-if redis.call('ZREM', KEYS[4], ARGV[1]) == 0 then return 0 end
-redis.call('HDEL', KEYS[5], ARGV[1])
-local e = cjson.decode(redis.call('HGET', KEYS[2], ARGV[1]))
-if redis.call('SREM', KEYS[13], ARGV[1]) == 0 then rest(e) end
-unpattern(e)
-if ARGV[4] == '1' then
-  e.tries = e.tries + 1
-  redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(e))
-  redis.call('ZADD', KEYS[3], e.priority, string.format('%012d|', e.seq) .. ARGV[1])
-end
-return 1
-"""
-)
-# KEYS: PARTS; ARGV: key, worker, now. The claim's request ended: its host's slot is free.
-_RELEASE_HOST = (
-    _REST
-    + """
-if redis.call('HGET', KEYS[5], ARGV[1]) ~= ARGV[2] then return 0 end
-if redis.call('SADD', KEYS[13], ARGV[1]) == 0 then return 0 end
-rest(cjson.decode(redis.call('HGET', KEYS[2], ARGV[1])))
-return 1
-"""
-)
 # KEYS: PARTS; ARGV: entries JSON list, state ('pending' or 'refused'), and optionally a JSON
 # list of each entry's `skipped` result data, recorded for the new ones. Returns how many new.
 _ADD = """
@@ -174,43 +149,6 @@ for i, e in ipairs(cjson.decode(ARGV[1])) do
   end
 end
 return added
-"""
-# KEYS: PARTS; ARGV: marks JSON, bands JSON, sketch ('' none), url, size, data JSON, '' or
-# 'checked', the page's path pattern ('' none).
-# Returns "dup:<url>", "full", or the page's number; near-duplicates are judged in Python
-# (the candidates are returned as "near:<json>" for a second call with ARGV[7] = 'checked').
-_ADMIT = """
-for _, mark in ipairs(cjson.decode(ARGV[1])) do
-  local url = redis.call('HGET', KEYS[8], mark)
-  if url then return 'dup:' .. url end
-end
-if ARGV[3] ~= '' and ARGV[7] ~= 'checked' then
-  local candidates = {}
-  for _, band in ipairs(cjson.decode(ARGV[2])) do
-    local raw = redis.call('HGET', KEYS[9], tostring(band))
-    if raw then for _, c in ipairs(cjson.decode(raw)) do table.insert(candidates, c) end end
-  end
-  if #candidates > 0 then return 'near:' .. cjson.encode(candidates) end
-end
-local st = redis.call('HMGET', KEYS[1], 'pages', 'max_pages')
-if tonumber(st[1] or '0') >= tonumber(st[2]) then return 'full' end
-for _, mark in ipairs(cjson.decode(ARGV[1])) do redis.call('HSETNX', KEYS[8], mark, ARGV[4]) end
-if ARGV[3] ~= '' then
-  for _, band in ipairs(cjson.decode(ARGV[2])) do
-    local raw = redis.call('HGET', KEYS[9], tostring(band))
-    local list = raw and cjson.decode(raw) or {}
-    table.insert(list, {ARGV[3], ARGV[4]})
-    redis.call('HSET', KEYS[9], tostring(band), cjson.encode(list))
-  end
-end
-local n = redis.call('HINCRBY', KEYS[1], 'results', 1)
-local head = cjson.encode({n = n, kind = 'page', url = ARGV[4]})
-redis.call('RPUSH', KEYS[10], head .. '\\n' .. ARGV[6])
-redis.call('RPUSH', KEYS[11], n)
-redis.call('HINCRBY', KEYS[1], 'pages', 1)
-redis.call('HINCRBY', KEYS[1], 'bytes', tonumber(ARGV[5]))
-if ARGV[8] ~= '' then redis.call('HINCRBY', KEYS[14], ARGV[8], 1) end
-return tostring(n)
 """
 # KEYS: PARTS; ARGV: kind, url, data JSON. A non-page result.
 _RECORD = """
@@ -239,19 +177,96 @@ def _rows(entries: list[Entry]) -> str:
     return json.dumps(rows)
 
 
+def _entry(raw: str) -> Entry:
+    e = json.loads(raw)
+    return Entry(
+        e["key"], e["url"], e["host"], int(e["depth"]), float(e["priority"]),
+        e["parent"] or None, int(e["tries"]), str(e.get("pattern") or ""),
+    )  # fmt: skip
+
+
+def _host(raw: str, busy: str | int = 0) -> rules.Host:
+    """A host's politeness as stored (JSON; "" none yet) and its requests under way."""
+    h = json.loads(raw) if raw else {}
+    return rules.Host(
+        float(h.get("delay", 0.0)), int(h.get("concurrency", rules.Host.concurrency)),
+        float(h.get("next_at", 0.0)), bool(h.get("known", False)), int(busy or 0),
+    )  # fmt: skip
+
+
+def _candidate(
+    member: str, raw: str, host: str, busy: str, record: str, claimed: str
+) -> rules.Candidate:
+    """A row of `_SELECT`'s window as the rules read it."""
+    entry = _entry(raw)
+    pattern = _pattern(record, claimed) if entry.pattern else None
+    return rules.Candidate(entry, _host(host, busy), pattern)
+
+
+def _pattern(raw: str, claimed: str | int = 0) -> rules.Pattern:
+    """A pattern's record as stored (JSON; "" none yet) and its entries claimed now."""
+    p = json.loads(raw) if raw else {}
+    return rules.Pattern(
+        int(p.get("added", 0)), int(p.get("empty", 0)), int(claimed or 0),
+        str(p.get("window", "")), bool(p.get("trap", False)),
+    )  # fmt: skip
+
+
+def _dump_pattern(record: rules.Pattern) -> str:
+    fields = {"added": record.added, "empty": record.empty, "window": record.window}
+    return json.dumps({**fields, "trap": record.trap})
+
+
+def _ending(e: dict[str, Any], released: bool, host: str, ending: str) -> list[list[Any]]:
+    """The writes that end claimed entry `e` (`release_host`, `done` or `retry`)."""
+    key = e["key"]
+    writes: list[list[Any]] = []
+    if not released:  # a request under way: its host's slot back, and a rest
+        writes.append(["HINCRBY", _INFLIGHT, e["host"], "-1"])
+        rest = rules.rested(_host(host), time.time()) if host else None
+        if rest is not None:
+            writes.append(["HSET", _HOSTS, e["host"], _dump_host(rest)])
+    if ending == "release_host":
+        return [*writes, ["SADD", _RELEASED, key]]
+    writes += [["ZREM", _CLAIMED, key], ["HDEL", _OWNER, key], ["SREM", _RELEASED, key]]
+    if e.get("pattern"):
+        writes.append(["HINCRBY", _PATTERNS, e["pattern"], "-1"])
+    if ending == "retry":
+        e = {**e, "tries": int(e["tries"]) + 1}
+        writes.append(["HSET", _SEEN, key, json.dumps(e)])
+        writes.append(["ZADD", _PENDING, str(e["priority"]), f"{int(e['seq']):012d}|{key}"])
+    return writes
+
+
+def _dump_host(host: rules.Host) -> str:
+    fields = {"delay": host.delay, "concurrency": host.concurrency, "next_at": host.next_at}
+    return json.dumps({**fields, "known": host.known})
+
+
 class RedisFrontier:
     def __init__(self, url: str) -> None:
         self._redis: Redis = Redis.from_url(url, decode_responses=True)
-        self._claim = self._redis.register_script(_CLAIM)
-        self._release = self._redis.register_script(_RELEASE)
-        self._release_host = self._redis.register_script(_RELEASE_HOST)
+        self._apply_script = self._redis.register_script(_APPLY)
+        self._select = self._redis.register_script(_SELECT)
+        self._held = self._redis.register_script(_HELD)
         self._add = self._redis.register_script(_ADD)
-        self._admit = self._redis.register_script(_ADMIT)
         self._record = self._redis.register_script(_RECORD)
 
     @staticmethod
     def _keys(crawl: str) -> list[str]:
         return [f"{PREFIX}{crawl}:{part}" for part in PARTS]
+
+    async def _apply(
+        self,
+        crawl: str,
+        guards: list[list[Any]],
+        writes: list[list[Any]],
+        result: tuple[ResultKind, str, str] | None = None,
+    ) -> int:
+        """Make `writes` (and append `result`: its number) if every guard still reads as it
+        did (_APPLY); 0 when one does not."""
+        args = [json.dumps(guards), json.dumps(writes), *(result or ())]
+        return int(await self._apply_script(keys=self._keys(crawl), args=args))
 
     async def _expire(self, crawl: str) -> None:
         async with self._redis.pipeline(transaction=False) as pipe:
@@ -282,45 +297,127 @@ class RedisFrontier:
             if owner in dead:
                 await self._redis.zadd(self._keys(crawl)[3], {key: 0})  # lapsed: claimable
 
-    async def claim(
-        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
-    ) -> Claim:
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
         await self._free_dead(crawl)
-        limit = "" if trap_limit is None else trap_limit
-        args: list[Any] = [worker, time.time(), lease, CLAIM_WINDOW, limit]
-        answer = str(await self._claim(keys=self._keys(crawl), args=args))
-        if not answer:
-            return Claim()
-        if answer.startswith("wait:"):
-            return Claim(wait=float(answer.removeprefix("wait:")))
-        trapped = answer.startswith("trap|")
-        e = json.loads(answer.removeprefix("trap|"))
-        entry = Entry(
-            e["key"], e["url"], e["host"], int(e["depth"]), float(e["priority"]),
-            e["parent"] or None, int(e["tries"]), str(e.get("pattern") or ""),
-        )  # fmt: skip
-        return Claim(entry=entry, trapped=trapped)
+        async for _ in _attempts():
+            now = time.time()
+            for window in (CLAIM_PEEK, CLAIM_WINDOW):
+                got = await self._select(keys=self._keys(crawl), args=[now, window])
+                deadline, max_pages, max_bytes, pages, size, stopped, trapped, held = got[:8]
+                budget = None
+                if deadline:
+                    budget = rules.Budget(
+                        float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
+                        int(size or 0), stopped or None, int(trapped or 0),
+                    )  # fmt: skip
+                candidates = (_candidate(*row) for row in got[8:])
+                decision = rules.claim(budget, int(held), candidates, now)
+                if decision.claim.entry is not None or len(got) - 8 < window:
+                    break  # claimed, or the window held every pending entry
+            rows = {member[13:]: (member, *rest) for member, *rest in got[8:]}
+            entry = decision.claim.entry
+            if decision.stop is not None:
+                await self._redis.hsetnx(self._keys(crawl)[0], "stopped", decision.stop)
+            if entry is None:
+                return decision.claim
+            member, _, host = rows[entry.key][:3]
+            candidate = _candidate(*rows[entry.key])
+            room = budget.max_pages - budget.pages if budget else 0
+            # What the claim needs still true when it is written: its entry pending, the
+            # crawl not stopped, and the budget, the host's slots and the pattern's allowance
+            # still with room (rules.claim's bounds), however other claims moved them.
+            guards: list[list[Any]] = [
+                ["ZSCORE", _PENDING, member, "*"],
+                ["HGET", _STATE, "stopped", ""],
+                ["ZCARD", _CLAIMED, f"<{room}"],
+                ["HGET", _HOSTS, entry.host, host],
+            ]
+            if not decision.claim.trapped:
+                guards.append(
+                    ["HGET", _INFLIGHT, entry.host, f"<{rules.host_slots(candidate.host)}"]
+                )
+            if candidate.pattern is not None and not decision.claim.trapped:
+                allowance = rules.pattern_allowance(
+                    candidate.pattern.added, candidate.pattern.empty
+                )
+                guards.append(["HGET", _PATTERNS, entry.pattern, f"<{allowance}"])
+            writes: list[list[Any]] = [
+                ["ZREM", _PENDING, member],
+                ["ZADD", _CLAIMED, str(now + lease), entry.key],
+                ["HSET", _OWNER, entry.key, worker],
+            ]
+            if entry.pattern:
+                writes.append(["HINCRBY", _PATTERNS, entry.pattern, "1"])
+            if decision.claim.trapped:  # no request: held without a host slot until ended
+                writes.append(["SADD", _RELEASED, entry.key])
+                writes.append(["HINCRBY", _STATE, "trapped", "1"])
+            else:
+                writes.append(["HINCRBY", _INFLIGHT, entry.host, "1"])
+                if decision.host is not None:
+                    writes.append(["HSET", _HOSTS, entry.host, _dump_host(decision.host)])
+            if await self._apply(crawl, guards, writes):
+                return decision.claim
+        return Claim(wait=HOST_BUSY_WAIT)  # other claims kept winning: ask again shortly
+
+    async def _change_host(
+        self, crawl: str, host: str, change: Callable[[rules.Host], rules.Host]
+    ) -> None:
+        hosts = self._keys(crawl)[_HOSTS - 1]
+        async for _ in _attempts():
+            raw = str(await self._redis.hget(hosts, host) or "")
+            new = _dump_host(change(_host(raw)))
+            if await self._apply(
+                crawl, [["HGET", _HOSTS, host, raw]], [["HSET", _HOSTS, host, new]]
+            ):
+                return
+        raise RuntimeError(f"the crawl's host {host} kept changing under its update")
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
-        hosts = self._keys(crawl)[5]
-        raw = await self._redis.hget(hosts, host)
-        old = json.loads(raw) if raw else {"next_at": 0, "delay": 0}
-        policy = {"delay": delay, "concurrency": concurrency, "known": 1}
-        policy["next_at"] = float(old["next_at"]) - float(old["delay"]) + delay
-        await self._redis.hset(hosts, host, json.dumps(policy))
+        await self._change_host(crawl, host, lambda h: rules.with_policy(h, delay, concurrency))
 
     async def pause_host(self, crawl: str, host: str, seconds: float) -> None:
-        hosts = self._keys(crawl)[5]
-        raw = await self._redis.hget(hosts, host)
-        policy = json.loads(raw) if raw else {"delay": 0, "concurrency": 1, "known": 0}
-        policy["next_at"] = max(float(policy.get("next_at", 0)), time.time() + seconds)
-        await self._redis.hset(hosts, host, json.dumps(policy))
+        until = time.time() + seconds
+        await self._change_host(crawl, host, lambda h: rules.paused(h, until))
+
+    async def _end(
+        self,
+        crawl: str,
+        key: str,
+        worker: str | None,
+        *,
+        ending: str,
+        judged: tuple[str, bool] | None = None,
+    ) -> None:
+        """End a claim's request (`release_host`), or the claim (`done`; `retry`: pending
+        again); `worker`: only that worker's claim. `judged`: the pattern of the page read and
+        whether it added (rules.judged), recorded in the same write."""
+        pattern = judged[0] if judged else ""
+        async for _ in _attempts():
+            got = await self._held(keys=self._keys(crawl), args=[key, pattern])
+            lease, owner, raw, released, host, record = got
+            guards: list[list[Any]] = []
+            writes: list[list[Any]] = []
+            if judged is not None:  # the page is judged, whatever became of its claim
+                guards.append(["HGET", _TRAPS, pattern, record])
+                judgement = rules.judged(_pattern(record), judged[1])
+                writes.append(["HSET", _TRAPS, pattern, _dump_pattern(judgement)])
+            ended = ending == "release_host" and int(released)
+            if lease and (worker is None or owner == worker) and not ended:
+                guards += [
+                    ["ZSCORE", _CLAIMED, key, "*"],
+                    ["SISMEMBER", _RELEASED, key, str(released)],
+                    ["HGET", _HOSTS, json.loads(raw)["host"], host],
+                ]
+                writes += _ending(json.loads(raw), int(released) == 1, host, ending)
+            if not writes or await self._apply(crawl, guards, writes):
+                return
+        raise RuntimeError(f"the crawl's claim of {key} kept changing under its end")
 
     async def release_host(self, crawl: str, key: str, worker: str) -> None:
-        await self._release_host(keys=self._keys(crawl), args=[key, worker, time.time()])
+        await self._end(crawl, key, worker, ending="release_host")
 
     async def retry(self, crawl: str, key: str, worker: str) -> None:
-        await self._release(keys=self._keys(crawl), args=[key, worker, time.time(), "1"])
+        await self._end(crawl, key, worker, ending="retry")
 
     async def done(
         self,
@@ -331,20 +428,33 @@ class RedisFrontier:
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
         keys = self._keys(crawl)
+        own = verdict.pattern if verdict is not None else None
+        # Links to other patterns are queued first, alone, so their count of new ones judges
+        # the page (rules.judged: new URLs elsewhere are something a page added).
+        elsewhere = [link for link in links or [] if link.pattern != own]
+        same = [link for link in links or [] if link.pattern == own]
+        # The page's links are queued before its claim ends: the crawl never looks over
+        # while they are not (queueing is idempotent, so a retried end adds nothing twice).
         async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
+            for group in (elsewhere, same):
+                if group:
+                    await self._add(keys=keys, args=[_rows(group), "pending"], client=pipe)
             if skipped is not None:
                 args: list[Any] = ["skipped", str(skipped["url"]), json.dumps(skipped, default=str)]
                 await self._record(keys=keys, args=args, client=pipe)
-            if links:
-                await self._add(keys=keys, args=[_rows(links), "pending"], client=pipe)
             if refused:
                 skips = json.dumps([json.dumps(data, default=str) for _, data in refused])
                 entries = _rows([entry for entry, _ in refused])
                 await self._add(keys=keys, args=[entries, "refused", skips], client=pipe)
-            await self._release(keys=keys, args=[key, worker, time.time(), "0"], client=pipe)
-            await pipe.execute()
+            answers = await pipe.execute() if len(pipe) else []
+        judged = None
+        if verdict is not None and verdict.pattern:
+            added_elsewhere = bool(elsewhere) and int(answers[0]) > 0
+            judged = (verdict.pattern, verdict.new_text or added_elsewhere)
+        await self._end(crawl, key, None, ending="done", judged=judged)
 
     async def admit(
         self,
@@ -357,25 +467,47 @@ class RedisFrontier:
         sketch: int | None,
         size: int,
         page: dict[str, Any],
-        near: Callable[[int, int], bool],
         pattern: str = "",
+        sample: list[int] | None = None,
     ) -> Admission:
-        marks = json.dumps([f"url:{key}" for key in keys] + [f"sha:{content_hash}"])
-        args: list[Any] = [marks, json.dumps(bands), "" if sketch is None else str(sketch)]
-        args += [url, size]
-        args += [json.dumps(page, default=str), "", pattern]
-        answer = str(await self._admit(keys=self._keys(crawl), args=args))
-        if answer.startswith("near:") and sketch is not None:
-            for other, other_url in json.loads(answer.removeprefix("near:")):
-                if near(int(other), sketch):
-                    return Admission(duplicate_of=str(other_url))
-            args[-2] = "checked"
-            answer = str(await self._admit(keys=self._keys(crawl), args=args))
-        if answer.startswith("dup:"):
-            return Admission(duplicate_of=answer.removeprefix("dup:"))
-        if answer == "full":
-            return Admission(full=True)
-        return Admission(n=int(answer))
+        parts = self._keys(crawl)
+        text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
+        marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
+        banded = [str(band) for band in bands] if sketch is not None else []
+        async for _ in _attempts():
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.hmget(parts[_MARKS - 1], marks)
+                pipe.hmget(parts[_STATE - 1], ["pages", "max_pages"])
+                pipe.smismember(parts[_TEXT - 1], text or [""])
+                if banded:
+                    pipe.hmget(parts[_BANDS - 1], banded)
+                seen, (pages, max_pages), known, *rest = await pipe.execute()
+            lists = [json.loads(raw) if raw else [] for raw in (rest[0] if rest else [])]
+            refusal = rules.admission(
+                seen=next((found for found in seen if found), None),
+                candidates=((int(other), str(at)) for found in lists for other, at in found),
+                sketch=sketch,
+                pages=int(pages or 0),
+                max_pages=int(max_pages or 0),
+            )
+            if refusal is not None:
+                return refusal
+            guards: list[list[Any]] = [["HGET", _MARKS, mark, ""] for mark in marks]
+            guards.append(["HGET", _STATE, "pages", pages or ""])
+            writes: list[list[Any]] = [["HSETNX", _MARKS, mark, url] for mark in marks]
+            for band, (raw, found) in zip(
+                banded, zip(rest[0] if rest else [], lists, strict=True), strict=True
+            ):
+                guards.append(["HGET", _BANDS, band, raw or ""])
+                writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
+            writes += [["HINCRBY", _STATE, "pages", "1"], ["HINCRBY", _STATE, "bytes", str(size)]]
+            if text:
+                writes.append(["SADD", _TEXT, *text])
+            kept: tuple[ResultKind, str, str] = ("page", url, json.dumps(page, default=str))
+            if n := await self._apply(crawl, guards, writes, kept):
+                new = sum(not found for found in known) if text else 0
+                return Admission(n=n, new_text=rules.adds_text(new))
+        raise RuntimeError(f"the crawl's seen content kept changing under the admission of {url}")
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
         args: list[Any] = [kind, url, json.dumps(data, default=str)]
@@ -401,13 +533,6 @@ class RedisFrontier:
                 out.append((int(meta["n"]), meta["kind"], json.loads(body)))
         return out
 
-    async def mark_trap(self, crawl: str, pattern: str) -> int:
-        return int(await self._redis.hincrby(self._keys(crawl)[11], pattern, 1))
-
-    async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        counts: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[11])
-        return {pattern for pattern, count in counts.items() if int(count) >= limit}
-
     async def stop(self, crawl: str, reason: str) -> None:
         await self._redis.hsetnx(self._keys(crawl)[0], "stopped", reason)
         # the keys made since `start` (all but `state`) get the retention now, from the end
@@ -415,10 +540,11 @@ class RedisFrontier:
 
     async def status(self, crawl: str) -> dict[str, Any]:
         keys = self._keys(crawl)
-        state = await self._redis.hmget(keys[0], ["pages", "bytes", "stopped"])
+        state = await self._redis.hmget(keys[0], ["pages", "bytes", "stopped", "trapped"])
         pending = await self._redis.zcard(keys[2])
         flying = await self._redis.zcard(keys[3])
         seen = await self._redis.hlen(keys[1])
+        records: dict[Any, Any] = await self._redis.hgetall(keys[_TRAPS - 1])
         return {
             "pages": int(state[0] or 0),
             "bytes": int(state[1] or 0),
@@ -426,6 +552,8 @@ class RedisFrontier:
             "pending": int(pending),
             "in_flight": int(flying),
             "seen": int(seen),
+            "traps": sorted(name for name, raw in records.items() if _pattern(raw).trap),
+            "trapped": int(state[3] or 0),
         }
 
     async def aclose(self) -> None:

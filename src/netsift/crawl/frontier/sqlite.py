@@ -9,13 +9,14 @@ claimed again when the lease runs out (at once when it was a process of this mac
 in-flight page is read at least once and a page is never lost. What a page yields is
 *admitted* in one transaction that checks the seen content (exact hash, simhash bands) and
 the page budget, so two workers can never both keep a duplicate or overshoot `max_pages`.
+Each transaction loads the rows a decision needs and writes back what rules.py decides.
 
 The design is Frontera's and crawlee's RequestQueue reduced to one table: a priority queue
 with per-request locks (crawlee's `lockExpiresAt`) and a per-host "next time" (Frontera's
 host-aware queue), both as conditional writes in the store every worker already shares.
 
 SQLite here (the job store's file, so a crawl lives where its job does), `memory://` for one
-process, Redis (redis_frontier.py) when the jobs are in Redis.
+process, Redis (redis.py) when the jobs are in Redis.
 """
 
 from __future__ import annotations
@@ -23,22 +24,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ...backends.sqlite import SerialConnection, open_sqlite
 from ...jobs.model import owner_is_dead
-from .model import (
-    CLAIM_WINDOW,
-    HOST_BUSY_WAIT,
-    IN_FLIGHT_WAIT,
-    Admission,
-    Claim,
-    Entry,
-    ResultKind,
-    pattern_allowance,
-)
+from ..dedupe import scoped
+from . import rules
+from .model import Admission, Claim, Entry, ResultKind, Verdict
+from .rules import CLAIM_WINDOW
 
 __all__ = ["SQLiteFrontier"]
 
@@ -77,16 +71,20 @@ CREATE TABLE IF NOT EXISTS crawl_state (
     bytes INTEGER NOT NULL DEFAULT 0, results INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL
     DEFAULT 0, stopped TEXT
 );
-CREATE TABLE IF NOT EXISTS crawl_traps (
-    crawl TEXT NOT NULL, pattern TEXT NOT NULL, count INTEGER NOT NULL,
-    kept INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
+CREATE TABLE IF NOT EXISTS crawl_patterns (
+    crawl TEXT NOT NULL, pattern TEXT NOT NULL, added INTEGER NOT NULL DEFAULT 0,
+    empty INTEGER NOT NULL DEFAULT 0, window TEXT NOT NULL DEFAULT '',
+    trap INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
 );
+CREATE TABLE IF NOT EXISTS crawl_text (
+    crawl TEXT NOT NULL, sample INTEGER NOT NULL, PRIMARY KEY (crawl, sample)
+) WITHOUT ROWID;
 """
 
 
 _ADDED_COLUMNS = (
     ("crawl_frontier", "pattern TEXT NOT NULL DEFAULT ''"),
-    ("crawl_traps", "kept INTEGER NOT NULL DEFAULT 0"),
+    ("crawl_state", "trapped INTEGER NOT NULL DEFAULT 0"),
 )
 
 
@@ -97,6 +95,33 @@ def _signed(value: int) -> int:
 
 def _unsigned(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
+
+
+def _marks(values: list[Any]) -> str:
+    """The placeholders of an `IN (...)` list of `values`."""
+    return ", ".join("?" * len(values))
+
+
+def _candidate(
+    row: tuple[Any, ...], busy: dict[str, int], claimed: dict[str, int]
+) -> rules.Candidate:
+    """A row of the claim's window (entry, host, pattern record) as the rules read it."""
+    entry = Entry(*row[:8])
+    record = None
+    if entry.pattern:
+        added, empty, window, trap = row[12:16]
+        claims = claimed.get(entry.pattern, 0)
+        record = rules.Pattern(added or 0, empty or 0, claims, window or "", bool(trap))
+    return rules.Candidate(entry, _host(row[8:12], busy.get(entry.host, 0)), record)
+
+
+def _host(row: tuple[Any, ...], busy: int) -> rules.Host:
+    """A host's row (delay, concurrency, next_at, known; all None: no row yet) as the rules
+    read it, with its requests under way."""
+    delay, concurrency, next_at, known = row
+    if delay is None:
+        return rules.Host(busy=busy)
+    return rules.Host(float(delay), int(concurrency), float(next_at), bool(known), busy)
 
 
 class SQLiteFrontier:
@@ -176,98 +201,82 @@ class SQLiteFrontier:
                     (crawl, owner),
                 )
 
-    async def claim(
-        self, crawl: str, worker: str, *, lease: float, trap_limit: int | None = None
-    ) -> Claim:
+    async def claim(self, crawl: str, worker: str, *, lease: float) -> Claim:
         def work(db: sqlite3.Connection) -> Claim:
             now = time.time()
-            state = db.execute(
-                "SELECT deadline, max_pages, pages, stopped, max_bytes, bytes FROM crawl_state "
-                "WHERE crawl = ?",
-                (crawl,),
-            ).fetchone()
-            if state is None or state[3] is not None:
-                return Claim()
-            deadline, max_pages, pages, _, max_bytes, size = state
-            if now >= deadline:
-                self._stop(db, crawl, "time")
-                return Claim()
-            if size >= max_bytes:
-                self._stop(db, crawl, "max_bytes")
-                return Claim()
-            if pages >= max_pages:
-                self._stop(db, crawl, "max_pages")
-                return Claim()
-            self._free_dead(db, crawl, now)
-            # An entry whose claim lapsed (its worker died) is pending again.
-            db.execute(
-                "UPDATE crawl_frontier SET state = 'pending', owner = NULL WHERE crawl = ? "
-                f"AND state IN {_HELD} AND lease_until < ?",
-                (crawl, now),
-            )
+            budget = self._budget(db, crawl)
+            if budget is not None and budget.stopped is None:
+                self._free_dead(db, crawl, now)
+                # An entry whose claim lapsed (its worker died) is pending again.
+                db.execute(
+                    "UPDATE crawl_frontier SET state = 'pending', owner = NULL WHERE crawl = ? "
+                    f"AND state IN {_HELD} AND lease_until < ?",
+                    (crawl, now),
+                )
             flying = db.execute(
-                "SELECT host, state, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
-                f"AND state IN {_HELD} GROUP BY host, state",
+                "SELECT host, state, pattern, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
+                f"AND state IN {_HELD} GROUP BY host, state, pattern",
                 (crawl,),
             ).fetchall()
             # A host's slots are its requests under way; a released claim holds none.
-            in_flight = {host: n for host, state, n in flying if state == "claimed"}
-            held = sum(n for _, _, n in flying)
-            if pages + held >= max_pages:
-                return Claim(wait=HOST_BUSY_WAIT)  # the rest of the budget is being read
-            patterns = dict(
-                db.execute(
-                    "SELECT pattern, COUNT(*) FROM crawl_frontier WHERE crawl = ? "
-                    f"AND state IN {_HELD} AND pattern != '' GROUP BY pattern",
-                    (crawl,),
-                ).fetchall()
-            )
+            busy: dict[str, int] = {}
+            claimed: dict[str, int] = {}
+            for host, state, pattern, n in flying:
+                if state == "claimed":
+                    busy[host] = busy.get(host, 0) + n
+                claimed[pattern] = claimed.get(pattern, 0) + n
             rows = db.execute(
                 "SELECT f.key, f.url, f.host, f.depth, f.priority, f.parent, f.tries, f.pattern, "
-                "COALESCE(h.next_at, 0), COALESCE(h.concurrency, 1), h.known, "
-                "COALESCE(t.count, 0), COALESCE(t.kept, 0) "
+                "h.delay, h.concurrency, h.next_at, h.known, p.added, p.empty, p.window, p.trap "
                 "FROM crawl_frontier f LEFT JOIN crawl_hosts h "
                 "ON h.crawl = f.crawl AND h.host = f.host "
-                "LEFT JOIN crawl_traps t ON t.crawl = f.crawl AND t.pattern = f.pattern "
+                "LEFT JOIN crawl_patterns p ON p.crawl = f.crawl AND p.pattern = f.pattern "
                 "WHERE f.crawl = ? AND f.state = 'pending' ORDER BY f.priority, f.seq LIMIT ?",
                 (crawl, CLAIM_WINDOW),
             ).fetchall()
-            soonest: float | None = None
-            for row in rows:
-                key, url, host, depth, priority, parent, tries, pattern = row[:8]
-                next_at, limit, known, duplicates, kept = row[8:]
-                entry = Entry(key, url, host, depth, priority, parent, tries, pattern)
-                if pattern and trap_limit is not None and duplicates >= trap_limit:
-                    # no request: held without a host slot until the crawler ends it
-                    self._hold(db, crawl, key, worker, now + lease, "released")
-                    return Claim(entry=entry, trapped=True)
-                if pattern and patterns.get(pattern, 0) >= pattern_allowance(kept, duplicates):
-                    # its pattern's pages in flight will say whether it earns more
-                    soonest = HOST_BUSY_WAIT if soonest is None else min(soonest, HOST_BUSY_WAIT)
-                    continue
-                busy = in_flight.get(host, 0)
-                # A host whose robots.txt was not read yet gets one request (the one that
-                # reads it), so its Crawl-delay governs every later one.
-                if busy >= (limit if known else 1):
-                    soonest = HOST_BUSY_WAIT if soonest is None else min(soonest, HOST_BUSY_WAIT)
-                    continue
-                if next_at > now:
-                    soonest = next_at - now if soonest is None else min(soonest, next_at - now)
-                    continue
-                self._hold(db, crawl, key, worker, now + lease, "claimed")
-                db.execute(
-                    "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (crawl, host) DO UPDATE SET next_at = ? + delay",
-                    (crawl, host, now, now),
-                )
-                return Claim(entry=entry)
-            if soonest is not None:
-                return Claim(wait=soonest)
-            if held:
-                return Claim(wait=IN_FLIGHT_WAIT)  # none pending; a page in flight may add links
-            return Claim()
+            candidates = (_candidate(row, busy, claimed) for row in rows)
+            held = sum(n for *_, n in flying)
+            decision = rules.claim(budget, held, candidates, now)
+            entry = decision.claim.entry
+            if decision.stop is not None:
+                self._stop(db, crawl, decision.stop)
+            elif entry is not None and decision.claim.trapped:
+                # no request: held without a host slot until the crawler ends it
+                self._hold(db, crawl, entry.key, worker, now + lease, "released")
+                db.execute("UPDATE crawl_state SET trapped = trapped + 1 WHERE crawl = ?", (crawl,))
+            elif entry is not None:
+                self._hold(db, crawl, entry.key, worker, now + lease, "claimed")
+                if decision.host is not None:
+                    self._save_host(db, crawl, entry.host, decision.host)
+            return decision.claim
 
         return await self._db.transaction(work)
+
+    @staticmethod
+    def _budget(db: sqlite3.Connection, crawl: str) -> rules.Budget | None:
+        row = db.execute(
+            "SELECT deadline, max_pages, max_bytes, pages, bytes, stopped, trapped "
+            "FROM crawl_state WHERE crawl = ?",
+            (crawl,),
+        ).fetchone()
+        return None if row is None else rules.Budget(*row)
+
+    @staticmethod
+    def _host(db: sqlite3.Connection, crawl: str, host: str) -> rules.Host:
+        row = db.execute(
+            "SELECT delay, concurrency, next_at, known FROM crawl_hosts WHERE crawl = ? "
+            "AND host = ?",
+            (crawl, host),
+        ).fetchone()
+        return _host(row or (None, None, None, None), 0)
+
+    @staticmethod
+    def _save_host(db: sqlite3.Connection, crawl: str, name: str, host: rules.Host) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO crawl_hosts (crawl, host, delay, concurrency, next_at, "
+            "known) VALUES (?, ?, ?, ?, ?, ?)",
+            (crawl, name, host.delay, host.concurrency, host.next_at, int(host.known)),
+        )
 
     @staticmethod
     def _hold(
@@ -281,25 +290,17 @@ class SQLiteFrontier:
 
     async def host_policy(self, crawl: str, host: str, *, delay: float, concurrency: int) -> None:
         def work(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO crawl_hosts (crawl, host, delay, concurrency, next_at, known) "
-                "VALUES (?, ?, ?, ?, 0, 1) ON CONFLICT (crawl, host) DO UPDATE SET "
-                "delay = excluded.delay, concurrency = excluded.concurrency, known = 1, "
-                "next_at = CASE WHEN known THEN next_at ELSE next_at - delay + excluded.delay END",
-                (crawl, host, delay, concurrency),
-            )
+            policy = rules.with_policy(self._host(db, crawl, host), delay, concurrency)
+            self._save_host(db, crawl, host, policy)
 
         await self._db.transaction(work)
 
     async def pause_host(self, crawl: str, host: str, seconds: float) -> None:
-        until = time.time() + seconds
-        await self._db.transaction(
-            lambda db: db.execute(
-                "INSERT INTO crawl_hosts (crawl, host, next_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (crawl, host) DO UPDATE SET next_at = MAX(next_at, excluded.next_at)",
-                (crawl, host, until),
-            )
-        )
+        def work(db: sqlite3.Connection) -> None:
+            until = time.time() + seconds
+            self._save_host(db, crawl, host, rules.paused(self._host(db, crawl, host), until))
+
+        await self._db.transaction(work)
 
     async def retry(self, crawl: str, key: str, worker: str) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -323,12 +324,15 @@ class SQLiteFrontier:
         links: list[Entry] | None = None,
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
+        verdict: Verdict | None = None,
     ) -> None:
         def work(db: sqlite3.Connection) -> None:
             if skipped is not None:
                 self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
-            if links:
-                self._insert(db, crawl, links, "pending")
+            queued = self._insert(db, crawl, links, "pending") if links else []
+            if verdict is not None and verdict.pattern:
+                elsewhere = any(links[i].pattern != verdict.pattern for i in queued if links)
+                self._judge(db, crawl, verdict.pattern, verdict.new_text or elsewhere)
             if refused:
                 entries = [entry for entry, _ in refused]
                 for i in self._insert(db, crawl, entries, "refused"):
@@ -365,13 +369,19 @@ class SQLiteFrontier:
 
     @staticmethod
     def _rest(db: sqlite3.Connection, crawl: str, key: str) -> None:
-        """The host's delay counts from the end of a request too: a download that took long
-        (or waited out a Retry-After inside the fetch) does not let the next one start at once."""
-        db.execute(
-            "UPDATE crawl_hosts SET next_at = MAX(next_at, ? + delay) WHERE crawl = ? AND host = "
-            "(SELECT host FROM crawl_frontier WHERE crawl = ? AND key = ?)",
-            (time.time(), crawl, crawl, key),
-        )
+        """The claimed entry's request has ended: its host rests from now (rules.rested)."""
+        row = db.execute(
+            "SELECT h.host, h.delay, h.concurrency, h.next_at, h.known FROM crawl_frontier f "
+            "JOIN crawl_hosts h ON h.crawl = f.crawl AND h.host = f.host "
+            "WHERE f.crawl = ? AND f.key = ?",
+            (crawl, key),
+        ).fetchone()
+        rest = None if row is None else rules.rested(_host(row[1:], 0), time.time())
+        if rest is not None:
+            db.execute(
+                "UPDATE crawl_hosts SET next_at = ? WHERE crawl = ? AND host = ?",
+                (rest.next_at, crawl, row[0]),
+            )
 
     @staticmethod
     def _next_result(db: sqlite3.Connection, crawl: str) -> int:
@@ -390,30 +400,34 @@ class SQLiteFrontier:
         sketch: int | None,
         size: int,
         page: dict[str, Any],
-        near: Callable[[int, int], bool],
         pattern: str = "",
+        sample: list[int] | None = None,
     ) -> Admission:
         def work(db: sqlite3.Connection) -> Admission:
             marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
-            for mark in marks:
-                row = db.execute(
-                    "SELECT url FROM crawl_marks WHERE crawl = ? AND mark = ?", (crawl, mark)
-                ).fetchone()
-                if row is not None:
-                    return Admission(duplicate_of=str(row[0]))
-            if sketch is not None:
-                for band in bands:
-                    for other, other_url in db.execute(
-                        "SELECT sketch, url FROM crawl_bands WHERE crawl = ? AND band = ?",
-                        (crawl, band),
-                    ):
-                        if near(_unsigned(other), sketch):
-                            return Admission(duplicate_of=str(other_url))
-            state = db.execute(
-                "SELECT pages, max_pages FROM crawl_state WHERE crawl = ?", (crawl,)
+            seen = db.execute(
+                f"SELECT url FROM crawl_marks WHERE crawl = ? AND mark IN ({_marks(marks)})",
+                (crawl, *marks),
             ).fetchone()
-            if state is None or state[0] >= state[1]:
-                return Admission(full=True)
+            candidates = (
+                (_unsigned(other), str(other_url))
+                for other, other_url in db.execute(
+                    f"SELECT sketch, url FROM crawl_bands WHERE crawl = ? AND band IN "
+                    f"({_marks(bands)})",
+                    (crawl, *bands),
+                )
+            )
+            budget = self._budget(db, crawl)
+            pages, max_pages = (budget.pages, budget.max_pages) if budget else (0, 0)
+            refusal = rules.admission(
+                seen=None if seen is None else str(seen[0]),
+                candidates=candidates,
+                sketch=sketch,
+                pages=pages,
+                max_pages=max_pages,
+            )
+            if refusal is not None:
+                return refusal
             for mark in marks:
                 db.execute(
                     "INSERT OR IGNORE INTO crawl_marks (crawl, mark, url) VALUES (?, ?, ?)",
@@ -433,13 +447,11 @@ class SQLiteFrontier:
                 "UPDATE crawl_state SET pages = pages + 1, bytes = bytes + ? WHERE crawl = ?",
                 (size, crawl),
             )
-            if pattern:
-                db.execute(
-                    "INSERT INTO crawl_traps (crawl, pattern, count, kept) VALUES (?, ?, 0, 1) "
-                    "ON CONFLICT (crawl, pattern) DO UPDATE SET kept = kept + 1",
-                    (crawl, pattern),
-                )
-            return Admission(n=n)
+            cursor = db.executemany(
+                "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
+                [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
+            )
+            return Admission(n=n, new_text=rules.adds_text(max(cursor.rowcount, 0)))
 
         return await self._db.transaction(work)
 
@@ -471,31 +483,24 @@ class SQLiteFrontier:
 
         return await self._db.call(work)
 
-    async def mark_trap(self, crawl: str, pattern: str) -> int:
-        def work(db: sqlite3.Connection) -> int:
-            db.execute(
-                "INSERT INTO crawl_traps (crawl, pattern, count) VALUES (?, ?, 1) "
-                "ON CONFLICT (crawl, pattern) DO UPDATE SET count = count + 1",
-                (crawl, pattern),
-            )
-            return self._trap(db, crawl, pattern)
-
-        return await self._db.transaction(work)
-
     @staticmethod
-    def _trap(db: sqlite3.Connection, crawl: str, pattern: str) -> int:
+    def _judge(db: sqlite3.Connection, crawl: str, pattern: str, added: bool) -> None:
+        """One more page of `pattern` judged: it added, or it added nothing (rules.judged)."""
         row = db.execute(
-            "SELECT count FROM crawl_traps WHERE crawl = ? AND pattern = ?", (crawl, pattern)
+            "SELECT added, empty, window, trap FROM crawl_patterns WHERE crawl = ? AND pattern = ?",
+            (crawl, pattern),
         ).fetchone()
-        return int(row[0]) if row else 0
-
-    async def traps(self, crawl: str, *, limit: int) -> set[str]:
-        rows = await self._db.call(
-            lambda db: db.execute(
-                "SELECT pattern FROM crawl_traps WHERE crawl = ? AND count >= ?", (crawl, limit)
-            ).fetchall()
+        record = (
+            rules.Pattern()
+            if row is None
+            else rules.Pattern(row[0], row[1], 0, row[2], bool(row[3]))
         )
-        return {str(row[0]) for row in rows}
+        record = rules.judged(record, added)
+        db.execute(
+            "INSERT OR REPLACE INTO crawl_patterns (crawl, pattern, added, empty, window, trap) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (crawl, pattern, record.added, record.empty, record.window, int(record.trap)),
+        )
 
     @staticmethod
     def _stop(db: sqlite3.Connection, crawl: str, reason: str) -> None:
@@ -510,8 +515,12 @@ class SQLiteFrontier:
     async def status(self, crawl: str) -> dict[str, Any]:
         def work(db: sqlite3.Connection) -> dict[str, Any]:
             row = db.execute(
-                "SELECT pages, bytes, stopped FROM crawl_state WHERE crawl = ?", (crawl,)
+                "SELECT pages, bytes, stopped, trapped FROM crawl_state WHERE crawl = ?", (crawl,)
             ).fetchone()
+            traps = db.execute(
+                "SELECT pattern FROM crawl_patterns WHERE crawl = ? AND trap ORDER BY pattern",
+                (crawl,),
+            ).fetchall()
             counts = dict(
                 db.execute(
                     "SELECT state, COUNT(*) FROM crawl_frontier WHERE crawl = ? GROUP BY state",
@@ -525,6 +534,8 @@ class SQLiteFrontier:
                 "pending": int(counts.get("pending", 0)),
                 "in_flight": int(counts.get("claimed", 0)) + int(counts.get("released", 0)),
                 "seen": int(sum(counts.values())),
+                "traps": [str(pattern) for (pattern,) in traps],
+                "trapped": int(row[3]) if row else 0,
             }
 
         return await self._db.call(work)

@@ -1,0 +1,282 @@
+"""The crawl's rules, written once; pure. Both frontier backends (sqlite.py, redis.py) load
+the rows a decision needs, call these functions and write back what they answer, in one
+transaction (SQLite) or one guarded write (Redis), so what a claim, an admission or a trap
+means never depends on which backend runs.
+
+- A **budget** (`Budget`) stops claims when its time, bytes or pages are spent, and holds
+  claims back while the pages in flight could fill the rest of it.
+- A **host slot** (`Host`) is free when fewer of the host's requests are under way than it
+  allows (one until its robots.txt is read) and its delay since the last request has passed.
+- A **path pattern** (`Pattern`) is judged by what its pages hold: a page *adds* when it
+  holds new text (`adds_text`) or links to new URLs of other patterns; it adds nothing when
+  it is a duplicate, or empty, or its only news is links to more of its own pattern (a
+  calendar's next month). A pattern earns requests in flight by the pages that add
+  (`pattern_allowance`), and is a trap when most of its last pages added nothing
+  (`window_is_trap`): its entries are then handed out to be ended, never asked for.
+- An **admission** keeps a page unless one of its URLs or its exact text was kept before, its
+  sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..dedupe import is_near_duplicate
+from ..politeness import DEFAULT_CONCURRENCY
+from .model import Admission, Claim, Entry
+
+__all__ = [
+    "CLAIM_WINDOW",
+    "HOST_BUSY_WAIT",
+    "IN_FLIGHT_WAIT",
+    "NEW_TEXT_SAMPLES",
+    "TRAP_MIN_PAGES",
+    "TRAP_SHARE",
+    "TRAP_WINDOW",
+    "Budget",
+    "Candidate",
+    "ClaimDecision",
+    "Host",
+    "Pattern",
+    "StopReason",
+    "adds_text",
+    "admission",
+    "budget_stop",
+    "claim",
+    "claimed",
+    "host_slots",
+    "host_wait",
+    "judged",
+    "pattern_allowance",
+    "paused",
+    "rested",
+    "window_is_trap",
+    "with_policy",
+]
+
+# How many of the best pending rows a claim looks at for one whose host is free: enough to
+# skip past a busy host's queue, few enough to keep the claim one short transaction.
+CLAIM_WINDOW = 64
+# How long a claim that found every host's slots taken says to wait, and one that found
+# nothing pending while pages are in flight: the longest a worker waits for a slot freed or
+# links added *by another process* (its own tasks wake each other at once, crawl/crawler.py).
+# Short: a 50 ms page frees a slot about every 6 ms when 8 are in flight.
+HOST_BUSY_WAIT = 0.05
+IN_FLIGHT_WAIT = 0.1
+# A page holds new text when at least this many of its sampled windows (dedupe.py's text
+# sample: six-word windows, one in four) are new to its pattern: about sixteen new windows, a
+# sentence or more. A month's page that differs from the others in its heading's month name has
+# seven or eight new windows (two sampled, on average).
+NEW_TEXT_SAMPLES = 4
+# A pattern is a trap when, of its last TRAP_WINDOW pages judged (at least TRAP_MIN_PAGES),
+# TRAP_SHARE or more added nothing. Over a window, so a few duplicates among hundreds of good
+# pages never make one (twelve in a row would); a share, so a calendar whose first pages were
+# alike is found after four, and one whose months had events after a dozen empty ones.
+TRAP_WINDOW = 16
+TRAP_MIN_PAGES = 4
+TRAP_SHARE = 0.75
+
+StopReason = Literal["time", "max_bytes", "max_pages", "trap"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A crawl's budgets and what it has spent of them."""
+
+    deadline: float
+    max_pages: int
+    max_bytes: int
+    pages: int = 0
+    bytes: int = 0
+    stopped: str | None = None
+    trapped: int = 0  # URLs handed out as a trap's, to be ended unread
+
+
+def budget_stop(budget: Budget, now: float) -> StopReason | None:
+    """The budget that ran out (time first, then bytes, then pages), or None."""
+    if now >= budget.deadline:
+        return "time"
+    if budget.bytes >= budget.max_bytes:
+        return "max_bytes"
+    if budget.pages >= budget.max_pages:
+        return "max_pages"
+    return None
+
+
+@dataclass(frozen=True)
+class Host:
+    """A host's politeness (`known` once its robots.txt was read), its next allowed
+    request time and its requests under way (`busy`)."""
+
+    delay: float = 0.0
+    concurrency: int = DEFAULT_CONCURRENCY  # until `known`, one (host_wait)
+    next_at: float = 0.0
+    known: bool = False
+    busy: int = 0
+
+
+def host_slots(host: Host) -> int:
+    """Requests the host may have under way at once: one until its robots.txt is read."""
+    return host.concurrency if host.known else 1
+
+
+def host_wait(host: Host, now: float) -> float | None:
+    """None when the host may be asked now, else how long to wait. A host whose robots.txt
+    was not read yet gets one request (the one that reads it), so its Crawl-delay governs
+    every later one."""
+    if host.busy >= host_slots(host):
+        return HOST_BUSY_WAIT
+    if host.next_at > now:
+        return host.next_at - now
+    return None
+
+
+def _waits(host: Host) -> bool:
+    """Whether the host's next time matters: it has a delay, or its robots.txt (which may
+    set one, counted from this request) is not read yet."""
+    return host.delay > 0 or not host.known
+
+
+def claimed(host: Host, now: float) -> Host | None:
+    """The host after a request to it starts now (None: nothing of it changes)."""
+    return replace(host, next_at=now + host.delay) if _waits(host) else None
+
+
+def rested(host: Host, now: float) -> Host | None:
+    """The host after a request to it ended now (None: nothing changes): its delay counts
+    from the end too, so a download that took long (or waited out a Retry-After) does not
+    let the next start at once."""
+    return replace(host, next_at=max(host.next_at, now + host.delay)) if _waits(host) else None
+
+
+def paused(host: Host, until: float) -> Host:
+    """The host answered 429/503: no request before `until`."""
+    return replace(host, next_at=max(host.next_at, until))
+
+
+def with_policy(host: Host, delay: float, concurrency: int) -> Host:
+    """The host's politeness from its robots.txt. Its first request was timed with no delay
+    known yet: the next one waits the delay read since."""
+    next_at = host.next_at if host.known else host.next_at - host.delay + delay
+    return replace(host, delay=delay, concurrency=concurrency, known=True, next_at=next_at)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A path pattern's record: pages that added and that added nothing, entries claimed
+    now, its last pages judged (`window`, oldest first: "1" added, "0" nothing), and
+    whether it was found a trap (it stays one)."""
+
+    added: int = 0
+    empty: int = 0
+    claimed: int = 0
+    window: str = ""
+    trap: bool = False
+
+
+def adds_text(new_samples: int) -> bool:
+    """Whether a page with `new_samples` sampled shingles new to its pattern holds new text."""
+    return new_samples >= NEW_TEXT_SAMPLES
+
+
+def pattern_allowance(added: int, empty: int) -> int:
+    """Entries of one path pattern claimed at once: one until the pattern has yielded a
+    page that added, then one more per such page, one fewer per page that added nothing
+    (never less than one) — TCP's slow start for a pattern. A real section ramps up within a
+    few pages; a calendar's months past the first are asked one at a time, so a trap is found
+    after a few of them instead of after a burst."""
+    return max(1, 1 + added - empty)
+
+
+def window_is_trap(window: str) -> bool:
+    return len(window) >= TRAP_MIN_PAGES and window.count("0") >= TRAP_SHARE * len(window)
+
+
+def judged(record: Pattern, added: bool) -> Pattern:
+    """The pattern's record after one more page judged (it added, or it added nothing)."""
+    window = (record.window + ("1" if added else "0"))[-TRAP_WINDOW:]
+    return replace(
+        record,
+        added=record.added + added,
+        empty=record.empty + (not added),
+        window=window,
+        trap=record.trap or window_is_trap(window),
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A pending entry with its host and its pattern's record (None: it has no pattern)."""
+
+    entry: Entry
+    host: Host
+    pattern: Pattern | None = None
+
+
+@dataclass(frozen=True)
+class ClaimDecision:
+    """What a claim answers, and what the store writes for it: `stop` (a budget ran out),
+    or the entry held — without a host slot when `claim.trapped`, else taking one, its host
+    then `host` (None: unchanged)."""
+
+    claim: Claim
+    stop: StopReason | None = None
+    host: Host | None = None
+
+
+def claim(
+    budget: Budget | None,
+    held: int,
+    candidates: Iterable[Candidate],
+    now: float,
+) -> ClaimDecision:
+    """The claim over the best `candidates` (in queue order; read only as far as the one
+    claimed) with `held` entries claimed."""
+    if budget is None or budget.stopped is not None:
+        return ClaimDecision(Claim())
+    if (stop := budget_stop(budget, now)) is not None:
+        return ClaimDecision(Claim(), stop=stop)
+    if budget.pages + held >= budget.max_pages:
+        return ClaimDecision(Claim(wait=HOST_BUSY_WAIT))  # the rest is being read
+    soonest: float | None = None
+    for candidate in candidates:
+        record = candidate.pattern
+        if record is not None and record.trap:
+            return ClaimDecision(Claim(entry=candidate.entry, trapped=True))
+        if record is not None and record.claimed >= pattern_allowance(record.added, record.empty):
+            wait: float | None = HOST_BUSY_WAIT  # its pages in flight say if it earns more
+        else:
+            wait = host_wait(candidate.host, now)
+        if wait is None:
+            return ClaimDecision(Claim(entry=candidate.entry), host=claimed(candidate.host, now))
+        soonest = wait if soonest is None else min(soonest, wait)
+    if soonest is not None:
+        return ClaimDecision(Claim(wait=soonest))
+    if held:
+        return ClaimDecision(Claim(wait=IN_FLIGHT_WAIT))  # a page in flight may add links
+    # Over: read whole, unless a trap's URLs were left unread.
+    return ClaimDecision(Claim(), stop="trap" if budget.trapped else None)
+
+
+def admission(
+    *,
+    seen: str | None,
+    candidates: Iterable[tuple[int, str]],
+    sketch: int | None,
+    pages: int,
+    max_pages: int,
+) -> Admission | None:
+    """Why a page is not kept, or None to keep it. `seen`: the page that holds one of its
+    URLs or its exact text already; `candidates`: (sketch, url) of kept pages sharing a band
+    with its sketch."""
+    if seen is not None:
+        return Admission(duplicate_of=seen)
+    if sketch is not None:
+        for other, url in candidates:
+            if is_near_duplicate(other, sketch):
+                return Admission(duplicate_of=url)
+    if pages >= max_pages:
+        return Admission(full=True)
+    return None

@@ -1,0 +1,427 @@
+"""The frontier's rules, one table of cases run three ways: against the pure rules
+(crawl/frontier/rules.py, given the state a store would load), and against the SQLite and
+Redis frontiers (the state built through their API). A backend that decided anything its
+own way fails here."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pytest
+
+from netsift.crawl.dedupe import bands
+from netsift.crawl.frontier import (
+    HOST_BUSY_WAIT,
+    IN_FLIGHT_WAIT,
+    Admission,
+    Claim,
+    Entry,
+    FrontierStore,
+    Verdict,
+    open_frontier_store,
+    rules,
+)
+from netsift.crawl.frontier.sqlite import SQLiteFrontier
+
+HOST = "a.test"
+OTHER = "b.test"
+SETUP = "setup.test"  # the host of the pages read to give a pattern its record
+
+
+@dataclass(frozen=True)
+class Flying:
+    """A claim in flight when the case's claim is made; `released`: its request ended."""
+
+    key: str
+    host: str = HOST
+    pattern: str = ""
+    released: bool = False
+
+
+@dataclass(frozen=True)
+class ClaimCase:
+    name: str
+    pending: list[tuple[str, str, str]]  # (key, host, pattern), in queue order
+    expect: tuple[
+        str, str | None
+    ]  # (entry|trapped, key), (wait, busy|in_flight|delay), (over, stop)
+    hosts: dict[str, tuple[float, int]] = field(default_factory=dict)  # robots read: delay, slots
+    flying: list[Flying] = field(default_factory=list)
+    kept: int = 0  # pages kept
+    # each pattern's pages read so far, oldest first: "1" added, "0" added nothing
+    judged: dict[str, str] = field(default_factory=dict)
+    paused: dict[str, float] = field(default_factory=dict)
+    max_pages: int = 100
+    max_bytes: int = 1_000_000
+    page_bytes: int = 10
+    deadline: float = 60.0
+
+
+CLAIMS = [
+    ClaimCase("the best pending entry first", [("a", HOST, ""), ("b", HOST, "")], ("entry", "a"),
+              hosts={HOST: (0, 8)}),
+    ClaimCase("nothing pending, nothing in flight: over", [], ("over", None)),
+    ClaimCase("nothing pending, a page in flight may add links", [], ("wait", "in_flight"),
+              hosts={HOST: (0, 8)}, flying=[Flying("x")]),
+    ClaimCase("an unknown host gets one request", [("a", HOST, "")], ("wait", "busy"),
+              flying=[Flying("x")]),
+    ClaimCase("a known host gets its slots", [("a", HOST, "")], ("entry", "a"),
+              hosts={HOST: (0, 2)}, flying=[Flying("x")]),
+    ClaimCase("a host's slots all taken: the next host's entry", [("a", HOST, ""),
+              ("b", OTHER, "")], ("entry", "b"), hosts={HOST: (0, 1)}, flying=[Flying("x")]),
+    ClaimCase("past a long queue of a busy host", [*[(f"a{i}", HOST, "") for i in range(20)],
+              ("b", OTHER, "")], ("entry", "b"), hosts={HOST: (0, 1)}, flying=[Flying("x")]),
+    ClaimCase("a released request holds no slot", [("a", HOST, "")], ("entry", "a"),
+              hosts={HOST: (0, 1)}, flying=[Flying("x", released=True)]),
+    ClaimCase("a request ended rests its host for its delay", [("a", HOST, "")],
+              ("wait", "delay"), hosts={HOST: (5, 1)}, flying=[Flying("x", released=True)]),
+    ClaimCase("a paused host waits", [("a", HOST, "")], ("wait", "delay"),
+              hosts={HOST: (0, 8)}, paused={HOST: 30}),
+    ClaimCase("time spent: over", [("a", HOST, "")], ("over", "time"), deadline=0),
+    ClaimCase("bytes spent: over", [("a", HOST, "")], ("over", "max_bytes"), kept=2,
+              max_bytes=20),
+    ClaimCase("pages spent: over", [("a", HOST, "")], ("over", "max_pages"), kept=2,
+              max_pages=2),
+    ClaimCase("the rest of the budget in flight: wait", [("a", HOST, "")], ("wait", "busy"),
+              hosts={HOST: (0, 8)}, kept=1, flying=[Flying("x"), Flying("y")], max_pages=3),
+    ClaimCase("a pattern that added nothing yet gets one request", [("a", HOST, "p/0")],
+              ("wait", "busy"), hosts={HOST: (0, 8)}, flying=[Flying("x", pattern="p/0")]),
+    ClaimCase("a pattern earns a request per page that added", [("a", HOST, "p/0")],
+              ("entry", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "1"},
+              flying=[Flying("x", pattern="p/0")]),
+    ClaimCase("and loses one per page that added nothing", [("a", HOST, "p/0"),
+              ("b", HOST, "q")], ("entry", "b"), hosts={HOST: (0, 8)}, judged={"p/0": "10"},
+              flying=[Flying("x", pattern="p/0")]),
+    ClaimCase("a trap's entry is handed out to be ended, whatever its host",
+              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 1)},
+              judged={"p/0": "1000"}, flying=[Flying("x")], paused={HOST: 30}),
+    ClaimCase("eleven alike among many good pages are no trap", [("a", HOST, "p/0")],
+              ("entry", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "1" * 20 + "0" * 11}),
+    ClaimCase("three in four of the last sixteen adding nothing is a trap",
+              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 8)},
+              judged={"p/0": "1" * 20 + "0" * 12}),
+    ClaimCase("a few pages alike at first are a trap", [("a", HOST, "p/0")],
+              ("trapped", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "0000"}),
+    ClaimCase("but three are not enough to judge", [("a", HOST, "p/0")], ("entry", "a"),
+              hosts={HOST: (0, 8)}, judged={"p/0": "000"}),
+]  # fmt: skip
+
+
+def _record(window: str, claimed: int) -> rules.Pattern:
+    record = rules.Pattern()
+    for page in window:
+        record = rules.judged(record, page == "1")
+    return replace(record, claimed=claimed)
+
+
+def _pure_claim(case: ClaimCase) -> rules.ClaimDecision:
+    """The state a store holds after the case's setup, as the rules are given it."""
+    now = time.time()
+    budget = rules.Budget(
+        deadline=now + case.deadline,
+        max_pages=case.max_pages,
+        max_bytes=case.max_bytes,
+        pages=case.kept,
+        bytes=case.kept * case.page_bytes,
+    )
+    claimed = Counter(f.pattern for f in case.flying)
+    candidates = []
+    for key, host, pattern in case.pending:
+        delay, slots = case.hosts.get(host, (0.0, rules.Host().concurrency))
+        flying = [f for f in case.flying if f.host == host]
+        next_at = now + delay if flying else 0.0  # a claim's and a request end's rest
+        next_at = max(next_at, now + case.paused[host]) if host in case.paused else next_at
+        busy = sum(1 for f in flying if not f.released)
+        state = rules.Host(delay, slots, next_at, host in case.hosts, busy)
+        record = _record(case.judged.get(pattern, ""), claimed[pattern]) if pattern else None
+        entry = Entry(key, f"http://{host}/{key}", host, pattern=pattern)
+        candidates.append(rules.Candidate(entry, state, record))
+    return rules.claim(budget, len(case.flying), candidates, now)
+
+
+async def _read(store: FrontierStore, crawl: str, entry: Entry, verdict: Verdict | None) -> None:
+    """Claim `entry` (queued first) and end it, judged for its pattern as `verdict` says."""
+    await store.add(crawl, [replace(entry, priority=-2)])
+    got = await store.claim(crawl, "w", lease=30)
+    assert got.entry is not None and got.entry.key == entry.key, f"setup: {got}"
+    await store.done(crawl, entry.key, "w", verdict=verdict)
+
+
+async def _store_claim(store: FrontierStore, crawl: str, case: ClaimCase) -> Claim:
+    """The case's state built through the store's API, then its claim."""
+    await store.start(
+        crawl, max_pages=case.max_pages, max_bytes=case.max_bytes, deadline=case.deadline
+    )
+    for i in range(case.kept):
+        admitted = await store.admit(
+            crawl, keys=[f"kept{i}"], url=f"http://{HOST}/kept{i}", content_hash=f"h{i}",
+            bands=[], sketch=None, size=case.page_bytes, page={"page": {}},
+        )  # fmt: skip
+        assert admitted.n is not None, "setup: a kept page was refused"
+    for pattern, window in case.judged.items():
+        for i, page in enumerate(window):
+            entry = Entry(f"{pattern}-{i}", f"http://{SETUP}/{pattern}/{i}", SETUP, pattern=pattern)
+            await _read(store, crawl, entry, Verdict(pattern, new_text=page == "1"))
+    for host, (delay, slots) in case.hosts.items():
+        await store.host_policy(crawl, host, delay=delay, concurrency=slots)
+    for f in case.flying:
+        await store.add(crawl, [Entry(f.key, f"http://{f.host}/{f.key}", f.host, pattern=f.pattern,
+                                      priority=-1)])  # fmt: skip
+        got = await store.claim(crawl, "w", lease=30)
+        assert got.entry is not None and got.entry.key == f.key, f"setup: {got}"
+        if f.released:
+            await store.release_host(crawl, f.key, "w")
+    for host, seconds in case.paused.items():
+        await store.pause_host(crawl, host, seconds)
+    pending = [
+        Entry(key, f"http://{host}/{key}", host, priority=float(i), pattern=pattern)
+        for i, (key, host, pattern) in enumerate(case.pending)
+    ]
+    await store.add(crawl, pending)
+    return await store.claim(crawl, "w", lease=30)
+
+
+def _outcome(got: Claim, stopped: str | None, case: ClaimCase) -> tuple[str, str | None]:
+    if got.entry is not None:
+        return ("trapped" if got.trapped else "entry", got.entry.key)
+    if got.wait is None:
+        return ("over", stopped)
+    if got.wait == IN_FLIGHT_WAIT:
+        return ("wait", "in_flight")
+    if got.wait == HOST_BUSY_WAIT:
+        return ("wait", "busy")
+    longest = max([*[d for d, _ in case.hosts.values()], *case.paused.values()])
+    assert 0 < got.wait <= longest
+    return ("wait", "delay")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+async def store(request: pytest.FixtureRequest) -> Any:
+    if request.param == "sqlite":
+        opened: FrontierStore = SQLiteFrontier(":memory:")
+    else:
+        opened = open_frontier_store(request.getfixturevalue("redis_url"))
+    yield opened
+    await opened.aclose()
+
+
+@pytest.mark.parametrize("case", CLAIMS, ids=[case.name for case in CLAIMS])
+def test_claim_rules(case: ClaimCase) -> None:
+    decision = _pure_claim(case)
+    assert _outcome(decision.claim, decision.stop, case) == case.expect
+
+
+@pytest.mark.parametrize("case", CLAIMS, ids=[case.name for case in CLAIMS])
+async def test_claim_in_each_store(store: FrontierStore, case: ClaimCase) -> None:
+    got = await _store_claim(store, "crawl", case)
+    stopped = (await store.status("crawl"))["stopped"]
+    assert _outcome(got, stopped, case) == case.expect
+
+
+BASE = 0x0123_4567_89AB_CDEF
+
+
+@dataclass(frozen=True)
+class Page:
+    keys: list[str]
+    text: str  # its exact hash
+    sketch: int | None = None
+    sample: tuple[int, ...] = ()  # its text sample (dedupe.text_sample)
+    pattern: str = "p/0"
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}/{self.keys[0]}"
+
+
+@dataclass(frozen=True)
+class AdmitCase:
+    name: str
+    kept: list[Page]
+    offer: Page
+    expect: tuple[str, str | None]  # (kept, new text|no new text), (duplicate, url), (full, None)
+    max_pages: int = 10
+
+
+AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3))
+FRESH = tuple(range(100, 100 + rules.NEW_TEXT_SAMPLES))  # just enough new samples
+NEW, OLD = ("kept", "new text"), ("kept", "no new text")
+ADMISSIONS = [
+    AdmitCase("a new page is kept", [AS_KEPT], Page(["b"], "t2", ~BASE & (1 << 64) - 1), OLD),
+    AdmitCase("the same URL is a duplicate", [AS_KEPT], Page(["a"], "t9"),
+              ("duplicate", AS_KEPT.url)),
+    AdmitCase("an alias of a kept URL is a duplicate", [Page(["a", "a-alias"], "t1")],
+              Page(["c", "a-alias"], "t9"), ("duplicate", "http://a.test/a")),
+    AdmitCase("the same text is a duplicate", [AS_KEPT], Page(["b"], "t1"),
+              ("duplicate", AS_KEPT.url)),
+    AdmitCase("a sketch 6 bits away is a near duplicate", [AS_KEPT],
+              Page(["b"], "t2", BASE ^ 0b11_1111), ("duplicate", AS_KEPT.url)),
+    AdmitCase("7 bits away shares bands but is a page of its own", [AS_KEPT],
+              Page(["b"], "t2", BASE ^ 0b111_1111), OLD),
+    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"), OLD),
+    AdmitCase("the page budget spent: full", [AS_KEPT], Page(["b"], "t2"), ("full", None),
+              max_pages=1),
+    AdmitCase("a duplicate is named before the budget", [AS_KEPT], Page(["b"], "t1"),
+              ("duplicate", AS_KEPT.url), max_pages=1),
+    AdmitCase("enough samples new to the pattern are new text", [AS_KEPT],
+              Page(["b"], "t2", sample=(1, 2, 3, *FRESH)), NEW),
+    AdmitCase("one fewer is not", [AS_KEPT], Page(["b"], "t2", sample=(1, 2, 3, *FRESH[1:])),
+              OLD),
+    AdmitCase("text read before under another pattern is new to this one",
+              [replace(AS_KEPT, sample=FRESH)], Page(["b"], "t2", sample=FRESH, pattern="q"),
+              NEW),
+    AdmitCase("a duplicate's text does not count as read", [AS_KEPT, Page(["a"], "t7",
+              sample=FRESH)], Page(["b"], "t2", sample=FRESH), NEW),
+]  # fmt: skip
+
+
+def _marks(page: Page) -> set[str]:
+    return {f"url:{key}" for key in page.keys} | {f"sha:{page.text}"}
+
+
+def _pure_admission(case: AdmitCase) -> Admission:
+    kept: list[Page] = []  # the case's pages the store kept (a duplicate among them is not)
+    for page in [*case.kept, case.offer]:
+        seen = next((p.url for p in kept if _marks(p) & _marks(page)), None)
+        mine = set(bands(page.sketch)) if page.sketch is not None else set()
+        candidates = [
+            (p.sketch, p.url) for p in kept if p.sketch is not None and mine & set(bands(p.sketch))
+        ]
+        refusal = rules.admission(
+            seen=seen, candidates=candidates, sketch=page.sketch, pages=len(kept),
+            max_pages=case.max_pages,
+        )  # fmt: skip
+        if refusal is not None:
+            answer = refusal
+            continue
+        read = {value for p in kept if p.pattern == page.pattern for value in p.sample}
+        answer = Admission(n=len(kept) + 1, new_text=rules.adds_text(len(set(page.sample) - read)))
+        kept.append(page)
+    return answer
+
+
+async def _offer(store: FrontierStore, page: Page) -> Admission:
+    return await store.admit(
+        "crawl", keys=page.keys, url=page.url, content_hash=page.text,
+        bands=bands(page.sketch) if page.sketch is not None else [], sketch=page.sketch,
+        size=1, page={"page": {}}, pattern=page.pattern, sample=list(page.sample),
+    )  # fmt: skip
+
+
+def _verdict(answer: Admission) -> tuple[str, str | None]:
+    if answer.n is not None:
+        return NEW if answer.new_text else OLD
+    if answer.duplicate_of is not None:
+        return ("duplicate", answer.duplicate_of)
+    assert answer.full
+    return ("full", None)
+
+
+@pytest.mark.parametrize("case", ADMISSIONS, ids=[case.name for case in ADMISSIONS])
+def test_admission_rules(case: AdmitCase) -> None:
+    assert _verdict(_pure_admission(case)) == case.expect
+
+
+@pytest.mark.parametrize("case", ADMISSIONS, ids=[case.name for case in ADMISSIONS])
+async def test_admission_in_each_store(store: FrontierStore, case: AdmitCase) -> None:
+    await store.start("crawl", max_pages=case.max_pages, max_bytes=10**6, deadline=60)
+    for page in case.kept:
+        await _offer(store, page)
+    assert _verdict(await _offer(store, case.offer)) == case.expect
+
+
+def test_a_trap_stays_one() -> None:
+    record = _record("1000", 0)
+    assert record.trap and rules.judged(record, True).trap
+
+
+@pytest.mark.parametrize(("window", "allowance"), [("", 1), ("1", 2), ("1" * 7, 8), ("10", 1)])
+def test_a_pattern_earns_a_request_per_page_that_added(window: str, allowance: int) -> None:
+    record = _record(window, 0)
+    assert rules.pattern_allowance(record.added, record.empty) == allowance
+
+
+async def test_a_crawl_that_left_a_traps_urls_unread_ends_as_trap(store: FrontierStore) -> None:
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    for i in range(4):  # four alike pages: a trap (TRAP_MIN_PAGES)
+        entry = Entry(f"m{i}", f"http://{HOST}/cal/{i}", HOST, pattern="cal/0")
+        await _read(store, "crawl", entry, Verdict("cal/0", new_text=False))
+    assert not (await store.claim("crawl", "w", lease=30)).trapped
+    assert (await store.status("crawl"))["stopped"] is None  # over, read whole
+    await store.add("crawl", [Entry("m9", f"http://{HOST}/cal/9", HOST, pattern="cal/0")])
+    trapped = await store.claim("crawl", "w", lease=30)
+    assert trapped.trapped and trapped.entry is not None
+    await store.done("crawl", "m9", "w", skipped={"url": trapped.entry.url, "code": "trap"})
+    assert (await store.claim("crawl", "w", lease=30)).over
+    status = await store.status("crawl")
+    assert status["stopped"] == "trap" and status["traps"] == ["cal/0"]
+    assert status["trapped"] == 1
+    now = time.time()
+    budget = rules.Budget(now + 60, 10, 10**6, trapped=status["trapped"])
+    assert rules.claim(budget, 0, [], now).stop == "trap"
+
+
+async def test_a_page_adds_when_its_links_queue_new_urls_of_another_pattern(
+    store: FrontierStore,
+) -> None:
+    """A section's index holds no text of its own, but leads somewhere new: it adds."""
+    await store.start("crawl", max_pages=100, max_bytes=10**6, deadline=60)
+    for i in range(4):
+        entry = Entry(f"s{i}", f"http://{HOST}/s/{i}/", HOST, pattern="s/0/")
+        links = [Entry(f"s{i}p{j}", f"http://{HOST}/s/{i}/{j}", HOST, 1, 9, pattern="s/0/0")
+                 for j in range(3)]  # fmt: skip
+        await store.add("crawl", [replace(entry, priority=-2)])
+        assert (await store.claim("crawl", "w", lease=30)).entry == replace(entry, priority=-2)
+        await store.done("crawl", entry.key, "w", links=links, verdict=Verdict("s/0/", False))
+    assert (await store.status("crawl"))["traps"] == []
+    # the same links again are nothing new: four such pages make a trap
+    for i in range(4):
+        entry = Entry(f"t{i}", f"http://{HOST}/t/{i}", HOST, pattern="t/0")
+        onward = Entry(f"t{i + 1}", f"http://{HOST}/t/{i + 1}", HOST, 1, -5, pattern="t/0")
+        links = [Entry("s0p0", f"http://{HOST}/s/0/0", HOST, 1, 9, pattern="s/0/0"), onward]
+        await store.add("crawl", [replace(entry, priority=-2)])
+        got = await store.claim("crawl", "w", lease=30)
+        assert got.entry is not None and got.entry.key == entry.key
+        await store.done("crawl", entry.key, "w", links=links, verdict=Verdict("t/0", False))
+    assert (await store.status("crawl"))["traps"] == ["t/0"]
+
+
+@pytest.mark.parametrize(
+    ("host", "after"),
+    [
+        (rules.Host(known=True), None),  # no delay, robots read: nothing to keep
+        (rules.Host(delay=2.0, concurrency=1, known=True), 102.0),
+        (rules.Host(), 100.0),  # robots not read: its delay will count from this request
+        (rules.Host(delay=2.0, next_at=150.0, known=True), 150.0),  # a pause outlasts it
+    ],
+)
+def test_a_request_rests_its_host_only_when_its_next_time_matters(
+    host: rules.Host, after: float | None
+) -> None:
+    rest = rules.rested(host, 100.0)
+    assert (rest.next_at if rest else None) == after
+    policy = rules.with_policy(rest or host, delay=5.0, concurrency=1)
+    if not host.known:  # the delay read from robots.txt counts from the first request
+        assert policy.next_at == 105.0
+
+
+async def test_claims_made_at_once_never_take_more_than_the_hosts_slots(
+    store: FrontierStore,
+) -> None:
+    """Many tasks claiming together (Redis decides each in Python, then writes it if its
+    bounds still have room): the host's two slots and the pattern's allowance hold."""
+    import asyncio
+
+    await store.start("crawl", max_pages=100, max_bytes=10**6, deadline=60)
+    await store.host_policy("crawl", HOST, delay=0, concurrency=2)
+    await store.add("crawl", [Entry(f"a{i}", f"http://{HOST}/a{i}", HOST) for i in range(12)])
+    await store.add("crawl", [Entry(f"p{i}", f"http://{OTHER}/p/{i}", OTHER, pattern="p/0")
+                              for i in range(12)])  # fmt: skip
+    await store.host_policy("crawl", OTHER, delay=0, concurrency=8)
+    claims = await asyncio.gather(*(store.claim("crawl", f"w{i}", lease=30) for i in range(16)))
+    taken = [claim.entry for claim in claims if claim.entry is not None]
+    assert len([e for e in taken if e.host == HOST]) == 2
+    assert len([e for e in taken if e.pattern == "p/0"]) == 1  # it added nothing yet
