@@ -11,8 +11,9 @@ from lxml import etree
 from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
 from ..models import ContentFormat
-from .dom import drop, run_trafilatura
+from .dom import run_trafilatura
 from .markdown import normalize_space
+from .tree import drop
 
 __all__ = ["read_article", "without_headline"]
 

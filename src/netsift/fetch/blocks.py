@@ -11,9 +11,10 @@ from lxml import etree
 
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
-from .dom import drop, own_copy, render_node, resolve_links, run_trafilatura
+from .dom import own_copy, render_node, resolve_links, run_trafilatura
 from .pagetype import card_run, post_run
 from .region import find_main_region, text_length
+from .tree import drop
 
 __all__ = [
     "BLOCK_PAGES",

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from .dom import drop
+from .tree import drop
 
 __all__ = [
     "PRUNED_TAGS",

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .dom import drop, string_length
+from .dom import string_length
 from .markdown import normalize_space
+from .tree import drop
 
 __all__ = ["Byline", "take_byline"]
 

@@ -17,11 +17,11 @@ from ..models import ContentFormat
 from . import stages
 from .links import join_url
 from .markdown import TextFormat, render
+from .tree import drop
 
 __all__ = [
     "body_of",
     "collapse_whitespace",
-    "drop",
     "lift_captions",
     "link_base",
     "own_copy",
@@ -194,21 +194,6 @@ def collapse_whitespace(tree: etree._Element) -> None:
             before.tail = before.tail.translate(_SOURCE_BREAKS)
         elif before is None and parent.text:
             parent.text = parent.text.translate(_SOURCE_BREAKS)
-
-
-def drop(node: etree._Element, *, keep_blank_tail: bool = False) -> None:
-    """Remove `node` from its tree, keeping the text that follows it (a blank tail too when
-    asked: between two inline elements it is the space that keeps their words apart)."""
-    parent = node.getparent()
-    if parent is None:
-        return
-    tail, prev = node.tail, node.getprevious()
-    parent.remove(node)
-    if tail and (keep_blank_tail or tail.strip()):
-        if prev is not None:
-            prev.tail = (prev.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
 
 
 def own_copy(tree: etree._Element, url: str | None) -> etree._Element:

@@ -20,6 +20,7 @@ from lxml import etree
 from trafilatura.settings import BASIC_CLEAN_XPATH
 
 from ..models import ContentFormat
+from .boilerplate import looks_like_boilerplate
 from .markdown import render
 
 __all__ = ["Fallback", "read_fallback"]
@@ -46,9 +47,6 @@ class Fallback:
 
 def read_fallback(tree: etree._Element, fmt: ContentFormat) -> Fallback:
     """The page's main region by baseline's tiers (JSON aside), its structure kept."""
-    # imported here: boilerplate needs dom, which needs stages, which needs this module
-    from .boilerplate import looks_like_boilerplate
-
     work = deepcopy(tree)
     for node in BASIC_CLEAN_XPATH(work):  # asides, footers, scripts, cookie banners
         _remove(node)

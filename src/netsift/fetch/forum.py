@@ -16,8 +16,9 @@ from lxml import etree
 
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
-from .dom import drop, own_copy, render_node
+from .dom import own_copy, render_node
 from .markdown import TextFormat, normalize_space, render
+from .tree import drop
 
 __all__ = ["Post", "extract_posts", "find_posts", "read_forum", "render_posts"]
 

@@ -27,7 +27,8 @@ from functools import lru_cache
 
 from lxml import etree
 
-from .dom import drop, string_length
+from .dom import string_length
+from .tree import drop
 
 __all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden"]
 

@@ -36,7 +36,6 @@ from .byline import Byline, take_byline
 from .dom import (
     body_of,
     collapse_whitespace,
-    drop,
     lift_captions,
     link_base,
     resolve_links,
@@ -55,6 +54,7 @@ from .pagetype import (
 )
 from .product import read_product
 from .tidy import plain_tables, tidy
+from .tree import drop
 from .wall import Wall, page_wall
 
 __all__ = ["PAGE_TYPE_CHOICES", "HtmlExtraction", "bounded_html", "extract_html", "parse_html"]

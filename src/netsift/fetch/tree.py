@@ -1,0 +1,24 @@
+"""Editing an lxml tree without losing its words: the one primitive every reader and cleaner
+of fetch/ uses, kept apart from dom.py (which runs trafilatura's stages) so that the cleaners
+(boilerplate.py, hidden.py) need nothing of the extraction pipeline."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+__all__ = ["drop"]
+
+
+def drop(node: etree._Element, *, keep_blank_tail: bool = False) -> None:
+    """Remove `node` from its tree, keeping the text that follows it (a blank tail too when
+    asked: between two inline elements it is the space that keeps their words apart)."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    tail, prev = node.tail, node.getprevious()
+    parent.remove(node)
+    if tail and (keep_blank_tail or tail.strip()):
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
