@@ -146,7 +146,7 @@ class ResearchAgent:
         if state.synthesis is None:
             # Stopped before any answer was written (deadline, budget): answer from what was
             # read without the model — instant, so the deadline is not overrun.
-            ranked = rank_passages(params.question, state.passages)
+            ranked = rank_passages(params.question, state.passages, titles=state.titles())
             state.synthesis = synthesize_extractive(params.question, ranked, state.sources)
             if self.llm is not None and state.sources:
                 state.note("The answer is extractive: the model had no time to write it.")
@@ -385,7 +385,7 @@ class ResearchAgent:
         return 1
 
     async def _synthesize(self, question: str, state: RunState) -> None:
-        ranked = rank_passages(question, state.passages)
+        ranked = rank_passages(question, state.passages, titles=state.titles())
         if self.llm is None or not ranked:  # nothing relevant to show a model: say so, free
             state.synthesis = synthesize_extractive(question, ranked, state.sources)
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..search.rank import bm25_scores
@@ -45,10 +46,20 @@ def split_passages(text: str, *, max_chars: int = 800, min_chars: int = 40) -> l
     return [piece for piece in pieces if len(piece) >= min_chars]
 
 
-def rank_passages(question: str, passages: list[Passage], *, per_source: int = 3) -> list[Passage]:
+def rank_passages(
+    question: str,
+    passages: list[Passage],
+    *,
+    per_source: int = 3,
+    titles: Mapping[int, str] | None = None,
+) -> list[Passage]:
     """Best passages first, at most `per_source` from one source, so one long page cannot
-    crowd out the others (source diversity)."""
-    scores = bm25_scores(question, [p.text for p in passages])
+    crowd out the others (source diversity). A passage is scored with its page's title
+    (`titles`, by source number): a page whose text says "the painting" throughout is about
+    what its title names, which a page that keeps its heading as the title no longer
+    repeats in its text."""
+    titled = titles or {}
+    scores = bm25_scores(question, [f"{titled.get(p.source, '')}\n{p.text}" for p in passages])
     scored = sorted(
         (Passage(p.source, p.text, s) for p, s in zip(passages, scores, strict=True)),
         key=lambda p: p.score,

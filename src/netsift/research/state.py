@@ -109,6 +109,10 @@ class RunState:
     round_chosen: list[SearchResult] | None = None
     round_pages: dict[str, ReadPage | None] = field(default_factory=dict)
 
+    def titles(self) -> dict[int, str]:
+        """Each source's title by its number (passages are ranked with their page's title)."""
+        return {n: source.title or "" for n, source in self.sources.items()}
+
     def note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)
