@@ -250,8 +250,10 @@ class CrawlReport(_Model):
     skipped: list[CrawlSkip] = Field(default_factory=list)
     pages_read: int = 0
     bytes: int = 0
-    stopped_because: str = ""  # done (nothing left), max_pages, max_bytes, time, cancelled
+    stopped_because: str = ""  # done (nothing left), max_pages, max_bytes, time, trap, cancelled
     elapsed_ms: float = 0.0
+    traps: list[str] = Field(default_factory=list)  # path patterns judged traps, left unread
+    trapped: int = 0  # URLs of those patterns not read
 
 
 EventType = Literal[

@@ -51,6 +51,9 @@ class CrawlSummary(BaseModel):
     seen: int
     stopped_because: str
     elapsed_ms: float
+    # The path patterns judged traps (their URLs were left unread), and how many URLs that was.
+    traps: list[str] = Field(default_factory=list)
+    trapped: int = 0
 
 
 class CrawlCheckpoint(BaseModel):
@@ -191,6 +194,8 @@ class CrawlKinds:
             seen=status["seen"],
             stopped_because=status["stopped"] or "done",
             elapsed_ms=round((time.monotonic() - started) * 1000, 1),
+            traps=list(status.get("traps", [])),
+            trapped=int(status.get("trapped", 0)),
         )
         return Outcome(summary)
 

@@ -58,4 +58,6 @@ async def crawl_report(
         bytes=sum(page.bytes for page in pages),
         stopped_because=summary.stopped_because if summary else job.status,
         elapsed_ms=summary.elapsed_ms if summary else 0.0,
+        traps=summary.traps if summary else [],
+        trapped=summary.trapped if summary else 0,
     )

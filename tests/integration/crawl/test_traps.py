@@ -91,4 +91,7 @@ async def test_an_endless_calendar_stops_soon_after_its_first_empty_month(
     assert report.stopped_because == "trap"
     traps = [skip for skip in report.skipped if skip.code == "trap"]
     assert traps and all(f"{CALENDAR_HOST}/cal/0/0" in skip.message for skip in traps)
+    # the report names the pattern and counts what it left unread
+    assert any(f"{CALENDAR_HOST}/cal/0/0" in pattern for pattern in report.traps)
+    assert report.trapped >= len(traps) > 0
     assert month_path(*ENTRY) in kept
