@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.fleet import Fleet, free_port, until
+from tests.e2e.fleet import POLL_INTERVAL, Fleet, free_port, until
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
@@ -136,10 +138,18 @@ def test_a_paused_worker_loses_its_lease_and_the_job_is_published_once(
     fleet.worker()
     job = until(lambda: _ended(api, job_id), what="the second worker to take over")
     first.send_signal(signal.SIGCONT)  # it wakes, still mid-job: its writes are refused
-    until(lambda: "lease lost" in fleet.log(first), what="the first worker to see its lease lost")
+    _watch_for_lease_lost(fleet, first)
     assert job["status"] == "done" and job["attempts"] == 2
     _assert_one_clean_stream(_events(api, job_id), "done")
     assert _job(api, job_id)["result"] == job["result"]
+
+
+def _watch_for_lease_lost(fleet: Fleet, worker: subprocess.Popen[bytes]) -> None:
+    """Until the woken worker says its lease was lost, or for a lease's time (scaled) if it
+    never writes: that nothing changes has no event of its own to await."""
+    watched = time.monotonic() + scaled(LEASE)
+    while "lease lost" not in fleet.log(worker) and time.monotonic() < watched:
+        time.sleep(POLL_INTERVAL)
 
 
 @BOTH
@@ -212,4 +222,4 @@ def test_a_busy_metrics_port_is_said_before_the_worker_starts(fleet: Fleet):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         worker = fleet.worker("--metrics-port", str(taken.getsockname()[1]))
-        assert worker.wait(timeout=scaled(30)) == 5
+        assert worker.wait(timeout=scaled(30)) == 5, fleet.log(worker)
