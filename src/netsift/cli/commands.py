@@ -1,28 +1,19 @@
-"""The `netsift` command: human output on a terminal, JSON in and out for agent harnesses."""
+"""The `netsift` command line: every command on one typer app (`netsift.cli.main` runs it)."""
 
 from __future__ import annotations
 
-import sys
+import typer
 
-# httpx's __init__ imports its own command line (`httpx._main`: click, rich.progress,
-# rich.syntax, pygments' lexers) whenever those happen to be installed, and typer's dependency
-# on rich installs them: ~40 ms of CPU on every netsift command for a CLI it never runs. A None
-# entry makes that import fail the way httpx expects when its `cli` extra is absent, and httpx
-# falls back to its stub `main`. Only the netsift process is affected; the library leaves it.
-sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+from .agents import mcp, tools
+from .crawl import crawl
+from .fetch import extract, fetch, meta
+from .map import map_site
+from .research import discoveries, jobs, research, wake
+from .search import providers, search
+from .serve import serve
+from .worker import worker
 
-import typer  # noqa: E402
-
-from .agents import mcp, tools  # noqa: E402
-from .crawl import crawl  # noqa: E402
-from .fetch import extract, fetch, meta  # noqa: E402
-from .map import map_site  # noqa: E402
-from .research import discoveries, jobs, research, wake  # noqa: E402
-from .search import providers, search  # noqa: E402
-from .serve import serve  # noqa: E402
-from .worker import worker  # noqa: E402
-
-__all__ = ["app", "main"]
+__all__ = ["app"]
 
 app = typer.Typer(
     name="netsift",
@@ -79,7 +70,3 @@ def _root(
         from ..config import CONFIG_ENV
 
         os.environ[CONFIG_ENV] = config  # read when the command builds its Settings
-
-
-def main() -> None:
-    app()
