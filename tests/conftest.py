@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from netsift.config import Settings
+from tests.timing import slowness
 
 # Fixture modules, one per owner: the offline web (pages, provider simulators) and Redis.
 pytest_plugins = [
@@ -45,6 +46,21 @@ _FOREIGN = {
     "ALL_PROXY",
     "NO_PROXY",
 }
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """pytest-timeout's limit (pyproject, or a test's own `timeout` mark) is a hang guard in
+    seconds of the quiet development machine: stretch it by this machine's measured slowness,
+    so a busy runner waits longer for a slow test instead of killing it."""
+    factor = slowness()
+    if factor <= 1.0:
+        return
+    default = float(config.getoption("timeout", None) or config.getini("timeout") or 0)
+    for item in items:
+        marked = item.get_closest_marker("timeout")
+        seconds = float(marked.args[0]) if marked and marked.args else default
+        if seconds > 0:
+            item.add_marker(pytest.mark.timeout(seconds * factor), append=False)
 
 
 @pytest.fixture(autouse=True)

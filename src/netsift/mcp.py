@@ -9,7 +9,7 @@ error (JSON-RPC -32602), as the specification asks.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -354,18 +354,43 @@ def unreadable_request(exc: Exception) -> types.JSONRPCError:
     )
 
 
+# Where the streamable HTTP transport answers (the SDK's default, said to the user at start).
+HTTP_PATH = "/mcp"
+
+
 def serve_http(
-    settings: Settings | None = None, *, host: str = "127.0.0.1", port: int = 8765
+    settings: Settings | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    announce: Callable[[str], None] | None = None,
 ) -> None:
     """Streamable HTTP on `host` (loopback by default; the SDK checks Host and Origin there).
 
-    Every POST body is screened first (`mcp_http.ScreenedBodies`): at most
-    NETSIFT_SERVER_MAX_BODY bytes, as on the HTTP API, and one readable JSON-RPC message."""
+    The socket is bound and listening before `announce` is told the server's URL (so a client
+    that reads it can connect at once; port 0 picks a free port). Every POST body is screened
+    first (`mcp_http.ScreenedBodies`): at most NETSIFT_SERVER_MAX_BODY bytes, as on the HTTP
+    API, and one readable JSON-RPC message."""
+    import socket
+
     import uvicorn
 
     from .mcp_http import ScreenedBodies
 
     settings = settings if settings is not None else Settings()
     max_body = settings.server_max_body
-    app = create_server(settings).streamable_http_app(host=host, max_request_body_size=max_body)
-    uvicorn.run(ScreenedBodies(app, max_body=max_body), host=host, port=port, log_level="warning")
+    server = create_server(settings)
+    app = server.streamable_http_app(
+        streamable_http_path=HTTP_PATH, host=host, max_request_body_size=max_body
+    )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen()
+    bound = sock.getsockname()[1]
+    if announce is not None:
+        shown = f"[{host}]" if ":" in host else host
+        announce(f"http://{shown}:{bound}{HTTP_PATH}")
+    config = uvicorn.Config(ScreenedBodies(app, max_body=max_body), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])

@@ -7,6 +7,7 @@ generated from them rather than written twice.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -38,6 +39,7 @@ __all__ = [
     "SleepParams",
     "WakeParams",
     "validated",
+    "well_formed",
 ]
 
 MAX_QUERY_CHARS = 400  # Brave's and Tavily's limit: a longer query fails on the best engines
@@ -50,10 +52,43 @@ MAX_BATCH_QUERIES = 20
 MAX_MAP_LIMIT = 5000
 
 
+# A UTF-16 surrogate code point: JSON can spell one alone (`"\ud800"`) and Python keeps it in a
+# str, but no UTF-8 can carry it, so the first layer that encodes the text would fail.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def well_formed(value: Any) -> Any:
+    """`value` unchanged when every string in it (in lists and dicts, keys too) is well-formed
+    Unicode; else a validation error, so every door answers `invalid_input` instead of failing
+    later with an encoding error (500) wherever the text is first sent or stored."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if found := _SURROGATE.search(item):
+                raise PydanticCustomError(
+                    "malformed_unicode",
+                    "malformed Unicode: a lone UTF-16 surrogate (U+{code:04X}) at character "
+                    "{index}; send well-formed UTF-8 text",
+                    {"code": ord(found.group()), "index": found.start()},
+                )
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+    return value
+
+
 class _Params(BaseModel):
     # Strict, as the generated schemas say: `"count": "5"` or `"seconds": true` is refused at
     # every door rather than coerced (a float field still takes a JSON integer).
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _well_formed(cls, value: object) -> object:
+        return well_formed(value)
 
 
 P = TypeVar("P", bound=BaseModel)

@@ -1,5 +1,9 @@
 """Real netsift processes for a test (API replicas, workers) on one store, killed at the end;
-and the two waits every process test needs: a free port, and a condition coming true."""
+and the two waits every process test needs: a free port, and a condition coming true.
+
+A wait polls for its event; its timeout only says how long "never" is on the quiet development
+machine, stretched by the machine's measured slowness (tests/timing.py) so a busy CI runner or
+laptop waits longer instead of failing."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ from typing import Any
 
 import httpx
 
+from tests.timing import scaled
+
 __all__ = ["Fleet", "free_port", "until"]
 
 
@@ -24,19 +30,26 @@ def free_port() -> int:
         return port
 
 
+# How often a wait looks again: far below any event's time, far above the check's cost.
+POLL_INTERVAL = 0.05
+
+
 def until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
-    """`check()`'s first truthy value, polled every 50 ms; fails naming `what` at `timeout`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """`check()`'s first truthy value, polled; fails naming `what` after `timeout` seconds of
+    the quiet development machine (`scaled`: longer on a busy one)."""
+    allowed = scaled(timeout)
+    started = time.monotonic()
+    while time.monotonic() - started < allowed:
         if value := check():
             return value
-        time.sleep(0.05)
-    raise AssertionError(f"never got there: {what}")
+        time.sleep(POLL_INTERVAL)
+    raise AssertionError(f"never got there in {allowed:.0f} s (scaled from {timeout:g}): {what}")
 
 
 class Fleet:
     """The processes of one test, all pointed at the same store; killed at the end.
-    `patience` is how long a wait for one of them (the API starting) may take."""
+    `patience` is how long a wait for one of them (the API starting) may take on a quiet
+    machine (`until` stretches it on a busy one)."""
 
     def __init__(self, env: dict[str, str], tmp: Path, *, patience: float = 30.0) -> None:
         self.env = env
@@ -44,8 +57,15 @@ class Fleet:
         self.patience = patience
         self.processes: list[subprocess.Popen[bytes]] = []
 
+    def log(self, process: subprocess.Popen[bytes]) -> str:
+        """What `process` wrote so far (stdout and stderr)."""
+        return self._log_path(self.processes.index(process)).read_text("utf-8", "replace")
+
+    def _log_path(self, index: int) -> Path:
+        return self.tmp / f"proc-{index}.log"
+
     def start(self, *args: str) -> subprocess.Popen[bytes]:
-        log = open(self.tmp / f"proc-{len(self.processes)}.log", "wb")
+        log = open(self._log_path(len(self.processes)), "wb")
         process = subprocess.Popen(
             [sys.executable, "-m", "netsift", *args],
             env={**os.environ, **self.env},
@@ -76,4 +96,4 @@ class Fleet:
         for process in self.processes:
             if process.poll() is None:
                 process.kill()
-            process.wait(timeout=10)
+            process.wait(timeout=scaled(10))

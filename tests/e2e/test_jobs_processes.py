@@ -1,13 +1,17 @@
 """Jobs across real processes: `netsift serve --no-worker` and `netsift worker` subprocesses
 sharing one store (a SQLite file, or the suite's redis-server), killed by PID.
 
-Leases are short here (NETSIFT_JOB_LEASE) so a dead worker's job is taken over quickly."""
+Leases are short here (NETSIFT_JOB_LEASE) so a dead worker's job is taken over quickly, and
+stretched by the machine's measured slowness (tests/timing.py): on a busy machine a live worker
+must still renew its lease in time. Every wait is for an event (a page read, a job ended, a
+log line); the deadlines that are the point (a lease, a stop timeout) are scaled the same way."""
 
 from __future__ import annotations
 
 import json
 import signal
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +20,19 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.fleet import Fleet, free_port, until
+from tests.e2e.fleet import POLL_INTERVAL, Fleet, free_port, until
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
+from tests.timing import scaled
 
-LEASE = "3.0"
+# Seconds on the quiet development machine: a lease, and how long a SIGTERM'd worker may take
+# to hand its job back (NETSIFT_JOB_STOP_TIMEOUT) plus its own exit.
+LEASE = 3.0
+STOP_TIMEOUT = 5.0
+EXIT_AFTER_STOP = 15.0
+# One request to the API (a DELETE waits for the worker to end the job).
+HTTP_TIMEOUT = 10.0
 FINAL = ("done", "error")
 
 
@@ -48,8 +59,8 @@ def fleet(
         **llm.env(),
         "NETSIFT_JOBS_URL": store,
         "NETSIFT_DATA_DIR": str(tmp_path / "data"),
-        "NETSIFT_JOB_LEASE": LEASE,
-        "NETSIFT_JOB_STOP_TIMEOUT": "5",
+        "NETSIFT_JOB_LEASE": f"{scaled(LEASE):.1f}",
+        "NETSIFT_JOB_STOP_TIMEOUT": f"{scaled(STOP_TIMEOUT):.1f}",
         "NETSIFT_CACHE_URL": "memory://",
     }
     made = Fleet(env, tmp_path)
@@ -60,12 +71,14 @@ def fleet(
 
 
 def _job(api: str, job_id: str) -> dict[str, Any]:
-    answer: dict[str, Any] = httpx.get(f"{api}/v1/research/{job_id}", timeout=10).json()
+    answer: dict[str, Any] = httpx.get(
+        f"{api}/v1/research/{job_id}", timeout=scaled(HTTP_TIMEOUT)
+    ).json()
     return answer
 
 
 def _events(api: str, job_id: str) -> list[dict[str, Any]]:
-    body = httpx.get(f"{api}/v1/research/{job_id}/events", timeout=10).json()
+    body = httpx.get(f"{api}/v1/research/{job_id}/events", timeout=scaled(HTTP_TIMEOUT)).json()
     events: list[dict[str, Any]] = body["events"]
     return events
 
@@ -86,7 +99,7 @@ def _assert_one_clean_stream(events: list[dict[str, Any]], final: str) -> None:
 
 def _start(api: str) -> str:
     body = {"question": QUESTION, "depth": "quick"}
-    job = httpx.post(f"{api}/v1/research", json=body, timeout=10).json()
+    job = httpx.post(f"{api}/v1/research", json=body, timeout=scaled(HTTP_TIMEOUT)).json()
     assert job["status"] == "queued"  # the API only enqueues
     job_id: str = job["id"]
     return job_id
@@ -100,7 +113,7 @@ def test_a_job_resumes_on_another_worker_after_kill_9(fleet: Fleet, research_web
     job_id = _start(api)
     until(lambda: research_web.state.pages, what="the first worker reading pages")
     first.send_signal(signal.SIGKILL)
-    first.wait(timeout=10)
+    first.wait(timeout=scaled(10))
     research_web.state.page_latency = 0.0
     fleet.worker()
     job = until(lambda: _ended(api, job_id), what="the job to end on the second worker")
@@ -125,10 +138,18 @@ def test_a_paused_worker_loses_its_lease_and_the_job_is_published_once(
     fleet.worker()
     job = until(lambda: _ended(api, job_id), what="the second worker to take over")
     first.send_signal(signal.SIGCONT)  # it wakes, still mid-job: its writes are refused
-    time.sleep(2.5)
+    _watch_for_lease_lost(fleet, first)
     assert job["status"] == "done" and job["attempts"] == 2
     _assert_one_clean_stream(_events(api, job_id), "done")
     assert _job(api, job_id)["result"] == job["result"]
+
+
+def _watch_for_lease_lost(fleet: Fleet, worker: subprocess.Popen[bytes]) -> None:
+    """Until the woken worker says its lease was lost, or for a lease's time (scaled) if it
+    never writes: that nothing changes has no event of its own to await."""
+    watched = time.monotonic() + scaled(LEASE)
+    while "lease lost" not in fleet.log(worker) and time.monotonic() < watched:
+        time.sleep(POLL_INTERVAL)
 
 
 @BOTH
@@ -139,7 +160,7 @@ def test_cancel_from_another_process_reaches_the_worker(fleet: Fleet, research_w
     job_id = _start(api)
     until(lambda: _job(api, job_id)["status"] == "running", what="the job to start")
     until(lambda: research_web.state.pages, what="the worker reading pages")
-    cancelled = httpx.delete(f"{api}/v1/research/{job_id}", timeout=10).json()
+    cancelled = httpx.delete(f"{api}/v1/research/{job_id}", timeout=scaled(HTTP_TIMEOUT)).json()
     assert cancelled["status"] == "cancelled"  # ended by the worker within the wait
     assert cancelled["result"]["partial"] and cancelled["result"]["queries"]
     events = _events(api, job_id)
@@ -157,7 +178,7 @@ def test_sigterm_hands_the_job_back_and_another_worker_finishes_it(
     job_id = _start(api)
     until(lambda: research_web.state.pages, what="the worker reading pages")
     first.send_signal(signal.SIGTERM)
-    assert first.wait(timeout=15) == 0  # bounded by NETSIFT_JOB_STOP_TIMEOUT
+    assert first.wait(timeout=scaled(EXIT_AFTER_STOP)) == 0  # bounded by NETSIFT_JOB_STOP_TIMEOUT
     assert _job(api, job_id)["status"] == "queued"  # handed back, not failed
     research_web.state.page_latency = 0.0
     fleet.worker()
@@ -185,14 +206,14 @@ def test_a_worker_process_serves_its_own_metrics(fleet: Fleet, research_web: Res
     job_id = _start(api)
     job = until(lambda: _ended(api, job_id), what="the worker to run the job")
     assert job["status"] == "done"
-    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=scaled(HTTP_TIMEOUT)).text
     assert _sample(text, "netsift_jobs_total", kind="research", outcome="done") == 1
     assert _sample(text, "netsift_job_duration_seconds_count", kind="research") == 1
     searched = _sample(text, "netsift_usage_total", kind="search:searxng")
     assert searched == job["usage"]["searches"] >= 1
     assert _sample(text, "netsift_usage_total", kind="pages") == job["usage"]["pages"]
     worker.send_signal(signal.SIGTERM)
-    assert worker.wait(timeout=15) == 0
+    assert worker.wait(timeout=scaled(EXIT_AFTER_STOP)) == 0
 
 
 @SQLITE
@@ -201,4 +222,4 @@ def test_a_busy_metrics_port_is_said_before_the_worker_starts(fleet: Fleet):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         worker = fleet.worker("--metrics-port", str(taken.getsockname()[1]))
-        assert worker.wait(timeout=30) == 5
+        assert worker.wait(timeout=scaled(30)) == 5, fleet.log(worker)

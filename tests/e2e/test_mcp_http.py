@@ -6,18 +6,19 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 
 import httpx
 import pytest
 from starlette.responses import Response
 
 from netsift.mcp_http import ScreenedBodies
-from tests.e2e.fleet import free_port
 from tests.offline_web.server import serve
+from tests.timing import scaled
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 HELLO = {
@@ -31,34 +32,51 @@ HELLO = {
     },
 }
 MAX_BODY = 64 * 1024
+# The client configuration printed after the URL line: a heading and 8 lines of JSON.
+CONFIG_LINES = 9
+
+
+@dataclass(frozen=True)
+class Announced:
+    url: str
+    printed: str  # what the server printed at start: its URL and a client configuration
 
 
 @pytest.fixture(scope="module")
-def mcp_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
+def mcp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Announced]:
     env = {
         **os.environ,
         "NETSIFT_DATA_DIR": str(tmp_path_factory.mktemp("mcp-http")),
         "NETSIFT_CAPABILITIES": "fetch",
         "NETSIFT_SERVER_MAX_BODY": str(MAX_BODY),
     }
-    cli = [sys.executable, "-m", "netsift", "mcp", "--http", "--port", str(port)]
-    server = subprocess.Popen(cli, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}/mcp"
+    cli = [sys.executable, "-m", "netsift", "mcp", "--http", "--port", "0"]
+    server = subprocess.Popen(
+        cli, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(url, timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("netsift mcp --http did not start") from None
-                time.sleep(0.2)
-        yield url
+        assert server.stdout is not None
+        said = server.stdout.readline()  # printed once the socket listens: the event to await
+        url = re.search(r"on (http://\S+/mcp);", said)
+        if url is None:
+            raise RuntimeError(f"netsift mcp --http did not say where it listens: {said!r}")
+        printed = said + "".join(server.stdout.readline() for _ in range(CONFIG_LINES))
+        yield Announced(url=url.group(1), printed=printed)
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=scaled(10))
+
+
+@pytest.fixture(scope="module")
+def mcp_url(mcp_server: Announced) -> str:
+    return mcp_server.url
+
+
+def test_it_prints_its_url_and_a_client_configuration_to_paste(mcp_server: Announced) -> None:
+    config = json.loads(mcp_server.printed[mcp_server.printed.index("{") :])
+    assert config == {"mcpServers": {"netsift": {"type": "http", "url": mcp_server.url}}}
+    assert mcp_server.url.startswith("http://127.0.0.1:") and mcp_server.url.endswith("/mcp")
+    assert _session(mcp_server.url)["mcp-session-id"]  # and a client reaches it there
 
 
 def _session(url: str) -> dict[str, str]:

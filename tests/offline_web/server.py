@@ -3,8 +3,8 @@
     with serve(app) as server:
         server.port, server.url("/path")
 
-A port is never hard-coded: the socket is bound first and the port read from it, so test runs
-on one machine never collide.
+Tests never hard-code a port: the socket is bound to port 0 first and the port read from it, so
+test runs on one machine never collide (only the offline tour asks for the port its docs name).
 """
 
 from __future__ import annotations
@@ -39,22 +39,32 @@ class LiveServer:
         return f"{scheme}://{host or self.host}:{self.port}{path}"
 
 
-def listen(host: str = "127.0.0.1") -> socket.socket:
-    """A socket bound to a free port of `host`, not yet listening."""
+def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A socket bound to `port` of `host` (0: any free one), not yet listening."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, 0))
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
 @contextmanager
 def serve(
-    app: Any, *, host: str = "127.0.0.1", also: Sequence[socket.socket] = (), **config: Any
+    app: Any,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    also: Sequence[socket.socket] = (),
+    **config: Any,
 ) -> Iterator[LiveServer]:
-    """Serve `app` until the block ends; waits until it accepts connections. `also`: more
-    bound sockets (from `listen()`) the same app answers on, as a second listener."""
-    sock = listen(host)
+    """Serve `app` on `port` (0: any free one) until the block ends; waits until it accepts
+    connections. `also`: more bound sockets (from `listen()`) the same app answers on, as a
+    second listener."""
+    sock = listen(host, port)
     port = sock.getsockname()[1]
     options: dict[str, Any] = {"log_level": "warning", "lifespan": "off", "access_log": False}
     options.update(config)

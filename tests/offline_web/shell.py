@@ -4,7 +4,8 @@
         done = shell.run("netsift search 'rust async runtime'")
 
 `tour_shell` starts `python -m tests.offline_web` as a subprocess (what the README tells people
-to run), reads the env file it prints, and runs commands with `bash -c` in the repository with
+to run, with its env file under `home` and the offline web on any free port), waits for the tour
+it prints, reads the env file it wrote, and runs commands with `bash -c` in the repository with
 that environment loaded, this virtualenv's `bin/` first on PATH and HOME pointed at `home` (so
 a test can prove nothing reached the user's own data directory). A command ending in ` &` is
 started in the background and stopped when the block ends.
@@ -32,6 +33,7 @@ STOP_TIMEOUT = 10.0
 
 @dataclass
 class TourShell:
+    printed: str  # what the tour printed on stdout, its last line `END`
     env_text: str
     tour_env: dict[str, str]
     commands: list[str]
@@ -77,8 +79,9 @@ class TourShell:
 @contextmanager
 def tour_shell(home: Path) -> Iterator[TourShell]:
     """The tour running in a subprocess, and a shell with its env file loaded."""
+    env_file = home / "offline.env"
     tour = subprocess.Popen(
-        [sys.executable, "-m", "tests.offline_web"],
+        [sys.executable, "-m", "tests.offline_web", "--env-file", str(env_file), "--port", "0"],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -86,13 +89,13 @@ def tour_shell(home: Path) -> Iterator[TourShell]:
     )
     try:
         assert tour.stdout is not None
-        lines = []
+        printed = []
         while (line := tour.stdout.readline()) and line.rstrip("\n") != END:
-            lines.append(line)
+            printed.append(line)
         if not line:
             _, err = tour.communicate(timeout=STOP_TIMEOUT)
-            raise RuntimeError(f"the offline tour stopped before printing its env file:\n{err}")
-        text = "".join(lines) + line
+            raise RuntimeError(f"the offline tour stopped before printing its tour:\n{err}")
+        text = env_file.read_text("utf-8")
         tour_env, commands = parse_env_file(text)
         bin_dir = str(Path(sys.executable).parent)
         # A clean environment, as a newcomer's shell: nothing of the developer's netsift or
@@ -108,7 +111,13 @@ def tour_shell(home: Path) -> Iterator[TourShell]:
             "XDG_DATA_HOME": str(home / ".local" / "share"),
             "XDG_CACHE_HOME": str(home / ".cache"),
         }
-        shell = TourShell(env_text=text, tour_env=tour_env, commands=commands, env=env)
+        shell = TourShell(
+            printed="".join(printed) + line,
+            env_text=text,
+            tour_env=tour_env,
+            commands=commands,
+            env=env,
+        )
         try:
             yield shell
         finally:

@@ -1,17 +1,21 @@
 """The offline tour: every local server netsift needs to show what it does, and the commands.
 
-    .venv/bin/python -m tests.offline_web > offline.env     # serves until Ctrl-C
-    set -a; . ./offline.env; set +a
+    .venv/bin/python -m tests.offline_web                  # terminal 1: serves until Ctrl-C
+    set -a; . ./offline.env; set +a                        # terminal 2
     netsift search "rust async runtime" -p tavily,brave    # and the rest of the printed tour
 
-`Tour.start()` serves the offline web, every provider simulator (their results link to pages
-the `linked` server really serves), and the scripted OpenAI-compatible model, each on
-127.0.0.1:<random port>, with a scratch data directory made for this run and removed after it,
-so trying netsift never fills the user's own cache, jobs or discoveries. `env_file()` is what
-`python -m tests.offline_web` prints: the settings (host pins, the loopback as the one network
-the SSRF guard lets through, provider URLs and test keys, the model) followed by the tour as
-comments — `#   $ command` lines, each of which works as printed in a shell that loaded the
-file (`tests/e2e/test_tour.py` runs them all). A command ending in ` &` runs in the background.
+`Tour.start()` serves the offline web (on the port the docs' examples name, `WEB_PORT`, when it
+is free), every provider simulator (their results link to pages the `linked` server really
+serves), and the scripted OpenAI-compatible model, the rest each on 127.0.0.1:<random port>,
+with a scratch data directory made for this run and removed after it, so trying netsift never
+fills the user's own cache, jobs or discoveries. `env_file()` is what `python -m
+tests.offline_web` writes to its env file (git-ignored `offline.env` by default): the settings
+(host pins, the loopback as the one network the SSRF guard lets through, provider URLs and test
+keys, the model) followed by the tour as comments — `#   $ command` lines, each of which works
+as printed in a shell that loaded the file (`tests/e2e/test_tour.py` runs them all). A command
+ending in ` &` runs in the background. The tour shows every door: search, fetch, meta, map,
+crawl, render (when the `browser` extra and a Chromium are there), research, the HTTP API with
+its web page and the Tavily, SearXNG and Firecrawl APIs, and MCP.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from netsift.config import Settings
+from netsift.render.step import browser_available
 from tests.integration.research.web import QUESTION
 from tests.offline_web import linked
 from tests.offline_web.fixtures import OfflineWeb
@@ -41,6 +47,7 @@ __all__ = [
     "END",
     "FAILING_PROVIDER",
     "PORTS_PREFIX",
+    "WEB_PORT",
     "Tour",
     "parse_env_file",
     "parse_ports",
@@ -55,6 +62,12 @@ FAILING_PROVIDER = "tavily"
 COMMAND_PREFIX = "#   $ "
 END = "# end of the offline tour"
 PORTS_PREFIX = "# ports: "
+# The offline web's port in the docs' examples (`http://news.test:8000/article`): the tour
+# serves there when it can, so an example pasted from the README works as written.
+WEB_PORT = 8000
+# curl in the tour: fail on an HTTP error (showing its body), and wait for `netsift serve`,
+# started in the background just before, to accept connections.
+CURL = "curl -sS --fail-with-body --retry 30 --retry-connrefused --retry-delay 1"
 
 
 def _free_port() -> int:
@@ -76,13 +89,14 @@ class Tour:
 
     @classmethod
     @contextlib.contextmanager
-    def start(cls) -> Iterator[Tour]:
-        """Every server of the tour, running until the block ends; the data dir goes with it."""
+    def start(cls, web_port: int = 0) -> Iterator[Tour]:
+        """Every server of the tour, running until the block ends; the data dir goes with it.
+        `web_port` is the offline web's (0: any free one)."""
         site_state = SiteState()
         data_dir = Path(tempfile.mkdtemp(prefix="netsift-offline-tour-"))
         try:
             with (
-                serve(build_app(site_state), timeout_graceful_shutdown=1) as site,
+                serve(build_app(site_state), port=web_port, timeout_graceful_shutdown=1) as site,
                 serve(linked.build_app(), timeout_graceful_shutdown=1) as pages,
                 serve(create_app(LLMState()), timeout_graceful_shutdown=1) as model,
             ):
@@ -121,12 +135,18 @@ class Tour:
     def commands(self) -> list[tuple[str, str]]:
         """(what it shows, the command) in the order a newcomer would try them."""
         article = self.web.url("news.test", "/article")
+        site = self.web.url("map.test", "/")
         result = f"http://docs.corpus.test:{self.linked_port}/rust-async-runtime"
         question = shlex.quote(QUESTION)
         api = f"http://{LOOPBACK}:{self.serve_port}"
-        body = shlex.quote('{"query": "rust async runtime", "count": 2, "providers": ["brave"]}')
+        json_body = "-H 'content-type: application/json' -d"
+        search_body = shlex.quote(
+            '{"query": "rust async runtime", "count": 2, "providers": ["brave"]}'
+        )
+        tavily_body = shlex.quote('{"query": "rust async runtime", "max_results": 2}')
+        scrape_body = shlex.quote(f'{{"url": "{article}", "formats": ["markdown"]}}')
         tool_args = shlex.quote('{"query": "rust async runtime", "count": 2}')
-        return [
+        commands = [
             (
                 f"search with a failover: {FAILING_PROVIDER}'s simulator answers 500, brave then",
                 f"netsift search 'rust async runtime' -p {FAILING_PROVIDER},brave -n 3",
@@ -145,6 +165,24 @@ class Tour:
             ),
             ("its link-preview card", f"netsift meta {article}"),
             (
+                "map a site: its sitemaps (nested, gzipped), feeds and links, no page read",
+                f"netsift map {site} --limit 10",
+            ),
+            (
+                "crawl it: breadth-first within its scope and robots.txt, duplicates dropped",
+                f"netsift crawl {site} --max-pages 5",
+            ),
+        ]
+        if browser_available(Settings(_env_file=None)):
+            commands.append(
+                (
+                    "a page whose text exists only after its JavaScript ran: the guarded browser",
+                    f"netsift fetch {self.web.url('spa.test', '/article')} --render auto",
+                )
+            )
+        return [
+            *commands,
+            (
                 "research without a model: an extractive answer, every citation verified",
                 f"NETSIFT_LLM_MODEL= netsift research {question} --depth quick",
             ),
@@ -156,10 +194,19 @@ class Tour:
                 "the HTTP API in the background (stop it with: kill %1)",
                 f"netsift serve --port {self.serve_port} &",
             ),
+            ("ask it for a search", f"{CURL} -X POST {api}/v1/search {json_body} {search_body}"),
+            ("its web page (open it in a browser)", f"{CURL} {api}/ | grep -o '<title>.*</title>'"),
             (
-                "ask it for a search",
-                f"curl -s --retry 20 --retry-connrefused --retry-delay 1 -X POST {api}/v1/search "
-                f"-H 'content-type: application/json' -d {body}",
+                "a Tavily client's search (tavily-python: api_base_url=…/tavily)",
+                f"{CURL} -X POST {api}/tavily/search {json_body} {tavily_body}",
+            ),
+            (
+                "a SearXNG client's search (LangChain, Open WebUI: the SearXNG URL)",
+                f"{CURL} '{api}/search?q=rust+async+runtime&format=json'",
+            ),
+            (
+                "a Firecrawl client's scrape (firecrawl-py: api_url=…)",
+                f"{CURL} -X POST {api}/v2/scrape {json_body} {scrape_body}",
             ),
             (
                 "an MCP host (the official SDK's client) starts `netsift mcp` and calls a tool",
@@ -178,21 +225,27 @@ class Tour:
         }
         return " ".join(f"{name}={port}" for name, port in ports.items())
 
-    def env_file(self) -> str:
-        """`offline.env`: the settings, then the tour as comments; `END` is its last line."""
+    def env_file(self, path: str = "offline.env") -> str:
+        """The env file (written at `path`): the settings, then the tour as comments; `END` is
+        its last line."""
         lines = [f"{name}={value}" for name, value in sorted(self.env().items())]
         lines += [
             "",
             "# netsift's offline tour: the offline web, every search provider's simulator and a",
             "# scripted OpenAI-compatible model on 127.0.0.1, with a scratch data directory",
             f"# ({self.data_dir}, removed when the tour stops). Load this file, then try:",
-            "#   set -a; . ./offline.env; set +a; PATH=$PWD/.venv/bin:$PATH",
+            f"#   set -a; . {shlex.quote(path)}; set +a; PATH=$PWD/.venv/bin:$PATH",
             f"{PORTS_PREFIX}{self.ports_line()}",
+            *self.tour_lines(),
         ]
+        return "\n".join(lines) + "\n"
+
+    def tour_lines(self) -> list[str]:
+        """The commands as comment lines (with what each shows), ending with `END`."""
+        lines: list[str] = []
         for note, command in self.commands():
             lines += ["#", f"# {note}", f"{COMMAND_PREFIX}{command}"]
-        lines += [END]
-        return "\n".join(lines) + "\n"
+        return [*lines, END]
 
 
 def parse_env_file(text: str) -> tuple[dict[str, str], list[str]]:

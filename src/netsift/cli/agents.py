@@ -56,4 +56,16 @@ def mcp(
             anyio.run(serve_stdio, settings)
             return
         check_port_free(host, port)
-        serve_http(settings, host=host, port=port)
+        serve_http(settings, host=host, port=port, announce=_announce_mcp_http)
+
+
+def _announce_mcp_http(url: str) -> None:
+    """Where the server listens, and the configuration an MCP client takes, to paste."""
+    import json
+
+    client = {"mcpServers": {"netsift": {"type": "http", "url": url}}}
+    print(
+        f"netsift MCP server (streamable HTTP) on {url}; Ctrl-C stops it.\n"
+        f"An MCP client's configuration:\n{json.dumps(client, indent=2)}",
+        flush=True,
+    )

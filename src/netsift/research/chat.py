@@ -16,10 +16,11 @@ from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 import anyio
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import InvalidInput, NetsiftError
 from ..models import SearchResult
+from ..params import well_formed
 from ..search.rank import canonical_url
 from ..search.service import SearchService
 from .answer_types import NUMBER
@@ -74,6 +75,12 @@ class ChatRequest(BaseModel):
     search_queries: list[str] | None = Field(default=None, max_length=10)
     # OpenAI's own switch for search (its search models): present means search.
     web_search_options: WebSearchOptions | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _well_formed(cls, body: object) -> object:
+        """Every string of the body, messages and passed-on fields too (params.well_formed)."""
+        return well_formed(body)
 
     def upstream_body(self) -> dict[str, Any]:
         """The body the model sees: netsift's own fields (and the search options) removed."""

@@ -8,8 +8,11 @@ guard (it is usually on localhost).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import inspect
 import json
+import logging
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -34,6 +37,8 @@ __all__ = [
     "parse_json_object",
     "refuses_output_mode",
 ]
+
+log = logging.getLogger(__name__)
 
 Message = dict[str, str]
 
@@ -94,8 +99,29 @@ def _mapped_errors() -> Iterator[None]:
 
 
 def llm_configured(settings: Settings) -> bool:
-    """A model name and somewhere to send it: otherwise research runs in extractive mode."""
-    return bool(settings.llm_model and (settings.openai_base_url or settings.openai_api_key))
+    """A model name, somewhere to send it and the client package to send with: otherwise
+    research runs in extractive mode (docs/research.md). A model configured on an install
+    without the `llm` extra is a warning naming the extra, once, not a failed run."""
+    if not (settings.llm_model and (settings.openai_base_url or settings.openai_api_key)):
+        return False
+    if not _client_installed():
+        _warn_client_missing(settings.llm_model)
+        return False
+    return True
+
+
+@functools.cache
+def _client_installed() -> bool:
+    return importlib.util.find_spec("openai") is not None
+
+
+@functools.cache
+def _warn_client_missing(model: str) -> None:
+    log.warning(
+        "warning: NETSIFT_LLM_MODEL is %s, but the openai package is missing: research runs "
+        "extractively; pip install 'netsift[llm]' to use the model",
+        model,
+    )
 
 
 LLM_RETRIES = 2  # the SDK retries 429 (honouring Retry-After), 5xx, timeouts and resets
