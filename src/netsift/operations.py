@@ -174,7 +174,9 @@ CATALOGUE: tuple[Operation, ...] = (
         http=("POST /v1/fetch",),
         ws="fetch",
         tool="web_fetch",
-        host_options=frozenset({"respect_robots"}),
+        # an agent never asks for the text a page hides from people: that is where planted
+        # instructions live (docs/extraction.md); a host may, through the other doors
+        host_options=frozenset({"respect_robots", "keep_hidden"}),
     ),
     Operation(
         "meta",
