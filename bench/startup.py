@@ -384,6 +384,8 @@ def main() -> None:
             ours = Contender("netsift extract FILE --json", command(argv, env))
             peer = Contender("trafilatura < FILE", command([trafilatura], base, PAGE.read_bytes()))
             measure("extract a file", [ours, peer], args.repeat)
+            hand = handed("netsift extract FILE --json", argv)
+            measure("extract a file, handed off", [hand, peer], args.repeat)
         if "mcp" in wanted:
             ours = Contender("netsift mcp", mcp_session([netsift, "mcp"], env))
             peer = Contender("mcp-server-fetch", mcp_session([str(BIN / "mcp-server-fetch")], base))

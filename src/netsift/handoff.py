@@ -7,9 +7,10 @@ as one process per tool call.
 
 A one-shot command pays for netsift's imports (the command line, the settings, pydantic, httpx,
 the readers) on every call; a running server has paid them once. With NETSIFT_HANDOFF set,
-`netsift fetch URL --json`, `netsift meta URL --json` and `netsift search QUERY --json` —
-exactly these forms; any other option runs in this process as usual — are sent to that server
-(`POST /v1/fetch`, `/v1/meta`, `/v1/search`) by this module, which imports nothing of netsift
+`netsift fetch URL --json`, `netsift meta URL --json`, `netsift search QUERY --json` and
+`netsift extract FILE --json` — exactly these forms; any other option runs in this process as
+usual — are sent to that server (`POST /v1/fetch`, `/v1/meta`, `/v1/search`, `/v1/extract`,
+the file's text as its `html`) by this module, which imports nothing of netsift
 but its errors. The server reads the page under its own SSRF guard, robots.txt, limits and
 settings, and its answer is printed as the command prints it: the same JSON, or the same
 `{"error": …}` object with the error's exit code. A server that cannot be reached is not an
@@ -32,7 +33,11 @@ ROUTES = {
     "fetch": ("/v1/fetch", "url"),
     "meta": ("/v1/meta", "url"),
     "search": ("/v1/search", "query"),
+    "extract": ("/v1/extract", "html"),
 }
+# The largest file `extract` hands off: well inside the server's default body cap (1 MiB, as
+# JSON-escaped text); a larger one, or one that is not UTF-8 text, is read here as usual.
+EXTRACT_MAX_BYTES = 512 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Seconds to connect: a server on the loopback accepts at once, or is not there.
 CONNECT_TIMEOUT = 1.0
@@ -59,6 +64,11 @@ def hand_off(argv: list[str]) -> int | None:
     import http.client  # only for a call handed off: every other command skips its import
 
     path, field = ROUTES[argv[0]]
+    if argv[0] == "extract":
+        text = _file_text(value)
+        if text is None:
+            return None
+        value = text
     body = json.dumps({field: value}).encode()
     connection = http.client.HTTPConnection(
         where.hostname, where.port or 80, timeout=CONNECT_TIMEOUT
@@ -84,3 +94,19 @@ def hand_off(argv: list[str]) -> int | None:
 
     error = answer.get("error") if isinstance(answer, dict) else None
     return error_from_dict(error).exit_code if isinstance(error, dict) else 1
+
+
+def _file_text(name: str) -> str | None:
+    """The file's text for `extract`, or None to read it here (too large, not UTF-8, absent:
+    the command then says so in its own words)."""
+    try:
+        with open(name, "rb") as file:
+            data = file.read(EXTRACT_MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > EXTRACT_MAX_BYTES or b"\x00" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None

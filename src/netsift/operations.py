@@ -281,6 +281,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (TooComplex,),
         input="html",
         cli="extract",
+        http=("POST /v1/extract",),
     ),
     Operation(
         "list_jobs",

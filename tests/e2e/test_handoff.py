@@ -91,3 +91,29 @@ def test_no_server_or_a_remote_one_runs_the_call_here(
         "fetch", url, "--json", env={**here, "NETSIFT_HANDOFF": "http://192.0.2.1:8080"}
     )
     assert remote.returncode == 0 and "ignored" in remote.stderr
+
+
+def test_a_handed_off_extract_reads_the_file_the_server_is_sent(
+    api: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`extract FILE --json` sends the file's text to `POST /v1/extract` (hand_off answers,
+    rather than leaving the call to run here) and prints what the command prints itself."""
+    from netsift.handoff import hand_off
+
+    page = tmp_path / "page.html"
+    page.write_text(
+        "<html><head><title>Tide tables</title></head><body><article><h1>Tide tables</h1>"
+        "<p>High water at the harbour mouth comes forty minutes before the town quay.</p>"
+        "</article></body></html>",
+        encoding="utf-8",
+    )
+    local = _netsift("extract", str(page), "--json", env={"NETSIFT_DATA_DIR": str(tmp_path)})
+    monkeypatch.setenv("NETSIFT_HANDOFF", api)
+    assert hand_off(["extract", str(page), "--json"]) == 0
+    handed = capsys.readouterr().out
+    assert local.returncode == 0, local.stderr
+    assert "forty minutes" in json.loads(handed)["content"]
+    assert _stable(handed) == _stable(local.stdout)
+    binary = tmp_path / "program"
+    binary.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(64))
+    assert hand_off(["extract", str(binary), "--json"]) is None  # read here, in its own words

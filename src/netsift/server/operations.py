@@ -25,6 +25,7 @@ from .events import EventChannel, watch_attempts
 from .responses import (
     BatchRequest,
     BatchResponse,
+    ExtractRequest,
     FetchRequest,
     MapRequest,
     MetaRequest,
@@ -143,6 +144,14 @@ class Operations:
         self.require("fetch")
         request = params.model_dump(exclude={"request_id"})
         return await self._counted(self.client.map(**request, timeout=timeout))
+
+    async def extract(self, params: ExtractRequest) -> Page:
+        """The library's `Client.extract_isolated`: the HTML read in the extraction worker,
+        under its CPU and memory budget, as a fetched page is (no network)."""
+        fields = params.model_dump(exclude={"request_id", "html"})
+        return await self.client.extract_isolated(
+            params.html.encode("utf-8"), **fields, what="the HTML sent"
+        )
 
     async def meta(self, params: MetaRequest) -> Metadata:
         """The library's `Client.meta`, exactly (its card carries the page type)."""

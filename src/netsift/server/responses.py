@@ -16,7 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import HTTPError, NetsiftError
 from ..operations import operation
-from ..params import BatchSearchParams, FetchParams, MapParams, MetaParams, SearchParams
+from ..params import (
+    BatchSearchParams,
+    ExtractParams,
+    FetchParams,
+    MapParams,
+    MetaParams,
+    SearchParams,
+)
 from ..search.batch import BatchItem
 
 __all__ = [
@@ -84,6 +91,14 @@ class MetaRequest(MetaParams, _RequestId):
     """Read a page's link-preview card."""
 
 
+class ExtractRequest(ExtractParams, _RequestId):
+    """Read HTML the caller already has (the body's size cap bounds it), as fetch reads a page."""
+
+    html: str = Field(
+        min_length=1, description="The HTML to read (the request body's cap bounds it)."
+    )
+
+
 class MapRequest(MapParams, _RequestId):
     """List a site's URLs: its sitemaps, feeds and the start page's links."""
 
@@ -94,6 +109,7 @@ _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     BatchSearchParams: BatchRequest,
     FetchParams: FetchRequest,
     MetaParams: MetaRequest,
+    ExtractParams: ExtractRequest,
     MapParams: MapRequest,
 }
 

@@ -1,4 +1,5 @@
-"""`POST /v1/fetch` (a page's readable content) and `POST /v1/meta` (its link-preview card).
+"""`POST /v1/fetch` (a page's readable content), `POST /v1/extract` (the same reading of HTML
+the caller has) and `POST /v1/meta` (a page's link-preview card).
 
 Every URL a client sends goes through the Client, so the SSRF guard, robots.txt, the size
 caps and the redirect checks apply exactly as they do in the library.
@@ -12,7 +13,14 @@ from ...models import Metadata, Page
 from ...operations import operation
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import GUARDED, FetchRequest, MetaRequest, errors_for, operation_errors
+from ..responses import (
+    GUARDED,
+    ExtractRequest,
+    FetchRequest,
+    MetaRequest,
+    errors_for,
+    operation_errors,
+)
 from .search import use_request_id
 
 __all__ = ["router"]
@@ -29,6 +37,17 @@ router = APIRouter(prefix="/v1", tags=["fetch"], responses=errors_for(*GUARDED))
 async def fetch(params: FetchRequest, state: StateDep, caller: CallerDep) -> Page:
     use_request_id(params.request_id)
     return await Operations(state, caller).fetch(params)
+
+
+@router.post(
+    "/extract",
+    response_model=Page,
+    responses=operation_errors("extract"),
+    summary=operation("extract").summary,
+)
+async def extract(params: ExtractRequest, state: StateDep, caller: CallerDep) -> Page:
+    use_request_id(params.request_id)
+    return await Operations(state, caller).extract(params)
 
 
 @router.post(
