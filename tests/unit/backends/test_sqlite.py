@@ -1,4 +1,4 @@
-"""store/sqlite.py: a new file opened by several processes at once ends up in WAL, no error;
+"""backends/sqlite.py: a new file opened by several processes at once ends up in WAL, no error;
 one connection taken in turns, on the event loop unless the file is busy."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""store/cache.py and its backends: keys, hits, TTL, eviction, restarts, processes."""
+"""search/cache/ and its backends: keys, hits, TTL, eviction, restarts, processes."""
 
 from __future__ import annotations
 
