@@ -48,15 +48,14 @@ _DATE = re.compile(
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,2}}\b",
     re.IGNORECASE,
 )
-_NUMBER_WORDS = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-    r"forty|fifty|hundred|thousand|million|billion|dozen|half|single|double)\b",
-    re.IGNORECASE,
-)
-_COUNT_WORDS = (
+# Numbers in words: the cardinals both lists share, then what each adds ("a single arch"
+# states a number; "several kilometres" is a quantity in a unit, not a number of its own).
+_CARDINALS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-    r"fifty|hundred|thousand|million|billion|several|few|dozen|half"
+    r"fifty|hundred|thousand|million|billion|dozen|half"
 )
+_NUMBER_WORDS = re.compile(rf"\b(?:{_CARDINALS}|single|double)\b", re.IGNORECASE)
+_COUNT_WORDS = f"{_CARDINALS}|several|few"
 _LENGTH = (
     r"metres?|meters?|m|km|kilometres?|kilometers?|centimetres?|centimeters?|millimetres?|"
     r"millimeters?|miles?|feet|foot|ft|inches|inch|yards?|cm|mm"

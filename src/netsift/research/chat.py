@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import anyio
@@ -217,24 +218,40 @@ NO_SUPPORT_NOTE = (
 )
 
 
-def _supporting(sentence: str, sources: list[dict[str, Any]]) -> list[int]:
-    """The ranks of the sources whose title and snippet support `sentence` (none flagged as
-    addressing the reader)."""
-    claimed = set(terms(sentence))
-    numbers = set(NUMBER.findall(sentence))
-    ranks = []
+@dataclass(frozen=True)
+class _Snippet:
+    """What a source offers as evidence: its title and snippet's content words and numbers,
+    read once for every sentence of the answer."""
+
+    rank: int
+    terms: frozenset[str]
+    numbers: frozenset[str]
+
+
+def _snippets(sources: list[dict[str, Any]]) -> list[_Snippet]:
+    """The ranked sources' evidence, leaving out a source whose text addresses the reader."""
+    kept = []
     for source in sources:
         text = f"{source.get('title') or ''}. {source.get('snippet') or ''}"
         if find_instruction(text, str(source.get("url") or "")):
             continue
-        shared = claimed & set(terms(text))
-        if (
-            len(shared) >= MIN_SHARED_TERMS
-            and len(shared) >= CHAT_SUPPORT_SHARE * len(claimed)
-            and numbers <= set(NUMBER.findall(text))
-        ):
-            ranks.append(int(source["rank"]))
-    return ranks
+        kept.append(
+            _Snippet(int(source["rank"]), frozenset(terms(text)), frozenset(NUMBER.findall(text)))
+        )
+    return kept
+
+
+def _supporting(sentence: str, snippets: list[_Snippet]) -> list[int]:
+    """The ranks of the sources whose title and snippet support `sentence`."""
+    claimed = set(terms(sentence))
+    numbers = set(NUMBER.findall(sentence))
+    return [
+        snippet.rank
+        for snippet in snippets
+        if len(shared := claimed & snippet.terms) >= MIN_SHARED_TERMS
+        and len(shared) >= CHAT_SUPPORT_SHARE * len(claimed)
+        and numbers <= snippet.numbers
+    ]
 
 
 def attach(text: str, sources: list[dict[str, Any]]) -> tuple[str, str]:
@@ -244,13 +261,14 @@ def attach(text: str, sources: list[dict[str, Any]]) -> tuple[str, str]:
     Returns (the text with markers, the tail to add after it): a stream has sent its text
     already, so it gets the supported sources as one closing line instead."""
     ranked = [s for s in sources if s.get("rank") is not None]
+    snippets = _snippets(ranked)
     out: list[str] = []
     cited: list[int] = []
     position = 0
     for match in _ANSWER_SENTENCE.finditer(text):
         out.append(text[position : match.end()])
         position = match.end()
-        ranks = _supporting(match.group(0), ranked)
+        ranks = _supporting(match.group(0), snippets)
         if ranks:
             out.append(" " + "".join(f"[{n}]" for n in ranks))
             cited.extend(n for n in ranks if n not in cited)

@@ -197,7 +197,6 @@ class Relevance:
         everywhere = tuple(
             (run, identifying(run, texts)) for run in names(question, to_the_end=True)
         )
-        self.names = [name for _, name in everywhere]
         self.question_terms = frozenset(terms(question))
         self.question_words = frozenset(w.casefold() for w in re.findall(r"[\w']+", question))
         # A number the question names (a version, a year) must be the one the answer is of.
