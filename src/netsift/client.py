@@ -137,10 +137,13 @@ class Client:
         if self._discoveries is None:
             from .research.discoveries import DiscoveryLog
 
-            jobs_url = self.settings.effective_jobs_url()  # Redis: one list for every replica
+            from .backends import parse_store_url
+
+            # beside the jobs: in Redis, one list for every replica
+            jobs = parse_store_url(self.settings.effective_jobs_url(), what="NETSIFT_JOBS_URL")
             self._discoveries = DiscoveryLog(
                 self.settings.effective_discoveries_path(),
-                redis_url=jobs_url if jobs_url.startswith(("redis://", "rediss://")) else None,
+                redis_url=jobs.url if jobs.kind == "redis" else None,
             )
         return self._discoveries
 
