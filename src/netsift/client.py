@@ -135,9 +135,8 @@ class Client:
     def discoveries(self) -> DiscoveryLog:
         """The findings agents flagged for a human (built at first use: research loads with it)."""
         if self._discoveries is None:
-            from .research.discoveries import DiscoveryLog
-
             from .backends import parse_store_url
+            from .research.discoveries import DiscoveryLog
 
             # beside the jobs: in Redis, one list for every replica
             jobs = parse_store_url(self.settings.effective_jobs_url(), what="NETSIFT_JOBS_URL")
@@ -481,7 +480,7 @@ class Client:
         (NETSIFT_TASK_*): HTML from a file or a stranger is as hostile as a page."""
         from functools import partial
 
-        from .fetch.extract import extract
+        from .fetch.extract import extract, refuse_unreadable
 
         params = validated(
             ExtractParams,
@@ -491,6 +490,7 @@ class Client:
             start_index=start_index,
             page_type=page_type,
         )
+        refuse_unreadable(html, url=params.url, what=what)
         return await self.compute.run(partial(extract, **params.model_dump()), html, what=what)
 
     def provider_status(self) -> list[dict[str, Any]]:

@@ -192,28 +192,11 @@ def extract(
             raise InvalidInput(f"no such file: {file}")
         return path.read_bytes()
 
-    def refuse_unreadable(body: bytes) -> None:
-        """A program, an image, an archive or a PDF has no HTML main content to print: say so
-        (exit 4, as for a fetched one) instead of an empty page. Sniffed from the first bytes,
-        as a page served without a content type is; `netsift fetch` reads PDFs."""
-        from ..errors import UnsupportedContentType
-        from ..fetch.sniff import describe_binary, detect_kind, sniff_mime
-
-        kind = detect_kind("application/octet-stream", body, url or "")
-        if kind in ("binary", "pdf"):
-            found = "application/pdf" if kind == "pdf" else sniff_mime(body)
-            content_type = found or "application/octet-stream"
-            raise UnsupportedContentType(
-                f"{file} is {describe_binary(content_type)}; netsift extract reads HTML and text",
-                details={"content_type": content_type},
-            )
-
     async def one() -> Page:
         fmt = _format(format)
         # Read on the main thread: Ctrl-C interrupts it at once (a worker thread blocked on a
         # terminal ignored the first Ctrl-C and aborted the interpreter on the second).
         body = read()
-        refuse_unreadable(body)
         async with jobless_client(settings) as client:
             return await client.extract_isolated(
                 body,

@@ -5,10 +5,26 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+from ..errors import UnsupportedContentType
 from ..models import ContentFormat, Page
 from .content import build_page, extract_content
+from .sniff import describe_binary, detect_kind, sniff_mime
 
-__all__ = ["extract"]
+__all__ = ["extract", "refuse_unreadable"]
+
+
+def refuse_unreadable(body: bytes, *, url: str | None = None, what: str = "the document") -> None:
+    """A program, an image, an archive or a PDF has no HTML main content to read: say so
+    (`unsupported_content_type`, as for a fetched one) instead of an empty page. Sniffed from
+    the first bytes, as a page served without a content type is; `fetch` reads PDFs."""
+    kind = detect_kind("application/octet-stream", body, url or "")
+    if kind in ("binary", "pdf"):
+        found = "application/pdf" if kind == "pdf" else sniff_mime(body)
+        content_type = found or "application/octet-stream"
+        raise UnsupportedContentType(
+            f"{what} is {describe_binary(content_type)}; extract reads HTML and text",
+            details={"content_type": content_type},
+        )
 
 
 def extract(
