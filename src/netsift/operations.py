@@ -104,10 +104,6 @@ class Operation:
     input: str | None = None  # what the operation reads besides its params (extract's HTML)
     cli_leaves_out: frozenset[str] = frozenset()  # params the command does not offer (yet)
 
-    def codes(self) -> frozenset[str]:
-        """The stable error codes this operation may answer (a group stands for its leaves)."""
-        return frozenset(c.code for c in self._errors())
-
     def statuses(self) -> tuple[int, ...]:
         """The HTTP statuses of those errors, for the routes' OpenAPI `responses`."""
         return tuple(sorted({c.status for c in self._errors()}))

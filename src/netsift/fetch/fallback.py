@@ -22,6 +22,7 @@ from trafilatura.settings import BASIC_CLEAN_XPATH
 from ..models import ContentFormat
 from .boilerplate import looks_like_boilerplate
 from .markdown import render
+from .tree import drop
 
 __all__ = ["Fallback", "read_fallback"]
 
@@ -49,13 +50,13 @@ def read_fallback(tree: etree._Element, fmt: ContentFormat) -> Fallback:
     """The page's main region by baseline's tiers (JSON aside), its structure kept."""
     work = deepcopy(tree)
     for node in BASIC_CLEAN_XPATH(work):  # asides, footers, scripts, cookie banners
-        _remove(node)
+        drop(node, keep_blank_tail=True)
     # menus and the blocks named as chrome (related products, share bars, newsletter boxes):
     # baseline read paragraphs only, so their headings and lists never reached it
     for node in [
         n for n in work.iter("nav", *_NAMED_BLOCKS) if n.tag == "nav" or looks_like_boilerplate(n)
     ]:
-        _remove(node)
+        drop(node, keep_blank_tail=True)
     for container in (_articles(work), _text_blocks(work), _body(work)):
         if container is None:
             continue
@@ -71,20 +72,6 @@ def _as(container: etree._Element, fmt: ContentFormat, text: str) -> str:
     if fmt == "markdown":
         return render(container, "markdown").strip()
     return str(lxml.html.tostring(container, encoding="unicode", method="html")).strip()
-
-
-def _remove(node: etree._Element) -> None:
-    """`node` out of its tree, the text after it kept."""
-    parent = node.getparent()
-    if parent is None:
-        return
-    tail, before = node.tail, node.getprevious()
-    parent.remove(node)
-    if tail:
-        if before is not None:
-            before.tail = (before.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
 
 
 def _text_length(node: etree._Element) -> int:

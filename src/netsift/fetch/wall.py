@@ -10,10 +10,13 @@ A wall is recognised by what gives it away, strongest first:
 - the response: a header the blocking service sets (`cf-mitigated: challenge`, AWS WAF's
   `x-amzn-waf-action`), checked for any status (`response_wall`);
 - the page's own markers: a title or a script only challenge pages carry (Cloudflare's
-  challenge platform, DDoS-Guard, Vercel's checkpoint, DataDome, PerimeterX), on their own;
+  challenge platform, DDoS-Guard, Vercel's checkpoint, DataDome, PerimeterX);
 - the page's words ("verify you are human", "subscribe to continue reading", "sign in to
-  continue"), only when the reading is too thin to be the page (`THIN_WORDS`): an article about
-  captchas, or a story with "Sign in" in its menu, reads hundreds of words.
+  continue").
+
+A page's markers and words count only when its reading is too thin to be the page
+(`THIN_WORDS`): an article about captchas, a story with "Sign in" in its menu, or a paywalled
+article that serves its whole text reads hundreds of words.
 
 A challenge or "enable JavaScript" page is one a real browser passes by running its script
 (`Wall.passable`): with the browser extra the fetch renders it first (`fetcher.py`).
@@ -46,14 +49,13 @@ class Wall:
 
 @dataclass(frozen=True)
 class _Marker:
-    """One sign of a wall: where it is looked for, whether the reading must also be thin."""
+    """One sign of a wall, and where it is looked for."""
 
     kind: WallKind
     where: Literal["title", "markup", "words"]
     pattern: re.Pattern[str]
     reason: str
     passable: bool = False
-    thin_only: bool = True
 
 
 def _m(
@@ -63,9 +65,8 @@ def _m(
     reason: str,
     *,
     passable: bool = False,
-    thin_only: bool = True,
 ) -> _Marker:
-    return _Marker(kind, where, re.compile(pattern, re.IGNORECASE), reason, passable, thin_only)
+    return _Marker(kind, where, re.compile(pattern, re.IGNORECASE), reason, passable)
 
 
 # Strongest first: the first that matches names the wall.
@@ -109,11 +110,10 @@ def response_wall(headers: Mapping[str, str]) -> Wall | None:
 def page_wall(html: str, *, title: str | None, words: str, read_words: int) -> Wall | None:
     """A wall the page shows: `title`, `words` (its visible text, or the reading when the
     page is large) and `read_words` (the reading's length) against `MARKERS`."""
-    thin = read_words < THIN_WORDS
+    if read_words >= THIN_WORDS:
+        return None  # a reading this long is the page, whatever it mentions
     markup = html[:SCAN_CHARS]
     for marker in MARKERS:
-        if marker.thin_only and not thin:
-            continue
         if marker.where == "title":
             text = title or ""
         elif marker.where == "markup":
