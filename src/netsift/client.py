@@ -238,6 +238,8 @@ class Client:
                 billing=self.billing,
                 local=self.settings.run_jobs,
             )
+            if self._entered:
+                self._jobs.open()
         return self._jobs
 
     @property
@@ -320,9 +322,12 @@ class Client:
         )
 
     async def __aenter__(self) -> Self:
-        if self.settings.enabled("research") or self.settings.enabled("fetch"):  # crawls
-            await self.jobs.__aenter__()
+        # Jobs (research, crawls) run here once entered; the runtime and its store are built
+        # at the first job, so a Client that only searches or fetches never opens the store.
+        if self.settings.enabled("research") or self.settings.enabled("fetch"):
             self._entered = True
+            if self._jobs is not None:
+                self._jobs.open()
         return self
 
     async def __aexit__(
@@ -334,9 +339,10 @@ class Client:
         await self.aclose()
 
     async def aclose(self) -> None:
-        if self._entered and self._jobs is not None:
+        if self._entered:
             self._entered = False
-            await self._jobs.__aexit__(None, None, None)
+            if self._jobs is not None:
+                await self._jobs.__aexit__(None, None, None)
         if self._frontier is not None:
             await self._frontier.aclose()
         if self._llm is not None:

@@ -63,8 +63,13 @@ class Jobs:
         self._running: set[asyncio.Task[None]] | None = None
         self._changed = anyio.Event()
 
+    def open(self) -> None:
+        """Run started jobs in this process from now on (what `async with` does on entry)."""
+        if self._running is None:
+            self._running = set()
+
     async def __aenter__(self) -> Self:
-        self._running = set()
+        self.open()
         return self
 
     async def __aexit__(

@@ -151,3 +151,16 @@ async def test_the_runtime_may_be_left_in_another_task_than_it_was_entered_in():
     left = await store.get(job.id)
     assert left.status in ("queued", "running", "done")  # handed back, or done: never lost
     await store.aclose()
+
+
+async def test_a_client_that_runs_no_job_never_opens_the_job_store(tmp_path):
+    """Entering a Client costs no job store: the runtime and its file come with the first
+    job (a one-shot fetch or search opens nothing it does not use)."""
+    from netsift.client import Client
+    from netsift.config import Settings
+
+    path = tmp_path / "jobs.sqlite3"
+    async with Client(Settings(data_dir=tmp_path, jobs_url=f"sqlite:///{path}")) as client:
+        assert not path.exists()
+        await client.list_jobs()  # the first use opens it, and jobs then run here
+        assert path.exists()
