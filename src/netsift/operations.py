@@ -40,6 +40,7 @@ from .errors import (
     ProviderFailed,
     Timeout,
     TooComplex,
+    UnsupportedContentType,
     UnsupportedScheme,
 )
 from .jobs.model import Job
@@ -274,7 +275,7 @@ CATALOGUE: tuple[Operation, ...] = (
         ExtractParams,
         Page,
         None,
-        (TooComplex,),
+        (TooComplex, UnsupportedContentType),
         input="html",
         cli="extract",
         http=("POST /v1/extract",),
