@@ -213,6 +213,12 @@ class BatchSearchParams(_SearchOptions):
 
 Depth = Literal["quick", "standard", "deep"]
 DEPTH_ITERATIONS = {"quick": 1, "standard": 3, "deep": 5}
+DEFAULT_BREADTH = 4  # queries a round when the caller sets neither breadth nor a budget
+DEFAULT_SEARCHES = 30  # the search budget of a run that names none
+MAX_RESEARCH_SEARCHES = 100  # a deep research of the host netsift serves asks for up to 100
+MAX_ITERATIONS = 5
+# Queries a round at most: the largest budget spread over the most rounds (100 / 5).
+MAX_BREADTH = MAX_RESEARCH_SEARCHES // MAX_ITERATIONS
 
 
 class ResearchParams(_Params):
@@ -222,11 +228,25 @@ class ResearchParams(_Params):
     depth: Depth = Field(
         default="standard", description="quick: one round; standard: up to 3; deep: up to 5."
     )
-    breadth: int = Field(default=4, ge=1, le=6, description="Queries per round (1-6).")
-    max_iterations: int | None = Field(
-        default=None, ge=1, le=5, description="Rounds at most (default from depth)."
+    breadth: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_BREADTH,
+        description=f"Queries per round (1-{MAX_BREADTH}; default {DEFAULT_BREADTH}, or more "
+        "when max_searches gives the rounds more to spend).",
     )
-    max_searches: int = Field(default=30, ge=1, le=100, description="Searches at most.")
+    max_iterations: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_ITERATIONS,
+        description=f"Rounds at most (1-{MAX_ITERATIONS}; default from depth).",
+    )
+    max_searches: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_RESEARCH_SEARCHES,
+        description=f"Searches at most (1-{MAX_RESEARCH_SEARCHES}; default {DEFAULT_SEARCHES}).",
+    )
     max_pages: int = Field(default=12, ge=1, le=60, description="Pages read at most.")
     max_tokens: int = Field(
         default=60_000, ge=1000, le=2_000_000, description="LLM tokens at most."
@@ -237,6 +257,21 @@ class ResearchParams(_Params):
 
     def iterations(self) -> int:
         return self.max_iterations or DEPTH_ITERATIONS[self.depth]
+
+    def searches(self) -> int:
+        """The run's search budget: the caller's, or the default."""
+        return self.max_searches or DEFAULT_SEARCHES
+
+    def queries_per_round(self) -> int:
+        """The caller's breadth; else, when the caller set a search budget, that budget spread
+        over the rounds (100 searches in 5 rounds plan 20 queries a round), never narrower than
+        the default: a budget, not a fixed shape, bounds a deep run."""
+        if self.breadth is not None:
+            return self.breadth
+        if self.max_searches is None:
+            return DEFAULT_BREADTH
+        spread = -(-self.max_searches // self.iterations())
+        return min(MAX_BREADTH, max(DEFAULT_BREADTH, spread))
 
 
 SitemapMode = Literal["include", "only", "skip"]

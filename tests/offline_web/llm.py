@@ -80,6 +80,9 @@ def _plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
     words = [w for w in re.findall(r"[A-Za-z0-9]+", question) if len(w) > 3]
     queries = [question, " ".join(words), f"{' '.join(words[:3])} overview"]
     queries += [f"{w} details" for w in words]
+    # A wide round (a large search budget) asks for more than the question's words give: a
+    # model would vary its angle, so the script does too.
+    queries += [f"{question} angle {n}" for n in range(1, wanted - len(queries) + 1)]
     return {"queries": queries[:wanted]}
 
 

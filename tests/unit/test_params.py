@@ -1,3 +1,5 @@
+from typing import Any
+
 import pytest
 from pydantic import ValidationError
 
@@ -72,3 +74,29 @@ def test_a_bad_path_pattern_is_named_once_in_plain_words(model):
     message = caught.value.message
     assert message.startswith("exclude: '((' is not a regular expression")
     assert message.count("exclude") == 1 and "Value error" not in message
+
+
+@pytest.mark.parametrize(
+    ("options", "rounds", "per_round", "searches"),
+    [
+        ({"depth": "quick"}, 1, 4, 30),
+        ({"depth": "deep"}, 5, 4, 30),  # the first wave's shape when no budget is named
+        ({"depth": "deep", "max_searches": 100}, 5, 20, 100),
+        ({"max_searches": 40, "max_iterations": 2}, 2, 20, 40),
+        ({"max_searches": 7, "max_iterations": 2}, 2, 4, 7),  # 4, then 3: never narrower
+        ({"depth": "quick", "max_searches": 100}, 1, 20, 100),  # one round is at most 20 wide
+        ({"max_searches": 100, "breadth": 3}, 3, 3, 100),  # the caller's breadth stands
+    ],
+)
+def test_research_shape_follows_the_budget(
+    options: dict[str, Any], rounds: int, per_round: int, searches: int
+) -> None:
+    params = ResearchParams(question="what is it", **options)
+    assert params.iterations() == rounds
+    assert params.queries_per_round() == per_round
+    assert params.searches() == searches
+
+
+def test_research_breadth_is_bounded_by_the_widest_round() -> None:
+    with pytest.raises(ValidationError):
+        ResearchParams(question="what is it", breadth=21)

@@ -73,11 +73,19 @@ def research(
     depth: Annotated[str, typer.Option(help="quick (1 round), standard (3) or deep (5).")] = (
         "standard"
     ),
-    breadth: Annotated[int, typer.Option(help="Queries per round (1-6).")] = 4,
+    breadth: Annotated[
+        int | None,
+        typer.Option(
+            help="Queries per round (1-20; default 4, wider for a larger --max-searches)."
+        ),
+    ] = None,
     max_iterations: Annotated[
         int | None, typer.Option(help="Rounds at most (1-5; default from --depth).")
     ] = None,
-    max_searches: Annotated[int, typer.Option(help="Searches at most (1-100).")] = 30,
+    max_searches: Annotated[
+        int | None,
+        typer.Option(help="Searches at most (1-100; default 30)."),
+    ] = None,
     max_pages: Annotated[int, typer.Option(help="Pages read at most.")] = 12,
     max_tokens: Annotated[int, typer.Option(help="LLM tokens at most.")] = 60_000,
     deadline: Annotated[float, typer.Option(help="Seconds before it stops and answers.")] = 180,

@@ -34,10 +34,16 @@ __all__ = ["Emit", "ResearchAgent", "Save", "choose_results"]
 Emit = Callable[[EventType, dict[str, Any]], Awaitable[None]]
 Save = Callable[[dict[str, Any]], Awaitable[None]]
 FETCH_CONCURRENCY = 4
-SEARCH_CONCURRENCY = 6
+# Searches in flight at once: half of the widest round (20 queries), so a 100-search deep run
+# pays ten search latencies, not seventeen; each provider's own rate limit still paces them.
+SEARCH_CONCURRENCY = 10
 RESULTS_PER_QUERY = 8
 PAGE_CHARS = 60_000
 PER_SITE_PER_ROUND = 2
+# Pages read a round at most: two for each of the first wave's widest round (6 queries). A round
+# a large search budget makes wider (20 queries) ranks its candidates and reads the best, so the
+# page budget lasts the rounds the search budget pays for.
+MAX_PAGES_A_ROUND = 12
 
 
 async def _quiet(_: EventType, __: dict[str, Any]) -> None:
@@ -185,7 +191,7 @@ class ResearchAgent:
             await steps.save(state, step, iteration, queries)
         while True:
             if step == "planned":
-                room = params.max_searches - state.searches
+                room = params.searches() - state.searches
                 if room <= 0:
                     return iteration, "max_searches"
                 iteration += 1
@@ -212,7 +218,7 @@ class ResearchAgent:
                 return iteration, "max_tokens"
             if len(state.sources) >= params.max_pages:
                 return iteration, "max_pages"
-            if state.searches >= params.max_searches:
+            if state.searches >= params.searches():
                 return iteration, "max_searches"
             if iteration >= params.iterations():
                 return iteration, "max_iterations"
@@ -230,14 +236,16 @@ class ResearchAgent:
 
     async def _plan(self, params: ResearchParams, state: RunState) -> list[str]:
         try:
-            queries, tokens = await plan_queries(params.question, self.llm, breadth=params.breadth)
+            queries, tokens = await plan_queries(
+                params.question, self.llm, breadth=params.queries_per_round()
+            )
         except LLMError as exc:
             state.tokens += int(exc.details.get("tokens", 0))
             state.note(
                 f"The model could not plan the searches ({exc.code}); "
                 "they were derived from the question."
             )
-            return derive_queries(params.question, limit=params.breadth)
+            return derive_queries(params.question, limit=params.queries_per_round())
         state.tokens += tokens
         return queries
 
@@ -247,13 +255,18 @@ class ResearchAgent:
         done = set(state.queries)
         try:
             gaps, queries, tokens = await find_gaps(
-                params.question, answer, texts, self.llm, done=done, limit=params.breadth
+                params.question,
+                answer,
+                texts,
+                self.llm,
+                done=done,
+                limit=params.queries_per_round(),
             )
         except LLMError as exc:
             state.tokens += int(exc.details.get("tokens", 0))
             state.note(f"The model could not review the answer for gaps ({exc.code}).")
             gaps, queries, tokens = await find_gaps(
-                params.question, answer, texts, None, done=done, limit=params.breadth
+                params.question, answer, texts, None, done=done, limit=params.queries_per_round()
             )
         state.tokens += tokens
         return gaps, queries
@@ -336,7 +349,10 @@ class ResearchAgent:
         return added
 
     def _choose(self, params: ResearchParams, state: RunState) -> list[SearchResult]:
-        room = min(params.max_pages - len(state.sources), max(2, params.breadth * 2))
+        room = min(
+            params.max_pages - len(state.sources),
+            max(2, min(MAX_PAGES_A_ROUND, params.queries_per_round() * 2)),
+        )
         # Newest round first, then each query's best results before anyone's second best.
         ordered = sorted(
             state.candidates, key=lambda c: (-c.round, c.result.rank or 99, c.query_index)

@@ -90,3 +90,19 @@ async def test_every_search_failing_ends_quickly_with_an_honest_answer(
     assert report.sources == [] and report.citations == []
     assert any("4 of 4 searches failed" in note for note in report.notes)
     assert llm.state.count("answer") == 0
+
+
+async def test_a_large_search_budget_widens_the_rounds(research_settings, research_web, llm):
+    # 40 searches over 2 rounds and no breadth: each round plans 20 queries, and the run
+    # spends the budget rather than stopping at a fixed shape's 2 x 4.
+    llm.state.gaps.append([f"webb follow-up {n}" for n in range(25)])
+    # SearXNG's default limit is a public instance's 5/s; this one is ours.
+    settings = research_settings(provider_rate_limits=["searxng=100/second"])
+    report = await _research(settings, max_searches=40, max_iterations=2)
+    assert report.iterations == 2 and report.searches == 40
+    assert len(research_web.state.searches) == 40
+
+
+async def test_without_a_budget_a_round_is_four_queries(research_settings, research_web, llm):
+    report = await _research(research_settings(), depth="quick")
+    assert report.searches == 4 and len(research_web.state.searches) == 4
