@@ -16,6 +16,7 @@ from .config import Settings
 from .errors import Disabled
 from .models import (
     ContentFormat,
+    ContextAnswer,
     CrawlReport,
     Event,
     MapResult,
@@ -29,6 +30,7 @@ from .models import (
 )
 from .params import (
     BatchSearchParams,
+    ContextParams,
     CrawlParams,
     Depth,
     DiscoveriesParams,
@@ -567,6 +569,41 @@ class Client:
             no_cache=no_cache,
         )
         return await self.search_service.batch_search(**params.model_dump())
+
+    async def context(
+        self,
+        query: str,
+        *,
+        max_tokens: int | None = None,
+        max_sources: int | None = None,
+        per_source: int | None = None,
+        providers: list[str] | None = None,
+        time_range: TimeRange | None = None,
+        region: str | None = None,
+        no_cache: bool = False,
+    ) -> ContextAnswer:
+        """The passages most relevant to `query` across the pages a search finds, within
+        `max_tokens`: verbatim, deduplicated, each with its URL, title and position.
+
+        It searches and reads through this Client's own `search` and `fetch`, so both
+        capabilities, the guard, the caches, limits and usage counts apply as they do there.
+        An option left at None takes ContextParams' default (the same on every door)."""
+        from .context import gather
+        from .operations import operation
+
+        for capability in operation("context").capabilities():
+            self._require(capability)
+        options = {"max_tokens": max_tokens, "max_sources": max_sources, "per_source": per_source}
+        params = validated(
+            ContextParams,
+            query=query,
+            providers=providers,
+            time_range=time_range,
+            region=region,
+            no_cache=no_cache,
+            **{name: value for name, value in options.items() if value is not None},
+        )
+        return await gather(self, params)
 
     async def research(
         self,

@@ -52,6 +52,7 @@ ANNOTATIONS = {
     "page_meta": READ_ONLY,
     "web_map": READ_ONLY,
     "batch_search": READ_ONLY,
+    "web_context": READ_ONLY,
     "web_crawl": READ_ONLY,
     "deep_research": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -65,6 +66,7 @@ INSTRUCTIONS = (
     "page_meta for a link preview, web_map to list a site's URLs, "
     "web_crawl to read a site's pages from a start URL, "
     "batch_search for several queries at once, "
+    "web_context for the passages that answer a query, within a token budget, "
     "deep_research for a cited answer to a question (progress is reported as it runs)."
 )
 

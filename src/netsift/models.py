@@ -329,3 +329,42 @@ class MapResult(_Model):
     stopped_because: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     elapsed_ms: float = 0.0
+
+
+class ContextPassage(_Model):
+    """One passage of context: verbatim page text, where it came from, and its rank."""
+
+    n: int  # 1-based rank among the passages given
+    url: str
+    title: str
+    text: str
+    position: int  # the passage's index among its page's passages (0 = the page's first)
+    score: float  # BM25 against the query, with the page's title
+    tokens: int  # its estimated share of the budget
+
+
+class ContextSource(_Model):
+    """A page read for the context, and how many of its passages were given."""
+
+    url: str
+    title: str
+    passages: int = 0
+
+
+class ContextAnswer(_Model):
+    """A query's most relevant passages across the pages that answer it, within a token budget.
+
+    `left_out` counts what was not given, by reason: `budget` (passages with no room left),
+    `per_source` (passages past the cap for one page), `duplicate` (paragraphs or passages
+    another page gave already), `instruction` (paragraphs that address the reader or an AI,
+    never handed to an agent as context)."""
+
+    query: str
+    passages: list[ContextPassage] = Field(default_factory=list)
+    sources: list[ContextSource] = Field(default_factory=list)
+    tokens: int = 0
+    max_tokens: int
+    left_out: dict[str, int] = Field(default_factory=dict)
+    provider: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+    elapsed_ms: float = 0.0

@@ -44,9 +44,18 @@ from .errors import (
     UnsupportedScheme,
 )
 from .jobs.model import Job
-from .models import CrawlReport, MapResult, Metadata, Page, ResearchReport, SearchResponse
+from .models import (
+    ContextAnswer,
+    CrawlReport,
+    MapResult,
+    Metadata,
+    Page,
+    ResearchReport,
+    SearchResponse,
+)
 from .params import (
     BatchSearchParams,
+    ContextParams,
     CrawlParams,
     DiscoveriesParams,
     ExtractParams,
@@ -104,6 +113,12 @@ class Operation:
     library: type[BaseModel] | None = None
     input: str | None = None  # what the operation reads besides its params (extract's HTML)
     cli_leaves_out: frozenset[str] = frozenset()  # params the command does not offer (yet)
+    also_needs: tuple[str, ...] = ()  # capabilities it uses besides its own (context: fetch)
+
+    def capabilities(self) -> tuple[str, ...]:
+        """Every NETSIFT_CAPABILITIES entry the operation needs on: switching any off
+        switches it off."""
+        return (*([self.capability] if self.capability else []), *self.also_needs)
 
     def statuses(self) -> tuple[int, ...]:
         """The HTTP statuses of those errors, for the routes' OpenAPI `responses`."""
@@ -258,6 +273,21 @@ CATALOGUE: tuple[Operation, ...] = (
                 "deadline",
             }
         ),
+    ),
+    Operation(
+        "context",
+        "The passages most relevant to a query across the pages a search finds, within a "
+        "token budget",
+        ContextParams,
+        ContextAnswer,
+        "search",
+        _SEARCHING,  # a page that cannot be read is a warning; the next result takes its place
+        cli="context",
+        http=("POST /v1/context",),
+        ws="context",
+        tool="web_context",
+        host_options=frozenset({"no_cache"}),
+        also_needs=("fetch",),
     ),
     Operation(
         "job_status",

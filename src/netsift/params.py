@@ -21,6 +21,7 @@ __all__ = [
     "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
+    "ContextParams",
     "CrawlParams",
     "DiscoveriesParams",
     "ExtractParams",
@@ -170,11 +171,21 @@ class MetaParams(_Params):
     )
 
 
-class _SearchOptions(_Params):
-    count: int = Field(default=10, ge=1, le=50, description="Number of results (1-50).")
+class _ProviderChoice(_Params):
     providers: list[str] | None = Field(
         default=None, description="Providers to use, in priority order (default: configured)."
     )
+
+    @field_validator("providers", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+
+class _SearchOptions(_ProviderChoice):
+    count: int = Field(default=10, ge=1, le=50, description="Number of results (1-50).")
     merge: bool = Field(
         default=False, description="Ask several providers at once and merge their results."
     )
@@ -186,13 +197,6 @@ class _SearchOptions(_Params):
     )
     safesearch: SafeSearch = "moderate"
     no_cache: bool = Field(default=False, description="Bypass the search cache.")
-
-    @field_validator("providers", mode="before")
-    @classmethod
-    def _comma_list(cls, value: object) -> object:
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        return value
 
 
 class SearchParams(_SearchOptions):
@@ -468,3 +472,32 @@ class WakeParams(_Params):
     message: str | None = Field(
         default=None, max_length=2000, description="What the sleeper is told it woke for."
     )
+
+
+CONTEXT_MIN_TOKENS = 512  # below this a page's best passage may not fit
+CONTEXT_MAX_TOKENS = 32_768  # the largest context an agent's tool result usually takes
+
+
+class ContextParams(_ProviderChoice):
+    """Context sized for an agent: the passages most relevant to a query across the pages a
+    search finds, deduplicated, within a token budget, each with its URL, title and position."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look up.")
+    max_tokens: int = Field(
+        default=4096,
+        ge=CONTEXT_MIN_TOKENS,
+        le=CONTEXT_MAX_TOKENS,
+        description=f"Token budget of the passages ({CONTEXT_MIN_TOKENS}-{CONTEXT_MAX_TOKENS}; "
+        "estimated at 4 characters a token).",
+    )
+    max_sources: int = Field(default=5, ge=1, le=20, description="Pages read at most (1-20).")
+    per_source: int = Field(
+        default=3, ge=1, le=10, description="Passages from one page at most (1-10)."
+    )
+    time_range: TimeRange | None = Field(
+        default=None, description="Only pages from the last day, week, month or year."
+    )
+    region: str | None = Field(
+        default=None, max_length=16, description="Region or language code, e.g. us-en or de."
+    )
+    no_cache: bool = Field(default=False, description="Bypass the search and page caches.")

@@ -316,6 +316,22 @@ async def test_map_is_the_same_through_every_door(settings, env, research_web, o
     assert_same(answers)
 
 
+async def test_context_is_the_same_through_every_door(settings, env, server):
+    args = {"query": QUERY, "max_tokens": 1024, "max_sources": 3}
+    answers: dict[str, Any] = {}
+    async with Client(settings) as client:
+        answers["client"] = await client.context(QUERY, max_tokens=1024, max_sources=3)
+        answers["tools"] = await tools.dispatch("web_context", args, client=client)
+        answers["tools alias"] = await tools.dispatch("context", args, client=client)
+        answers["mcp"] = await mcp_call(client, "web_context", args)
+    answers["cli"] = await cli(env)("context", QUERY, "--max-tokens", "1024", "--max-sources", "3")
+    async with httpx.AsyncClient(base_url=server.url("/")) as http:
+        answers["rest"] = (await http.post("/v1/context", json=args)).json()
+    answers["ws"] = ws_result(await ws_call(server, {"type": "context", **args}))
+    assert answers["client"].passages and answers["client"].tokens <= 1024
+    assert_same(answers)
+
+
 # --- The catalogue (netsift/operations.py): each door offers exactly its operations and options.
 
 
@@ -357,7 +373,9 @@ def test_each_door_offers_exactly_the_catalogues_operations(settings):
     assert set(routes) - {"_components"} == set(declared) | HOST_ROUTES
     assert set(ws.MODELS) | set(ws.JOB_MESSAGES) == set(by_ws())
     assert [tool.name for tool in TOOLS] == list(by_tool())
-    assert {tool.capability for tool in TOOLS} <= {op.capability for op in CATALOGUE}
+    assert {c for tool in TOOLS for c in tool.capabilities} <= {
+        c for op in CATALOGUE for c in op.capabilities()
+    }
 
 
 async def test_mcp_offers_the_catalogues_tools_and_the_reference_fetch(settings):

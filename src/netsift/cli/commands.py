@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from .agents import mcp, tools
+from .context import context
 from .crawl import crawl
 from .fetch import extract, fetch, meta
 from .map import map_site
@@ -27,6 +28,7 @@ app.command()(meta)
 app.command()(extract)
 app.command("map")(map_site)
 app.command()(search)
+app.command()(context)
 app.command()(providers)
 app.command()(research)
 app.command()(crawl)

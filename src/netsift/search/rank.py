@@ -30,6 +30,7 @@ __all__ = [
     "jaccard",
     "merge_results",
     "query_terms",
+    "shingles",
     "tokenize",
 ]
 
@@ -173,7 +174,7 @@ def bm25_scores(
     return scores
 
 
-def _shingles(text: str, size: int = 5) -> set[bytes]:
+def shingles(text: str, size: int = 5) -> set[bytes]:
     """Character shingles: robust for short snippets where word shingles are too few."""
     flat = " ".join(_WORD.findall(text.casefold()))
     if len(flat) <= size:
@@ -198,14 +199,14 @@ def dedupe_near(
     """
     kept: list[tuple[SearchResult, set[bytes]]] = []
     for result in results:
-        shingles = _shingles(f"{result.title} {result.snippet}")
+        marks = shingles(f"{result.title} {result.snippet}")
         for index, (winner, other) in enumerate(kept):
-            if jaccard(shingles, other) >= threshold:
+            if jaccard(marks, other) >= threshold:
                 engines = _union(winner.engines, result.engines)
                 kept[index] = (winner.model_copy(update={"engines": engines}), other)
                 break
         else:
-            kept.append((result, shingles))
+            kept.append((result, marks))
     return [result for result, _ in kept]
 
 

@@ -43,6 +43,7 @@ from .metrics import Metrics
 from .middleware import RequestContext, TrustedProxies
 from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
+from .routers import context as context_router
 from .routers import crawl as crawl_router
 from .routers import map as map_router
 from .routers import usage as usage_router
@@ -57,6 +58,7 @@ ROUTERS = (
     search.router,
     fetch.router,
     map_router.router,
+    context_router.router,
     info.router,
     research.router,
     crawl_router.router,

@@ -16,15 +16,16 @@ from pydantic import BaseModel
 
 from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
-from ..models import MapResult, Metadata, Page, SearchResponse
+from ..models import ContextAnswer, MapResult, Metadata, Page, SearchResponse
 from ..net.audit import request_id_var
-from ..operations import Operation
+from ..operations import Operation, operation
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
 from .responses import (
     BatchRequest,
     BatchResponse,
+    ContextRequest,
     ExtractRequest,
     FetchRequest,
     MapRequest,
@@ -74,8 +75,9 @@ class Operations:
             await self.admit_searches(len(params.queries))
         elif isinstance(params, SearchRequest):
             await self.admit_searches(1)
-        elif op.capability is not None:
-            self.require(op.capability)
+        else:
+            for capability in op.capabilities():
+                self.require(capability)
 
     def call(self, op: Operation, params: BaseModel) -> Callable[[], Awaitable[BaseModel]]:
         """`op` on `params`, admitted already (`admit`), as a call to run or stream."""
@@ -85,6 +87,7 @@ class Operations:
             "fetch": self.fetch,
             "meta": self.meta,
             "map": self.map,
+            "context": self.context,
         }
         run = runs[op.name]
         return lambda: run(params)
@@ -144,6 +147,14 @@ class Operations:
         self.require("fetch")
         request = params.model_dump(exclude={"request_id"})
         return await self._counted(self.client.map(**request, timeout=timeout))
+
+    async def context(self, params: ContextRequest) -> ContextAnswer:
+        """`Client.context`: its searches and pages are admitted and counted by the caller's
+        meter as they are sent, as research's are."""
+        for capability in operation("context").capabilities():
+            self.require(capability)
+        request = params.model_dump(exclude={"request_id"})
+        return await self._counted(self.client.context(**request))
 
     async def extract(self, params: ExtractRequest) -> Page:
         """The library's `Client.extract_isolated`: the HTML read in the extraction worker,

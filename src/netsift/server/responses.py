@@ -18,6 +18,7 @@ from ..errors import HTTPError, NetsiftError
 from ..operations import operation
 from ..params import (
     BatchSearchParams,
+    ContextParams,
     ExtractParams,
     FetchParams,
     MapParams,
@@ -33,6 +34,7 @@ __all__ = [
     "SSE_CHUNKS",
     "BatchRequest",
     "BatchResponse",
+    "ContextRequest",
     "ErrorBody",
     "ErrorObject",
     "FetchRequest",
@@ -103,6 +105,10 @@ class MapRequest(MapParams, _RequestId):
     """List a site's URLs: its sitemaps, feeds and the start page's links."""
 
 
+class ContextRequest(ContextParams, _RequestId):
+    """The passages most relevant to a query across the pages a search finds, in a budget."""
+
+
 # The request body of each operation that answers at once (a job's start lives with its router).
 _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     SearchParams: SearchRequest,
@@ -111,6 +117,7 @@ _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     MetaParams: MetaRequest,
     ExtractParams: ExtractRequest,
     MapParams: MapRequest,
+    ContextParams: ContextRequest,
 }
 
 

@@ -16,6 +16,8 @@ from ..errors import InvalidInput
 from ..models import ContentFormat, RenderMode, TimeRange
 from ..operations import by_tool
 from ..params import (
+    CONTEXT_MAX_TOKENS,
+    CONTEXT_MIN_TOKENS,
     MAX_BATCH_QUERIES,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
@@ -32,6 +34,7 @@ __all__ = [
     "TOOLS",
     "TOOL_ALIASES",
     "BatchSearchArgs",
+    "ContextArgs",
     "FlagDiscoveryArgs",
     "PageMetaArgs",
     "ResearchArgs",
@@ -69,6 +72,35 @@ class WebSearchArgs(_Args):
     time_range: TimeRange | None = Field(
         default=None,
         description="Only results from the last day (d), week (w), month (m), year (y).",
+    )
+    region: str | None = Field(
+        default=None, max_length=16, description="Region or language code, e.g. us-en or de."
+    )
+
+
+class ContextArgs(_Args):
+    """Look something up and get back only what matters: the passages most relevant to the
+    query across the pages a web search finds, verbatim, deduplicated and within a token
+    budget, each with its URL, title and position on its page. Cheaper than reading whole
+    pages; use web_fetch on a passage's URL to read more of it."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look up.")
+    max_tokens: int = Field(
+        default=4096,
+        ge=CONTEXT_MIN_TOKENS,
+        le=CONTEXT_MAX_TOKENS,
+        description=f"Token budget of the passages ({CONTEXT_MIN_TOKENS}-{CONTEXT_MAX_TOKENS}).",
+    )
+    max_sources: int = Field(default=5, ge=1, le=20, description="Pages read at most (1-20).")
+    per_source: int = Field(
+        default=3, ge=1, le=10, description="Passages from one page at most (1-10)."
+    )
+    providers: list[str] | None = Field(
+        default=None, description="Search engines to use in priority order (default: configured)."
+    )
+    time_range: TimeRange | None = Field(
+        default=None,
+        description="Only pages from the last day (d), week (w), month (m), year (y).",
     )
     region: str | None = Field(
         default=None, max_length=16, description="Region or language code, e.g. us-en or de."
@@ -215,7 +247,7 @@ class WebCrawlArgs(_Args):
 class ToolSpec:
     name: str
     args: type[BaseModel]
-    capability: str
+    capabilities: tuple[str, ...]
 
     @property
     def description(self) -> str:
@@ -230,6 +262,7 @@ ARGS: dict[str, type[BaseModel]] = {
     "page_meta": PageMetaArgs,
     "web_map": WebMapArgs,
     "batch_search": BatchSearchArgs,
+    "web_context": ContextArgs,
     "web_crawl": WebCrawlArgs,
     "deep_research": ResearchArgs,
     "research_status": ResearchStatusArgs,
@@ -242,7 +275,7 @@ def _tools() -> tuple[ToolSpec, ...]:
     specs = []
     for name, op in by_tool().items():
         assert op.capability is not None, f"the {name} tool's operation names no capability"
-        specs.append(ToolSpec(name, ARGS[name], op.capability))
+        specs.append(ToolSpec(name, ARGS[name], op.capabilities()))
     return tuple(specs)
 
 
@@ -256,6 +289,7 @@ TOOL_ALIASES = {
     "meta": "page_meta",
     "map": "web_map",
     "crawl": "web_crawl",
+    "context": "web_context",
 }
 
 
@@ -300,7 +334,7 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 def enabled_tools(settings: Settings | None = None) -> list[ToolSpec]:
     """Tools whose capability is on: a host that switched fetch off offers no fetch tool."""
-    return [t for t in TOOLS if settings is None or settings.enabled(t.capability)]
+    return [t for t in TOOLS if settings is None or all(map(settings.enabled, t.capabilities))]
 
 
 def definitions(

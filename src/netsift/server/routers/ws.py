@@ -1,6 +1,7 @@
 """`/v1/ws`: one WebSocket, many requests in flight, each answered with events by request_id.
 
-A client sends `{"type": "search" | "batch" | "fetch" | "meta" | "map", "request_id": "...", ...}`
+A client sends `{"type": "search" | "batch" | "fetch" | "meta" | "map" | "context", "request_id":
+"...", ...}`
 (the rest are the same fields as the REST body; the types are the catalogue's, operations.py)
 and receives `started`, the provider attempts, `result` and `done`, or `error`, each carrying
 its `request_id`; `research` and `crawl` start or follow a job and receive its events.
