@@ -255,6 +255,9 @@ class Settings(BaseSettings):
     api_keys: CommaList = Field(default_factory=list)
     audit_log: Path | None = None
     data_dir: Path | None = None
+    # The most an MCP tool result may cost a model: hosts cap a tool result (Claude Code at
+    # 25k tokens) and drop what is over; netsift stays under it and says how to get the rest.
+    mcp_max_result_tokens: int = Field(default=20_000, ge=1000)
 
     # -- network layer
     allow_networks: CommaList = Field(default_factory=list)

@@ -19,7 +19,7 @@ import anyio
 
 from .errors import NetsiftError
 from .models import ContextAnswer, ContextPassage, ContextSource, Page, SearchResult
-from .params import ContextParams
+from .params import CHARS_PER_TOKEN, ContextParams
 from .research.citations import split_sentences
 from .research.injection import find_instruction
 from .research.passages import Passage, rank_passages, split_passages
@@ -28,11 +28,8 @@ from .search.rank import NEAR_DUPLICATE_THRESHOLD, canonical_url, jaccard, shing
 if TYPE_CHECKING:
     from .client import Client
 
-__all__ = ["CHARS_PER_TOKEN", "estimate_tokens", "gather"]
+__all__ = ["estimate_tokens", "gather"]
 
-# OpenAI's rule of thumb for English text. A budget estimate, not a tokenizer: netsift serves
-# any model, and an agent's budget is a ceiling to stay well under, not a count to hit.
-CHARS_PER_TOKEN = 4
 # Results asked of the search for each page wanted: room for pages that fail, repeat a page
 # already taken, or say nothing about the query.
 RESULTS_PER_SOURCE = 2

@@ -24,6 +24,7 @@ from ._version import __version__
 from .config import Settings
 from .errors import InvalidInput, NetsiftError
 from .models import Event
+from .params import CHARS_PER_TOKEN
 from .tools.dispatch import TOOL_NAMES, Toolbox
 from .tools.fetch_text import (
     NO_MORE_CONTENT,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:  # built at the first tool call (_DeferredToolbox)
 __all__ = ["create_server", "serve_http", "serve_stdio"]
 
 HEARTBEAT_SECONDS = 2.0
+CUT_NOTE_ROOM = 300  # characters kept free for the note that says how to get the rest
 # The reference MCP fetch server's tool, served as it is, so a host that ran it switches by
 # changing the command; netsift's own tools sit beside it.
 REFERENCE_FETCH = "fetch"
@@ -185,6 +187,9 @@ def create_server(
             text = json.dumps(result, ensure_ascii=False)
             if hint := result.get("hint"):
                 text = f"{text}\n\n{hint}"
+        limit = ctx.lifespan_context.client.settings.mcp_max_result_tokens * CHARS_PER_TOKEN
+        if len(text) > limit:
+            return _cut(name, text, result, limit)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
             structured_content=result,
@@ -274,6 +279,30 @@ def _error_result(error: NetsiftError) -> types.CallToolResult:
         content=[types.TextContent(type="text", text=text)],
         structured_content={"error": error.to_dict()},
         is_error=True,
+    )
+
+
+def _cut(name: str, text: str, result: dict[str, Any], limit: int) -> types.CallToolResult:
+    """A result over the host's budget (NETSIFT_MCP_MAX_RESULT_TOKENS): its text cut to fit,
+    with how to get the rest; the structured copy is left out, since it would cost as much.
+    A page is cut in its content, where web_fetch's `start_index` picks it up again."""
+    if name == "web_fetch":
+        content = str(result.get("content", ""))
+        head = len(_page_text({**result, "content": "", "hint": None}))
+        keep = max(0, limit - head - CUT_NOTE_ROOM)
+        start = int(result.get("start_index") or 0)
+        how = f"call web_fetch again with start_index={start + keep} to read on"
+        text = _page_text({**result, "content": content[:keep], "hint": None})
+    else:
+        how = (
+            "ask for less (a smaller limit, count, max_length or max_tokens), or read the "
+            "whole result through the HTTP API or the library"
+        )
+        text = text[: limit - CUT_NOTE_ROOM]
+    note = f"\n\n[cut to this host's {limit}-character budget for a tool result; {how}]"
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text + note)],
+        is_error="error" in result,
     )
 
 

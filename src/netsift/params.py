@@ -474,6 +474,9 @@ class WakeParams(_Params):
     )
 
 
+# OpenAI's rule of thumb for English text. A budget estimate, not a tokenizer: netsift serves
+# any model, and an agent's budget is a ceiling to stay well under, not a count to hit.
+CHARS_PER_TOKEN = 4
 CONTEXT_MIN_TOKENS = 512  # below this a page's best passage may not fit
 CONTEXT_MAX_TOKENS = 32_768  # the largest context an agent's tool result usually takes
 
@@ -488,7 +491,7 @@ class ContextParams(_ProviderChoice):
         ge=CONTEXT_MIN_TOKENS,
         le=CONTEXT_MAX_TOKENS,
         description=f"Token budget of the passages ({CONTEXT_MIN_TOKENS}-{CONTEXT_MAX_TOKENS}; "
-        "estimated at 4 characters a token).",
+        f"estimated at {CHARS_PER_TOKEN} characters a token).",
     )
     max_sources: int = Field(default=5, ge=1, le=20, description="Pages read at most (1-20).")
     per_source: int = Field(

@@ -15,7 +15,15 @@ from mcp.types import INVALID_PARAMS, TextContent
 from netsift.client import Client
 from netsift.mcp import create_server
 
-SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "web_crawl", "batch_search"}
+SEARCH_TOOLS = {
+    "web_search",
+    "web_fetch",
+    "page_meta",
+    "web_map",
+    "web_context",
+    "web_crawl",
+    "batch_search",
+}
 
 
 def text_of(result: Any) -> str:
@@ -247,3 +255,37 @@ async def test_fetch_raw_is_the_pages_source_in_parts(door_settings, offline_web
     assert "<head" in source.lower() and source[:300] in text_of(first)
     assert source[300:5300] in text_of(rest)  # the default max_length, 5000
     assert "No more content available" in text_of(past)
+
+
+async def test_a_result_over_the_hosts_budget_is_cut_and_says_how_to_go_on(
+    door_settings, offline_web
+):
+    url = offline_web.url("files.test", "/long.txt")
+    settings = door_settings(mcp_max_result_tokens=1000)  # 4,000 characters
+    async with Client(settings) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        whole = (await netsift.fetch(url, max_length=100_000)).content
+        assert len(whole) > 4000
+        first = await mcp.call_tool("web_fetch", {"url": url, "max_length": 100_000})
+        text = text_of(first)
+        assert len(text) <= 4000 and first.structured_content is None
+        note = text.rsplit("\n\n", 1)[1]
+        start = int(note.split("start_index=")[1].split()[0])
+        assert 0 < start < 4000
+        content = text.rsplit("\n\n", 1)[0]
+        assert content.endswith(whole[:start][-200:])  # the content, up to where to go on
+        second = await mcp.call_tool(
+            "web_fetch", {"url": url, "max_length": 1000, "start_index": start}
+        )
+        assert second.structured_content["content"] == whole[start : start + 1000]
+        listed = await mcp.call_tool(
+            "batch_search", {"queries": [f"rust async {n}" for n in range(8)], "count": 10}
+        )
+    small = text_of(listed)
+    assert len(small) <= 4000 and "ask for less" in small
+
+
+async def test_a_result_under_the_budget_is_whole(door_settings, offline_web):
+    url = offline_web.url("files.test", "/long.txt")
+    async with Client(door_settings()) as netsift, MCPClient(create_server(client=netsift)) as mcp:
+        page = await mcp.call_tool("web_fetch", {"url": url, "max_length": 5000})
+    assert page.structured_content is not None and "[cut" not in text_of(page)
