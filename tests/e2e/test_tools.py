@@ -93,6 +93,15 @@ def test_cli_prints_the_definitions(fmt, monkeypatch, tmp_path):
     assert printed == tools.definitions(fmt)
 
 
+def test_cli_prints_the_strict_definitions(monkeypatch, tmp_path):
+    monkeypatch.setenv("NETSIFT_DATA_DIR", str(tmp_path))
+    result = CliRunner().invoke(cli, ["tools", "--format", "openai", "--strict"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert printed == tools.definitions("openai", strict=True)
+    assert all(tool["function"]["strict"] is True for tool in printed)
+
+
 def test_cli_follows_the_capabilities(monkeypatch, tmp_path):
     monkeypatch.setenv("NETSIFT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("NETSIFT_CAPABILITIES", "fetch")

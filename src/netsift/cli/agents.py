@@ -19,6 +19,12 @@ def tools(
     format: Annotated[
         str, typer.Option("--format", "-f", help="openai, anthropic or mcp.")
     ] = "openai",
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict", help="Schemas in the form OpenAI's strict mode accepts (strict: true)."
+        ),
+    ] = False,
 ) -> None:
     """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP."""
     from ..tools.schemas import definitions
@@ -29,7 +35,7 @@ def tools(
             InvalidInput(f"--format must be openai, anthropic or mcp, not {format!r}"),
             as_json=False,
         )
-    emit_json(definitions(format, settings=settings))  # type: ignore[arg-type]
+    emit_json(definitions(format, settings=settings, strict=strict))  # type: ignore[arg-type]
 
 
 def mcp(

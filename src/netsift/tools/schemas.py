@@ -6,6 +6,7 @@ differ in the envelope around the same JSON Schema.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -50,6 +51,7 @@ __all__ = [
     "enabled_tools",
     "input_schema",
     "params_of",
+    "strict_schema",
     "tool_name",
 ]
 
@@ -337,23 +339,76 @@ def enabled_tools(settings: Settings | None = None) -> list[ToolSpec]:
     return [t for t in TOOLS if settings is None or all(map(settings.enabled, t.capabilities))]
 
 
+# What OpenAI's strict mode (and pydantic-ai's check of it) refuses in a schema: these keys
+# move into the description, where the model still reads them; netsift validates them anyway.
+_STRICT_REFUSED = (
+    "minLength",
+    "maxLength",
+    "patternProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "uniqueItems",
+)
+_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+
+
+def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` in the form OpenAI's strict mode accepts: every object closed and every
+    property required (an optional one is nullable already, and a model that wants the
+    default sends it), no `default`, the bounds strict mode refuses said in the description,
+    and a `$ref` with siblings wrapped in `anyOf`. The arguments are still validated by the
+    same model, bounds included, so nothing is lost but the model's hint."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {key: walk(value) for key, value in node.items() if key != "properties"}
+        if "properties" in node:
+            out["properties"] = {name: walk(sub) for name, sub in node["properties"].items()}
+            out["required"] = list(node["properties"])
+            out["additionalProperties"] = False
+        notes = [f"{key}={out.pop(key)}" for key in _STRICT_REFUSED if key in out]
+        if "format" in out and out["format"] not in _STRICT_FORMATS:
+            notes.append(f"format={out.pop('format')}")
+        if "default" in out:
+            notes.append(f"default={json.dumps(out.pop('default'))}")
+        if "oneOf" in out:
+            out["anyOf"] = out.pop("oneOf")
+        if notes:
+            said = out.get("description")
+            out["description"] = f"{said} ({', '.join(notes)})" if said else ", ".join(notes)
+        if "$ref" in out and len(out) > 1:
+            out["anyOf"] = [{"$ref": out.pop("$ref")}]
+        return out
+
+    result: dict[str, Any] = walk(schema)
+    return result
+
+
 def definitions(
-    format: ToolFormat = "openai", *, settings: Settings | None = None
+    format: ToolFormat = "openai", *, settings: Settings | None = None, strict: bool = False
 ) -> list[dict[str, Any]]:
-    """Tool definitions in the envelope `format` expects."""
+    """Tool definitions in the envelope `format` expects; `strict` gives OpenAI's strict
+    form (`"strict": true` and a schema its strict mode accepts)."""
     out: list[dict[str, Any]] = []
     for tool in enabled_tools(settings):
         schema = input_schema(tool.args)
+        if strict:
+            schema = strict_schema(schema)
         if format == "openai":
+            function = {"name": tool.name, "description": tool.description, "parameters": schema}
             out.append(
-                {
-                    "type": "function",
-                    "function": {
-                        "name": tool.name,
-                        "description": tool.description,
-                        "parameters": schema,
-                    },
-                }
+                {"type": "function", "function": function | ({"strict": True} if strict else {})}
             )
         elif format == "anthropic":
             out.append({"name": tool.name, "description": tool.description, "input_schema": schema})
