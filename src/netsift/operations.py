@@ -328,7 +328,12 @@ CATALOGUE: tuple[Operation, ...] = (
         JSON,
         "chat",
         (LLMError, ProviderFailed, Timeout),
-        http=("POST /v1/chat/completions", "GET /v1/models", "GET /v1/models/{model}"),
+        http=(
+            "POST /v1/chat/completions",
+            "POST /v1/responses",
+            "GET /v1/models",
+            "GET /v1/models/{model}",
+        ),
     ),
     Operation(
         "flag_discovery",

@@ -184,6 +184,46 @@ def _stream(content: str, body: dict[str, Any]) -> StreamingResponse:
     return StreamingResponse(chunks(), media_type="text/event-stream")
 
 
+def _tool_call(body: dict[str, Any]) -> dict[str, Any] | None:
+    """A model given function tools calls the first, once: its required string arguments
+    all "Oslo". After the tool's answer comes back it writes text (`_tool_said`)."""
+    tools = body.get("tools") or []
+    if not tools or any(m.get("role") == "tool" for m in body.get("messages", [])):
+        return None
+    function = tools[0].get("function", {})
+    required = function.get("parameters", {}).get("required", [])
+    arguments = json.dumps({name: "Oslo" for name in required})
+    return {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": function.get("name"), "arguments": arguments},
+    }
+
+
+def _tool_said(body: dict[str, Any]) -> str | None:
+    said = [m.get("content") for m in body.get("messages", []) if m.get("role") == "tool"]
+    return str(said[-1]) if said and body.get("tools") else None
+
+
+def _calling(call: dict[str, Any], body: dict[str, Any]) -> Response:
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        completion = _completion("", body)
+        completion["choices"][0].update(message=message, finish_reason="tool_calls")
+        return JSONResponse(completion)
+
+    async def chunks() -> Any:
+        base = {"id": "chatcmpl-tool", "object": "chat.completion.chunk", "created": 0}
+        base["model"] = body.get("model") or MODEL
+        delta = {"tool_calls": [{"index": 0, **call}]}
+        yield f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': delta}]})}\n\n"
+        end = {"index": 0, "delta": {}, "finish_reason": "tool_calls"}
+        yield f"data: {json.dumps({**base, 'choices': [end]})}\n\n"
+        yield "data: [DONE]\n\n"
+
+    return StreamingResponse(chunks(), media_type="text/event-stream")
+
+
 def create_app(state: LLMState) -> Starlette:
     async def completions(request: Request) -> Response:
         body = await request.json()
@@ -229,7 +269,11 @@ def create_app(state: LLMState) -> Starlette:
             return JSONResponse(
                 {"error": {"message": "unknown field response_format"}}, status_code=422
             )
+        if (call := _tool_call(body)) is not None:
+            return _calling(call, body)
         content = "{not json at all" if mode == "malformed" else _reply(body, mode, state)
+        if (said := _tool_said(body)) is not None:
+            content = f"The tool said: {said}"
         if body.get("stream"):
             return _stream(content, body)
         return JSONResponse(_completion(content, body))

@@ -46,6 +46,7 @@ from .routers import chat, discoveries, docs, fetch, info, page, research, searc
 from .routers import context as context_router
 from .routers import crawl as crawl_router
 from .routers import map as map_router
+from .routers import responses as responses_router
 from .routers import usage as usage_router
 from .usage import attach
 
@@ -64,6 +65,7 @@ ROUTERS = (
     crawl_router.router,
     chat.router,
     chat.models_router,
+    responses_router.router,
     sleeps.router,
     discoveries.router,
     usage_router.router,
