@@ -5,6 +5,7 @@ test web and the scripted model."""
 from __future__ import annotations
 
 import re
+from typing import Any, Final
 
 import httpx
 from agents import (
@@ -24,7 +25,7 @@ from tests.offline_web.llm import MODEL
 from tests.offline_web.server import serve
 
 QUESTION = "How thick is the sunshield of the Webb telescope?"
-SOURCES = "web_search_call.action.sources"
+SOURCES: Final = "web_search_call.action.sources"
 
 
 def _sdk(server) -> AsyncOpenAI:
@@ -36,7 +37,7 @@ async def test_web_search_answers_with_url_citations_and_its_sources(
 ):
     with serve(create_app(research_settings()), lifespan="on") as server:
         sdk = _sdk(server)
-        response = await sdk.responses.create(
+        response: Any = await sdk.responses.create(
             model=MODEL, input=QUESTION, tools=[{"type": "web_search"}], include=[SOURCES]
         )
         await sdk.close()
@@ -62,7 +63,7 @@ async def test_the_stream_sends_the_text_as_it_comes_and_the_response_last(
         stream = await sdk.responses.create(
             model=MODEL, input=QUESTION, tools=[{"type": "web_search"}], stream=True
         )
-        events = [event async for event in stream]
+        events: list[Any] = [event async for event in stream]
         await sdk.close()
     kinds = [event.type for event in events]
     assert kinds[:2] == ["response.created", "response.in_progress"]
