@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..errors import error_from_dict
 from ..jobs.kind import JobContext, Kind, Outcome
@@ -70,6 +70,12 @@ class CrawlSummary(BaseModel):
     # URLs in scope never asked for: left when a budget stopped it, a trap's, past max_depth.
     unread: int = 0
     beyond_depth: int = 0  # of those, linked past max_depth only
+
+    @field_validator("stopped_because", mode="before")
+    @classmethod
+    def _one_reason(cls, value: Any) -> Any:
+        """A summary stored before every reason was listed held the first one alone."""
+        return [value] if isinstance(value, str) else value
 
 
 class CrawlCheckpoint(BaseModel):

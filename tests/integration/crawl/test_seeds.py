@@ -86,7 +86,7 @@ def _kept(report: CrawlReport) -> set[str]:
 async def test_the_sitemaps_seed_a_crawl_so_it_reads_the_whole_site(
     client: Client, gazette: tuple[LiveServer, SiteState]
 ) -> None:
-    """Links reach 9 of the 60 pages within 3 hops; the sitemaps (an index, a plain and a
+    """Links reach 8 pages within 3 hops; the sitemaps (an index, a plain and a
     gzipped sitemap) list all 60: with the defaults every page is read, once."""
     server, state = gazette
     state.reset()
