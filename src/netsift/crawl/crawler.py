@@ -30,7 +30,6 @@ import anyio
 import httpx
 
 from ..errors import (
-    BlockedByRobots,
     HTTPError,
     InvalidInput,
     NetsiftError,
@@ -168,18 +167,12 @@ class Crawler:
         that does not answer (dns_error, connect_error, timeout…), a start page robots.txt
         disallows (blocked_by_robots). Its robots.txt is read once, for the crawl too."""
         plan = self.plan(params)
-        target = check_url(params.url)
-        rules = await self.robots.rules_for(target)  # the guard's verdict on the host
+        if plan.respect_robots and plan.sitemap != "only":  # the start page itself is read
+            await self.robots.check(params.url)  # the guard's verdict, an answer, robots.txt
+            return
+        rules = await self.robots.rules_for(check_url(params.url))  # the guard's verdict
         if rules.unreachable is not None:  # a fresh copy: one cached error, many raisers
             raise error_from_dict(rules.unreachable.to_dict())
-        if plan.respect_robots and plan.sitemap != "only":
-            if not rules.allows(str(target), self.user_agent):
-                shown = safe_url(target)
-                raise BlockedByRobots(
-                    f"the start URL {shown} is disallowed for netsift by the site's robots.txt "
-                    f"({rules.reason})",
-                    details={"url": shown, "reason": rules.reason},
-                )
 
     async def seed(self, crawl: str, params: CrawlParams) -> None:
         """Record the budgets and queue the seeds: the start URL and the sitemaps' URLs in
