@@ -643,7 +643,7 @@ class Client:
         params = validated(
             CrawlParams, url=url, **{name: v for name, v in options.items() if v is not None}
         )
-        await self.crawler.check_start(params)
+        await self._check_crawl_start(params)
         job, summary = await self.jobs.run(self._crawls.crawl, params)
         if summary is None:
             raise _job_error(job)
@@ -749,8 +749,14 @@ class Client:
         URL that is refused (malformed, a blocked address, unreachable, robots.txt) raises
         its error here, before a job is queued."""
         self._require("fetch")
-        await self.crawler.check_start(params)
+        await self._check_crawl_start(params)
         return await self.jobs.start(self._crawls.crawl, params)
+
+    async def _check_crawl_start(self, params: CrawlParams) -> None:
+        """A refused start URL is the crawl's error at once, on every door (no job queued)."""
+        from .crawl.crawler import check_start
+
+        await check_start(self.robots, params, respect_robots=self.settings.respect_robots)
 
     async def start_research(self, params: ResearchParams) -> Job:
         """Start a research job in the background; follow it with `follow_job(job.id)`."""

@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # a Client registers the crawl kind without loading the fetch
     from ..net.http import HttpClient
     from ..net.robots import RobotsCache
 
-__all__ = ["CRAWL_TASKS", "Crawler"]
+__all__ = ["CRAWL_TASKS", "Crawler", "check_start"]
 
 log = logging.getLogger(__name__)
 # Fetches one worker keeps in flight across the crawl's hosts: the per-host politeness caps
@@ -130,6 +130,20 @@ def _trap(entry: Entry) -> dict[str, Any]:
     }
 
 
+async def check_start(robots: RobotsCache, params: CrawlParams, *, respect_robots: bool) -> None:
+    """Raise the error that refuses a crawl's start URL, before anything is queued: a
+    malformed URL (invalid_url), an address the guard refuses (blocked_address), a host that
+    does not answer (dns_error, connect_error, timeout…), a start page robots.txt disallows
+    (blocked_by_robots). Its robots.txt is read once, for the crawl too."""
+    plan = Plan.of(params, respect_robots=respect_robots)
+    if plan.respect_robots and plan.sitemap != "only":  # the start page itself is read
+        await robots.check(params.url)  # the guard's verdict, an answer, robots.txt
+        return
+    rules = await robots.rules_for(check_url(params.url))  # the guard's verdict
+    if rules.unreachable is not None:  # a fresh copy: one cached error, many raisers
+        raise error_from_dict(rules.unreachable.to_dict())
+
+
 class Crawler:
     def __init__(
         self,
@@ -160,19 +174,6 @@ class Crawler:
 
     def plan(self, params: CrawlParams) -> Plan:
         return Plan.of(params, respect_robots=self.respect_robots)
-
-    async def check_start(self, params: CrawlParams) -> None:
-        """Raise the error that refuses the crawl's start URL, before anything is queued: a
-        malformed URL (invalid_url), an address the guard refuses (blocked_address), a host
-        that does not answer (dns_error, connect_error, timeout…), a start page robots.txt
-        disallows (blocked_by_robots). Its robots.txt is read once, for the crawl too."""
-        plan = self.plan(params)
-        if plan.respect_robots and plan.sitemap != "only":  # the start page itself is read
-            await self.robots.check(params.url)  # the guard's verdict, an answer, robots.txt
-            return
-        rules = await self.robots.rules_for(check_url(params.url))  # the guard's verdict
-        if rules.unreachable is not None:  # a fresh copy: one cached error, many raisers
-            raise error_from_dict(rules.unreachable.to_dict())
 
     async def seed(self, crawl: str, params: CrawlParams) -> None:
         """Record the budgets and queue the seeds: the start URL and the sitemaps' URLs in
