@@ -224,7 +224,9 @@ class CrawlKinds:
             pages_read=status["pages"],
             bytes=status["bytes"],
             seen=status["seen"] + beyond,
-            stopped_because=endings(status["stopped"], trapped=trapped, beyond_depth=beyond),
+            stopped_because=endings(
+                status["stopped"], pending=status["pending"], trapped=trapped, beyond_depth=beyond
+            ),
             elapsed_ms=round((time.monotonic() - started) * 1000, 1),
             traps=list(status["traps"]),
             trapped=trapped,

@@ -428,21 +428,23 @@ async def test_claims_made_at_once_never_take_more_than_the_hosts_slots(
 
 
 @pytest.mark.parametrize(
-    ("stopped", "trapped", "beyond", "reasons"),
+    ("stopped", "pending", "trapped", "beyond", "reasons"),
     [
-        (None, 0, 0, ["done"]),
-        ("done", 0, 0, ["done"]),
-        ("done", 0, 3, ["max_depth"]),
-        ("max_pages", 0, 3, ["max_pages", "max_depth"]),
-        ("trap", 5, 0, ["trap"]),
-        ("time", 5, 1, ["time", "trap", "max_depth"]),
-        ("cancelled", 0, 0, ["cancelled"]),
+        (None, 0, 0, 0, ["done"]),
+        ("done", 0, 0, 0, ["done"]),
+        ("done", 0, 0, 3, ["max_depth"]),
+        ("max_pages", 4, 0, 3, ["max_pages", "max_depth"]),
+        ("max_pages", 0, 0, 0, ["done"]),  # the site's last page spent the budget
+        ("trap", 0, 5, 0, ["trap"]),
+        ("time", 2, 5, 1, ["time", "trap", "max_depth"]),
+        ("cancelled", 0, 0, 0, ["cancelled"]),
     ],
 )
 def test_an_ending_names_every_reason_a_crawl_ended_short(
-    stopped: str | None, trapped: int, beyond: int, reasons: list[str]
+    stopped: str | None, pending: int, trapped: int, beyond: int, reasons: list[str]
 ) -> None:
-    assert rules.endings(stopped, trapped=trapped, beyond_depth=beyond) == reasons
+    ending = rules.endings(stopped, pending=pending, trapped=trapped, beyond_depth=beyond)
+    assert ending == reasons
 
 
 def test_a_page_added_when_it_held_new_text_or_led_to_new_urls_elsewhere() -> None:

@@ -301,14 +301,16 @@ def admission(
     return None
 
 
-def endings(stopped: str | None, *, trapped: int, beyond_depth: int) -> list[str]:
+def endings(stopped: str | None, *, pending: int, trapped: int, beyond_depth: int) -> list[str]:
     """Why a crawl ended, every reason it ended short: `stopped` (the budget that ran out,
-    `cancelled`, `trap`; None or `done`: nothing stopped it), `trap` when `trapped` URLs of
-    a trap were left unread, `max_depth` when `beyond_depth` URLs were; `["done"]` when the
-    crawl read every URL it was allowed to."""
-    reasons = [stopped] if stopped not in (None, "done") else []
+    `cancelled`, `trap`; None or `done`: nothing stopped it) — a budget only when it left
+    `pending` URLs unread (one spent by the site's last page cut nothing short) — `trap` when
+    `trapped` URLs of a trap were left unread, `max_depth` when `beyond_depth` URLs were;
+    `["done"]` when the crawl read every URL it was allowed to."""
+    budget = stopped in ("max_pages", "max_bytes", "time")
+    reasons = [stopped] if stopped not in (None, "done") and (pending or not budget) else []
     if trapped and "trap" not in reasons:
         reasons.append("trap")
     if beyond_depth:
         reasons.append("max_depth")
-    return reasons or ["done"]
+    return [str(reason) for reason in reasons] or ["done"]
