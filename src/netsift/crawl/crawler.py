@@ -444,7 +444,7 @@ class Crawler:
         and the report says why it is not among the pages."""
         why = plan.scope.refusal(entry.url)
         error = OutOfScope(f"{entry.url} was read for its links only: {why}")
-        skipped = _skip(entry.url, error, depth=entry.depth, read=True)
+        skipped = _skip(entry.url, error, depth=entry.depth, links_only=True)
         await self._finish(crawl, entry, page, plan, worker, skipped=skipped)
 
     async def _finish(

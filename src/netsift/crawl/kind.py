@@ -239,7 +239,11 @@ class CrawlKinds:
 
 def _refuses_start(data: dict[str, Any], start: str) -> bool:
     """Whether a `skipped` result says the crawl's start URL was refused (not read at all)."""
-    return data.get("url") == start and not data.get("read") and data.get("code") not in NOT_REFUSED
+    return (
+        data.get("url") == start
+        and not data.get("links_only")
+        and data.get("code") not in NOT_REFUSED
+    )
 
 
 async def _settled(frontier: FrontierStore, crawl: str) -> None:
