@@ -258,7 +258,7 @@ class SlowExtraction(Fetcher):
         url: str,
         format: ContentFormat,
         page_type: str,
-        digest: Callable[[str], Any] | None = None,
+        digest: Callable[[str, tuple[str, ...]], Any] | None = None,
         keep_hidden: bool = False,
     ) -> Content:
         started = time.monotonic()
