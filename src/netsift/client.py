@@ -277,6 +277,7 @@ class Client:
             self.fetcher,
             self.robots,
             self.frontier,
+            http=self.http,
             user_agent=self.settings.user_agent,
             respect_robots=self.settings.respect_robots,
             fetch_timeout=self.settings.timeout,
@@ -655,6 +656,7 @@ class Client:
         respect_robots: bool | None = None,
         workers: int | None = None,
         format: ContentFormat | None = None,
+        sitemap: SitemapMode | None = None,
     ) -> CrawlReport:
         """Crawl a site from `url` to the end (as a job) and return every page it kept.
 
@@ -673,10 +675,12 @@ class Client:
             "respect_robots": respect_robots,
             "workers": workers,
             "format": format,
+            "sitemap": sitemap,
         }
         params = validated(
             CrawlParams, url=url, **{name: v for name, v in options.items() if v is not None}
         )
+        await self._check_crawl_start(params)
         job, summary = await self.jobs.run(self._crawls.crawl, params)
         if summary is None:
             raise _job_error(job)
@@ -778,9 +782,18 @@ class Client:
         return await self.sleeper.store.get(sleep_id)
 
     async def start_crawl(self, params: CrawlParams) -> Job:
-        """Start a crawl job in the background; follow it with `stream_crawl(job.id)`."""
+        """Start a crawl job in the background; follow it with `stream_crawl(job.id)`. A start
+        URL that is refused (malformed, a blocked address, unreachable, robots.txt) raises
+        its error here, before a job is queued."""
         self._require("fetch")
+        await self._check_crawl_start(params)
         return await self.jobs.start(self._crawls.crawl, params)
+
+    async def _check_crawl_start(self, params: CrawlParams) -> None:
+        """A refused start URL is the crawl's error at once, on every door (no job queued)."""
+        from .crawl.crawler import check_start
+
+        await check_start(self.robots, params, respect_robots=self.settings.respect_robots)
 
     async def start_research(self, params: ResearchParams) -> Job:
         """Start a research job in the background; follow it with `follow_job(job.id)`."""

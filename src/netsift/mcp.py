@@ -261,6 +261,8 @@ class _DeferredToolbox(Toolbox):
 def _describe(event: Event) -> str:
     data = event.data
     detail = data.get("query") or data.get("url") or data.get("stopped_because") or ""
+    if isinstance(detail, list):  # a crawl's reasons
+        detail = ", ".join(str(reason) for reason in detail)
     return f"{event.type} {detail}".strip()
 
 

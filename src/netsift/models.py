@@ -250,10 +250,16 @@ class CrawlReport(_Model):
     skipped: list[CrawlSkip] = Field(default_factory=list)
     pages_read: int = 0
     bytes: int = 0
-    stopped_because: str = ""  # done (nothing left), max_pages, max_bytes, time, trap, cancelled
+    # Every reason it ended short: max_pages, max_bytes, time, cancelled, trap, max_depth;
+    # ["done"] when it read every URL it was allowed to (docs/crawl.md, "Endings").
+    stopped_because: list[str] = Field(default_factory=list)
     elapsed_ms: float = 0.0
     traps: list[str] = Field(default_factory=list)  # path patterns judged traps, left unread
     trapped: int = 0  # URLs of those patterns not read
+    seen: int = 0  # URLs met: queued, refused, or linked past max_depth
+    skipped_by_code: dict[str, int] = Field(default_factory=dict)  # `skipped`, counted by code
+    unread: int = 0  # URLs in scope never asked for (a budget, a trap, max_depth)
+    beyond_depth: int = 0  # of those, linked past max_depth only
 
 
 EventType = Literal[

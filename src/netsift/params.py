@@ -368,7 +368,15 @@ class CrawlParams(_SiteScope):
         default=50, ge=1, le=MAX_CRAWL_PAGES, description="Pages to keep at most."
     )
     max_depth: int = Field(
-        default=3, ge=0, le=MAX_CRAWL_DEPTH, description="Links to follow from the start URL."
+        default=3,
+        ge=0,
+        le=MAX_CRAWL_DEPTH,
+        description="Link hops to follow from the nearest seed (the start URL or a sitemap's).",
+    )
+    sitemap: SitemapMode = Field(
+        default="include",
+        description="include: the site's sitemaps seed the crawl with the start URL; only: "
+        "the sitemaps' URLs alone, no links followed; skip: the start URL and its links alone.",
     )
     query: str | None = Field(
         default=None,

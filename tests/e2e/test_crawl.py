@@ -60,7 +60,7 @@ def test_cli_json_lines_stream_pages_then_a_summary(
     assert len(pages) == 4
     assert pages[0]["page"]["final_url"] == site.url("/") and pages[0]["depth"] == 0
     assert pages[0]["page"]["content"] and pages[0]["page"]["links"]
-    assert lines[-1]["type"] == "done" and lines[-1]["stopped_because"] == "max_pages"
+    assert lines[-1]["type"] == "done" and lines[-1]["stopped_because"][0] == "max_pages"
     assert lines[-1]["pages_read"] == 4
 
 
@@ -133,7 +133,7 @@ def test_a_crawl_resumes_on_another_worker_after_kill_9(fleet: Fleet, site: Gene
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert sum(e["type"] == "page" for e in events) == len(pages)
     # the site's calendar and its print copies are traps whose URLs were left unread
-    assert events[-1]["type"] == "done" and events[-1]["data"]["stopped_because"] == "trap"
+    assert events[-1]["type"] == "done" and events[-1]["data"]["stopped_because"][0] == "trap"
 
 
 def test_http_crawl_waits_streams_and_cancels(fleet: Fleet, site: GeneratedSite) -> None:

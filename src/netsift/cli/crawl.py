@@ -26,7 +26,16 @@ __all__ = ["crawl"]
 def crawl(
     url: Annotated[str, typer.Argument(help="Where to start: an http(s) URL of the site.")],
     max_pages: Annotated[int, typer.Option(help="Pages to keep at most.")] = 50,
-    max_depth: Annotated[int, typer.Option(help="Links to follow from the start URL.")] = 3,
+    max_depth: Annotated[
+        int, typer.Option(help="Link hops to follow from the nearest seed (start URL, sitemap).")
+    ] = 3,
+    sitemap: Annotated[
+        str,
+        typer.Option(
+            help="include: the sitemaps seed it with the start URL; only: the sitemaps' URLs "
+            "alone; skip: the start URL and its links alone."
+        ),
+    ] = "include",
     include: Annotated[
         list[str] | None,
         typer.Option(help="Read only paths matching this regular expression (repeatable)."),
@@ -58,6 +67,7 @@ def crawl(
                 "url": url,
                 "max_pages": max_pages,
                 "max_depth": max_depth,
+                "sitemap": sitemap,
                 "include": include or [],
                 "exclude": exclude or [],
                 "query": query,
@@ -85,8 +95,10 @@ def crawl(
     else:
         sys.stderr.write(
             f"{summary.pages_read} pages, {summary.bytes} bytes, "
-            f"{summary.elapsed_ms / 1000:.1f} s, stopped: {summary.stopped_because}\n"
+            f"{summary.elapsed_ms / 1000:.1f} s, stopped: {', '.join(summary.stopped_because)}\n"
         )
+        if summary.unread:
+            sys.stderr.write(_unread(summary) + "\n")
 
 
 def _emit(event: Event, page: Page | None) -> None:
@@ -137,3 +149,15 @@ class _Progress:
         sys.stdout.flush()
         if self._bar is not None:
             self._bar.update(self._task, advance=1, last=str(data.get("final_url"))[-60:])
+
+
+def _unread(summary: CrawlSummary) -> str:
+    """What the crawl left unread, and why, in one line."""
+    parts = []
+    if summary.beyond_depth:
+        parts.append(f"{summary.beyond_depth} beyond --max-depth")
+    if summary.trapped:
+        parts.append(f"{summary.trapped} in traps ({', '.join(summary.traps)})")
+    if rest := summary.unread - summary.beyond_depth - summary.trapped:
+        parts.append(f"{rest} when it stopped")
+    return f"{summary.unread} URLs left unread: " + "; ".join(parts)

@@ -1,5 +1,11 @@
 """Crawler: reads a site through the shared frontier, as many workers as the crawl allows.
 
+A crawl starts from its seeds, each at depth 0: the start URL and, unless `sitemap="skip"`,
+every URL in scope the site's sitemaps list (robots.txt's `Sitemap:` lines, else
+/sitemap.xml; indexes followed, gzip inflated, as sitemaps.py reads them). `max_depth` counts
+link hops from the nearest seed; `sitemap="only"` reads the sitemaps' URLs and follows no
+link. A page's links past the depth are noted, never queued, so the report counts them.
+
 Every URL passes the scope before it is queued and again at every redirect hop (a redirect
 off the site is refused and reported, never followed), then robots.txt and the SSRF guard
 inside the Fetcher (a link or redirect to a private address is refused by the guard, and
@@ -23,9 +29,17 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import httpx
 
-from ..errors import HTTPError, InvalidInput, NetsiftError, OutOfScope
+from ..errors import (
+    HTTPError,
+    InvalidInput,
+    NetsiftError,
+    NotFound,
+    OutOfScope,
+    error_from_dict,
+)
 from ..models import ContentFormat, Page
-from ..params import CrawlParams, FetchOptions
+from ..net.guard import check_url, safe_url
+from ..params import CrawlParams, FetchOptions, SitemapMode
 from . import dedupe
 from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore, Verdict
 from .frontier.order import path_pattern, priority, query_words, relevance
@@ -35,9 +49,10 @@ from .scope import Scope, canonical_url, site_host
 if TYPE_CHECKING:  # a Client registers the crawl kind without loading the fetch stack
     from ..compute import Compute
     from ..fetch.fetcher import Fetcher
+    from ..net.http import HttpClient
     from ..net.robots import RobotsCache
 
-__all__ = ["CRAWL_TASKS", "Crawler"]
+__all__ = ["CRAWL_TASKS", "Crawler", "check_start"]
 
 log = logging.getLogger(__name__)
 # Fetches one worker keeps in flight across the crawl's hosts: the per-host politeness caps
@@ -53,11 +68,16 @@ TASKS_PER_SLOT = 2
 MAX_WAIT = 0.5
 # An entry's claim outlives the slowest fetch by this much before another worker may take it.
 LEASE_MARGIN = 30.0
-# A page's fingerprint comes with its extraction (fetch's `Digest`, in the compute pool); one
-# that came without (one the render step read again) is fingerprinted inline when its text is
-# shorter than this (about 0.14 ms of CPU per 1,000 characters, so 7 ms at most): a pool
-# round trip of its own (the text pickled there and back, a wakeup) cost 7-8 ms of wall time.
+# A page's digest (fingerprint and text sample) comes with its extraction (fetch's `Digest`,
+# in the compute pool); one that came without (one the render step read again) is digested
+# inline when its text is shorter than this (the fingerprint costs about 0.14 ms of CPU per
+# 1,000 characters, so 7 ms at most): a pool round trip of its own (the text pickled there
+# and back, a wakeup) cost 7-8 ms of wall time.
 INLINE_FINGERPRINT = 50_000
+# The most URLs a crawl takes from a site's sitemaps as seeds: one sitemap file's worth (the
+# protocol's limit), five times the largest page budget (MAX_CRAWL_PAGES). A site that
+# lists more is read from the first ones; its report counts the rest as never seen.
+MAX_SITEMAP_SEEDS = 50_000
 HELPER_CHECK = 1.0  # seconds between a helper's looks at whether its crawl has ended
 
 
@@ -70,6 +90,7 @@ class Plan:
     max_depth: int
     respect_robots: bool
     format: ContentFormat = "markdown"
+    sitemap: SitemapMode = "include"
 
     @classmethod
     def of(cls, params: CrawlParams, *, respect_robots: bool) -> Plan:
@@ -77,7 +98,22 @@ class Plan:
             params.url, subdomains=params.subdomains, include=params.include, exclude=params.exclude
         )
         robots = respect_robots if params.respect_robots is None else params.respect_robots
-        return cls(scope, query_words(params.query), params.max_depth, robots, params.format)
+        words = query_words(params.query)
+        return cls(scope, words, params.max_depth, robots, params.format, params.sitemap)
+
+    @property
+    def follows_links(self) -> bool:
+        """Whether pages' links are part of the crawl (not with `sitemap="only"`)."""
+        return self.sitemap != "only"
+
+    def seed(self, url: str) -> Entry | None:
+        """`url` as a seed (depth 0); None when it is no usable URL."""
+        try:
+            key = canonical_url(url)
+        except InvalidInput:
+            return None
+        score = priority(0, relevance(url, "", self.words))
+        return Entry(key, url, site_host(url), 0, score, pattern=path_pattern(url))
 
 
 def _skip(url: str, error: NetsiftError, **extra: Any) -> dict[str, Any]:
@@ -94,6 +130,20 @@ def _trap(entry: Entry) -> dict[str, Any]:
     }
 
 
+async def check_start(robots: RobotsCache, params: CrawlParams, *, respect_robots: bool) -> None:
+    """Raise the error that refuses a crawl's start URL, before anything is queued: a
+    malformed URL (invalid_url), an address the guard refuses (blocked_address), a host that
+    does not answer (dns_error, connect_error, timeout…), a start page robots.txt disallows
+    (blocked_by_robots). Its robots.txt is read once, for the crawl too."""
+    plan = Plan.of(params, respect_robots=respect_robots)
+    if plan.respect_robots and plan.sitemap != "only":  # the start page itself is read
+        await robots.check(params.url)  # the guard's verdict, an answer, robots.txt
+        return
+    rules = await robots.rules_for(check_url(params.url))  # the guard's verdict
+    if rules.unreachable is not None:  # a fresh copy: one cached error, many raisers
+        raise error_from_dict(rules.unreachable.to_dict())
+
+
 class Crawler:
     def __init__(
         self,
@@ -101,6 +151,7 @@ class Crawler:
         robots: RobotsCache,
         frontier: FrontierStore,
         *,
+        http: HttpClient,
         user_agent: str,
         respect_robots: bool,
         fetch_timeout: float,
@@ -109,6 +160,8 @@ class Crawler:
         host_concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
         self.compute = compute
+        self.http = http
+        self.fetch_timeout = fetch_timeout
         self.fetcher = fetcher
         self.robots = robots
         self.frontier = frontier
@@ -123,7 +176,8 @@ class Crawler:
         return Plan.of(params, respect_robots=self.respect_robots)
 
     async def seed(self, crawl: str, params: CrawlParams) -> None:
-        """Record the budgets and queue the start URL (both once, however often resumed)."""
+        """Record the budgets and queue the seeds: the start URL and the sitemaps' URLs in
+        scope (both once, however often the crawl is resumed)."""
         plan = self.plan(params)
         # The start URL is read even when its path matches no include pattern (a site's home,
         # crawled for its /docs/ pages): it is read for its links and not kept (Firecrawl's
@@ -133,9 +187,52 @@ class Crawler:
         await self.frontier.start(
             crawl, max_pages=params.max_pages, max_bytes=params.max_bytes, deadline=params.deadline
         )
-        key = canonical_url(params.url)
-        entry = Entry(key, params.url, site_host(params.url), pattern=path_pattern(params.url))
-        await self.frontier.add(crawl, [entry])
+        if (await self.frontier.status(crawl))["seen"]:
+            return  # seeded before it was resumed (the seeds are added in one write)
+        start = plan.seed(params.url) if plan.sitemap != "only" else None
+        seeds = [start] if start is not None else []
+        if plan.sitemap != "skip":
+            with anyio.move_on_after(params.deadline):
+                seeds += await self._sitemap_seeds(params, plan)
+        if not seeds:
+            raise NotFound(
+                f"the sitemaps of {safe_url(params.url)} list no URL in the crawl's scope, and "
+                'sitemap="only" reads nothing else',
+                details={"url": safe_url(params.url)},
+            )
+        await self.frontier.add(crawl, seeds)
+
+    async def _sitemap_seeds(self, params: CrawlParams, plan: Plan) -> list[Entry]:
+        """The URLs in scope the site's sitemaps list, as seeds (robots.txt and the guard
+        are asked when each is fetched, as for a link)."""
+        from ..fetch.links import absolute_url
+        from .sitemaps import SitemapReader, Via
+
+        origin = str(check_url(params.url).copy_with(path="/", query=None, fragment=None))
+        try:
+            rules = await self.robots.rules_for(check_url(origin + "robots.txt"))
+        except NetsiftError:
+            return []  # the start page's own read says what is wrong with the site
+        roots: list[tuple[str, Via]] = []
+        for line in rules.sitemaps:
+            if (url := absolute_url(line, origin)) is not None:
+                roots.append((url, "robots"))
+        roots = roots or [(origin + "sitemap.xml", "guess")]
+
+        async def on_hop(hop: httpx.URL) -> None:
+            if plan.respect_robots:
+                await self.robots.check(str(hop))
+
+        site = Scope.of(params.url, subdomains=params.subdomains)
+        reader = SitemapReader(
+            self.http, site, on_hop=on_hop, timeout=self.fetch_timeout, max_urls=MAX_SITEMAP_SEEDS
+        )
+        await reader.read(roots)
+        seeds = []
+        for listed in reader.listed:
+            if plan.scope.allows(listed.url) and (entry := plan.seed(listed.url)) is not None:
+                seeds.append(entry)
+        return seeds
 
     async def work(
         self,
@@ -252,7 +349,7 @@ class Crawler:
             from ..fetch.content import Digest  # the fetch stack is loaded by now
             from ..fetch.fetcher import FetchHooks
 
-            digest = Digest(dedupe.fingerprint)
+            digest = Digest(dedupe.page_digest)
             page = await self.fetcher.fetch(
                 FetchOptions(
                     url=entry.url,
@@ -290,7 +387,7 @@ class Crawler:
         page: Page,
         plan: Plan,
         worker: str,
-        fingerprint: tuple[str, int | None] | None,
+        digest: dedupe.PageDigest | None,
     ) -> None:
         if _entrance(entry, plan):
             await self._pass_through(crawl, entry, page, plan, worker)
@@ -299,20 +396,16 @@ class Crawler:
         canonical = page.metadata.canonical
         if canonical and plan.scope.allows(canonical):
             keys.append(canonical_url(canonical))
-        if fingerprint is not None:  # computed with the extraction, in the compute pool
-            digest, sketch = fingerprint
-        elif self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
-            what = f"the fingerprint of {page.final_url}"
-            digest, sketch = await self.compute.run(dedupe.fingerprint, page.content, what=what)
-        else:
-            digest, sketch = dedupe.fingerprint(page.content)
-        # What the page adds to its pattern is judged on its text outside its links.
-        anchors = [link.text for link in page.links]
-        if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
-            what = f"the text sample of {page.final_url}"
-            sample = await self.compute.run(dedupe.text_sample, page.content, anchors, what=what)
-        else:
-            sample = dedupe.text_sample(page.content, anchors)
+        if digest is None:  # not computed with the extraction (the render step read it)
+            anchors = tuple(link.text for link in page.links)
+            if self.compute is not None and len(page.content) > INLINE_FINGERPRINT:
+                what = f"the digest of {page.final_url}"
+                digest = await self.compute.run(
+                    dedupe.page_digest, page.content, anchors, what=what
+                )
+            else:
+                digest = dedupe.page_digest(page.content, anchors)
+        sketch = digest.sketch
         pattern = path_pattern(entry.url)
         data: dict[str, Any] = {"depth": entry.depth, "parent": entry.parent, "worker": worker}
         data["page"] = page.model_dump(mode="json")
@@ -320,13 +413,13 @@ class Crawler:
             crawl,
             keys=sorted(set(keys)),
             url=page.final_url,
-            content_hash=digest,
+            content_hash=digest.content_hash,
             bands=dedupe.bands(sketch) if sketch is not None else [],
             sketch=sketch,
             size=page.bytes,
             page=data,
             pattern=pattern,
-            sample=sample,
+            sample=digest.sample,
         )
         if admission.duplicate_of is not None:  # it added nothing to its pattern
             skip = {
@@ -351,7 +444,7 @@ class Crawler:
         and the report says why it is not among the pages."""
         why = plan.scope.refusal(entry.url)
         error = OutOfScope(f"{entry.url} was read for its links only: {why}")
-        skipped = _skip(entry.url, error, depth=entry.depth)
+        skipped = _skip(entry.url, error, depth=entry.depth, links_only=True)
         await self._finish(crawl, entry, page, plan, worker, skipped=skipped)
 
     async def _finish(
@@ -365,14 +458,24 @@ class Crawler:
         skipped: dict[str, Any] | None = None,
         verdict: Verdict | None = None,
     ) -> None:
-        """End the claim, queueing the page's links when the depth allows, and judge the page
-        for its pattern (one transaction)."""
+        """End the claim, queueing the page's links when the depth allows (noting them past
+        it), and judge the page for its pattern (one transaction)."""
         links: list[Entry] = []
         refused: list[tuple[Entry, dict[str, Any]]] = []
-        if entry.depth < plan.max_depth:
+        beyond: list[str] = []
+        if plan.follows_links:
             links, refused = self._follow(entry, page, plan)
+        if entry.depth >= plan.max_depth:  # its links stay unread: counted, not queued
+            beyond, links, refused = [link.key for link in links], [], []
         await self.frontier.done(
-            crawl, entry.key, worker, links=links, refused=refused, skipped=skipped, verdict=verdict
+            crawl,
+            entry.key,
+            worker,
+            links=links,
+            refused=refused,
+            skipped=skipped,
+            verdict=verdict,
+            beyond=beyond,
         )
 
     @staticmethod

@@ -22,16 +22,19 @@ import hashlib
 import re
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 __all__ = [
     "BANDS",
     "NEAR_DUPLICATE_BITS",
     "SHINGLE_WORDS",
+    "PageDigest",
     "bands",
     "content_hash",
     "fingerprint",
     "hamming",
     "is_near_duplicate",
+    "page_digest",
     "scoped",
     "simhash",
     "text_sample",
@@ -185,3 +188,20 @@ def fingerprint(text: str) -> tuple[str, int | None]:
     from one pass over its words."""
     words = _words(text)
     return _hash_words(words), _simhash_words(words)
+
+
+@dataclass(frozen=True)
+class PageDigest:
+    """What a crawl judges a page by: its exact hash and sketch (duplicates) and its text
+    sample (what it adds to its path pattern)."""
+
+    content_hash: str
+    sketch: int | None
+    sample: list[int]
+
+
+def page_digest(text: str, anchors: Sequence[str] = ()) -> PageDigest:
+    """A page's whole digest, computed where it is extracted (fetch's `Digest`, in the
+    compute pool): `anchors` are its links' texts, left out of the sample."""
+    content_hash, sketch = fingerprint(text)
+    return PageDigest(content_hash, sketch, text_sample(text, anchors))

@@ -1,7 +1,10 @@
 """The `crawl` job kinds: a crawl's own job and its helpers.
 
 A crawl's own job seeds the frontier, reads, publishes the frontier's results as `page` and
-`skipped` events (checkpointing how far it published) and ends the crawl. With `workers > 1`
+`skipped` events (checkpointing how far it published, and what it counted) and ends the
+crawl: its summary names every reason it ended short (`stopped_because`) and counts the URLs
+it saw, kept, skipped by reason and left unread. A crawl that kept nothing because its start
+URL was refused fails with that URL's error. With `workers > 1`
 it also spawns `crawl_helper` jobs, one per extra worker, that any `netsift worker` claims and
 that read from the same frontier until the crawl is over. The job runtime (jobs/runtime.py)
 starts, streams, resumes and cancels both like every other kind.
@@ -14,11 +17,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
+from ..errors import error_from_dict
 from ..jobs.kind import JobContext, Kind, Outcome
 from ..models import Event
 from ..params import CrawlParams
+from .frontier.rules import endings
 
 if TYPE_CHECKING:  # a Client registers the crawl kinds without loading the fetch stack
     from .crawler import Crawler
@@ -40,27 +45,47 @@ CRAWL = "crawl"
 CRAWL_HELPER = "crawl_helper"
 PUBLISH_EVERY = 0.2  # seconds between publishing rounds of the crawl's own job
 PUBLISH_BATCH = 200  # results read from the frontier per publishing round
+# What a start URL's `skipped` result may say without the crawl's start being refused: it was
+# kept under another URL, or left for a trap.
+NOT_REFUSED = frozenset({"duplicate", "trap"})
 
 
 class CrawlSummary(BaseModel):
-    """A crawl that ended: how much it kept and why it stopped (its pages are paged)."""
+    """A crawl that ended: how much it kept, what it left and why (its pages are paged)."""
 
     url: str
     pages_read: int
     bytes: int
+    # Every URL the crawl met: queued, refused, or linked past max_depth.
     seen: int
-    stopped_because: str
+    # Every reason it ended short (rules.endings): max_pages, max_bytes, time, cancelled, trap,
+    # max_depth; ["done"] when it read all it was allowed to.
+    stopped_because: list[str]
     elapsed_ms: float
     # The path patterns judged traps (their URLs were left unread), and how many URLs that was.
     traps: list[str] = Field(default_factory=list)
     trapped: int = 0
+    # URLs left out, by the code of their `skipped` result (duplicate, out_of_scope, trap, …).
+    skipped_by_code: dict[str, int] = Field(default_factory=dict)
+    # URLs in scope never asked for: left when a budget stopped it, a trap's, past max_depth.
+    unread: int = 0
+    beyond_depth: int = 0  # of those, linked past max_depth only
+
+    @field_validator("stopped_because", mode="before")
+    @classmethod
+    def _one_reason(cls, value: Any) -> Any:
+        """A summary stored before every reason was listed held the first one alone."""
+        return [value] if isinstance(value, str) else value
 
 
 class CrawlCheckpoint(BaseModel):
-    """How far the crawl's own job published the frontier's results, and its helpers."""
+    """How far the crawl's own job published the frontier's results (and what they were),
+    and its helpers."""
 
     published: int = 0
     helpers: list[str] = Field(default_factory=list)
+    skipped: dict[str, int] = Field(default_factory=dict)
+    start_error: dict[str, Any] | None = None  # why the start URL was refused, if it was
 
 
 class CrawlPartial(BaseModel):
@@ -162,6 +187,10 @@ class CrawlKinds:
                     await context.emit("page", page_event(n, data))
                 else:
                     await context.emit("skipped", {"n": n, **data})
+                    code = str(data.get("code"))
+                    mark.skipped[code] = mark.skipped.get(code, 0) + 1
+                    if _refuses_start(data, params.url):
+                        mark.start_error = {"code": code, "message": data.get("message", "")}
                 mark.published = n
             if rows:
                 await context.save(mark)
@@ -187,22 +216,39 @@ class CrawlKinds:
         status = await frontier.status(crawl)
         for helper_id in mark.helpers:  # helpers no worker claimed end with the crawl
             await context.conclude(helper_id, self.helper, CrawlHelp(crawl=crawl))
+        if not status["pages"] and mark.start_error is not None:
+            raise error_from_dict(mark.start_error)  # nothing read: the start was refused
+        trapped, beyond = int(status["trapped"]), int(status["beyond_depth"])
         summary = CrawlSummary(
             url=params.url,
             pages_read=status["pages"],
             bytes=status["bytes"],
-            seen=status["seen"],
-            stopped_because=status["stopped"] or "done",
+            seen=status["seen"] + beyond,
+            stopped_because=endings(
+                status["stopped"], pending=status["pending"], trapped=trapped, beyond_depth=beyond
+            ),
             elapsed_ms=round((time.monotonic() - started) * 1000, 1),
-            traps=list(status.get("traps", [])),
-            trapped=int(status.get("trapped", 0)),
+            traps=list(status["traps"]),
+            trapped=trapped,
+            skipped_by_code=dict(sorted(mark.skipped.items())),
+            unread=status["pending"] + trapped + beyond,
+            beyond_depth=beyond,
         )
         return Outcome(summary)
 
 
+def _refuses_start(data: dict[str, Any], start: str) -> bool:
+    """Whether a `skipped` result says the crawl's start URL was refused (not read at all)."""
+    return (
+        data.get("url") == start
+        and not data.get("links_only")
+        and data.get("code") not in NOT_REFUSED
+    )
+
+
 async def _settled(frontier: FrontierStore, crawl: str) -> None:
     """Return once no worker holds a page of the crawl in flight."""
-    while True:  # the state is in the store, shared with other processes: poll it
-        if not (await frontier.status(crawl))["in_flight"]:
+    while True:  # the claims are in the store, shared with other processes: poll it
+        if not await frontier.in_flight(crawl):
             return
         await anyio.sleep(PUBLISH_EVERY)

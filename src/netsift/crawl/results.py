@@ -56,8 +56,12 @@ async def crawl_report(
         skipped=skipped,
         pages_read=len(pages),
         bytes=sum(page.bytes for page in pages),
-        stopped_because=summary.stopped_because if summary else job.status,
+        stopped_because=summary.stopped_because if summary else [job.status],
         elapsed_ms=summary.elapsed_ms if summary else 0.0,
         traps=summary.traps if summary else [],
         trapped=summary.trapped if summary else 0,
+        seen=summary.seen if summary else 0,
+        skipped_by_code=summary.skipped_by_code if summary else {},
+        unread=summary.unread if summary else 0,
+        beyond_depth=summary.beyond_depth if summary else 0,
     )

@@ -51,12 +51,13 @@ class Content:
 
 class Digest(Generic[D]):
     """A summary of a page's text that a caller wants computed where the page is read (a
-    crawl's duplicate fingerprint): in the compute pool with the extraction, so the text makes
-    no second round trip and the event loop does not hash it. `of` must be a module-level
-    function (the pool sends it by name); `value` is None until a fresh extraction ran it.
+    crawl's duplicate fingerprint and text sample): in the compute pool with the extraction,
+    so the text makes no second round trip and the event loop does not hash it. `of` is given
+    the text and its links' anchor texts, and must be a module-level function (the pool sends
+    it by name); `value` is None until a fresh extraction ran it.
     """
 
-    def __init__(self, of: Callable[[str], D]) -> None:
+    def __init__(self, of: Callable[[str, tuple[str, ...]], D]) -> None:
         self.of = of
         self.value: D | None = None
 
@@ -241,11 +242,11 @@ def _extract_content(
     url: str,
     format: ContentFormat,
     page_type: str,
-    digest: Callable[[str], Any] | None = None,
+    digest: Callable[[str, tuple[str, ...]], Any] | None = None,
     keep_hidden: bool = False,
 ) -> Content:
     """`extract_content` with positional arguments, as the pool passes them, and the digest
-    of its text when one is asked for."""
+    of its text (and its links' texts) when one is asked for."""
     content = extract_content(
         body,
         content_type=content_type,
@@ -254,4 +255,7 @@ def _extract_content(
         page_type=page_type,
         keep_hidden=keep_hidden,
     )
-    return content if digest is None else replace(content, digest=digest(content.content))
+    if digest is None:
+        return content
+    anchors = tuple(link.text for link in content.links)
+    return replace(content, digest=digest(content.content, anchors))

@@ -310,7 +310,7 @@ class Fetcher:
         keep_source: bool = False,
         on_hop: Callable[[str], Awaitable[None]] | None = None,
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
-        digest: Callable[[str], Any] | None = None,
+        digest: Callable[[str, tuple[str, ...]], Any] | None = None,
         keep_hidden: bool = False,
     ) -> _Fetched:
         target = check_url(url)
@@ -406,7 +406,7 @@ class Fetcher:
         url: str,
         format: ContentFormat,
         page_type: str,
-        digest: Callable[[str], Any] | None = None,
+        digest: Callable[[str, tuple[str, ...]], Any] | None = None,
         keep_hidden: bool = False,
     ) -> Content:
         """`extract_content` in the compute pool, so the event loop never parses a page; a small

@@ -29,4 +29,5 @@ def lean_crawl(report: CrawlReport, *, max_length: int) -> dict[str, Any]:
         "pages": pages,
         "skipped": dict(Counter(skip.code for skip in report.skipped)),
         "stopped_because": report.stopped_because,
+        "unread": report.unread,
     }

@@ -27,6 +27,7 @@ from ..params import (
     JobStatusParams,
     PageTypeChoice,
     ResearchParams,
+    SitemapMode,
     SleepParams,
 )
 
@@ -226,7 +227,17 @@ class WebCrawlArgs(_Args):
     max_pages: int = Field(
         default=10, ge=1, le=MAX_TOOL_CRAWL_PAGES, description="Pages to read at most."
     )
-    max_depth: int = Field(default=2, ge=0, le=10, description="Links to follow from the start.")
+    max_depth: int = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="Links to follow from the start URL or a URL its sitemaps list.",
+    )
+    sitemap: SitemapMode = Field(
+        default="include",
+        description="include: start from the site's sitemaps too; only: read just the URLs "
+        "its sitemaps list; skip: follow links from the start URL alone.",
+    )
     include: list[str] = Field(
         default_factory=list,
         max_length=20,

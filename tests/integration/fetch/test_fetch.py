@@ -454,10 +454,11 @@ async def test_a_digest_is_computed_where_the_page_is_extracted(
     from netsift.fetch.content import Digest
 
     url = offline_web.url("links.test", "/docs/guide.html")
-    digest = Digest(dedupe.fingerprint)
+    digest = Digest(dedupe.page_digest)
     page = await web_client.fetcher.fetch(FetchOptions(url=url), FetchHooks(digest=digest))
-    assert digest.value == dedupe.fingerprint(page.content)
-    again = Digest(dedupe.fingerprint)
+    anchors = [link.text for link in page.links]
+    assert digest.value == dedupe.page_digest(page.content, anchors)
+    again = Digest(dedupe.page_digest)
     again_page = await web_client.fetcher.fetch(FetchOptions(url=url), FetchHooks(digest=again))
     assert again_page.content == page.content
     assert again.value is None

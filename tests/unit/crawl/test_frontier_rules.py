@@ -425,3 +425,54 @@ async def test_claims_made_at_once_never_take_more_than_the_hosts_slots(
     taken = [claim.entry for claim in claims if claim.entry is not None]
     assert len([e for e in taken if e.host == HOST]) == 2
     assert len([e for e in taken if e.pattern == "p/0"]) == 1  # it added nothing yet
+
+
+@pytest.mark.parametrize(
+    ("stopped", "pending", "trapped", "beyond", "reasons"),
+    [
+        (None, 0, 0, 0, ["done"]),
+        ("done", 0, 0, 0, ["done"]),
+        ("done", 0, 0, 3, ["max_depth"]),
+        ("max_pages", 4, 0, 3, ["max_pages", "max_depth"]),
+        ("max_pages", 0, 0, 0, ["done"]),  # the site's last page spent the budget
+        ("trap", 0, 5, 0, ["trap"]),
+        ("time", 2, 5, 1, ["time", "trap", "max_depth"]),
+        ("cancelled", 0, 0, 0, ["cancelled"]),
+    ],
+)
+def test_an_ending_names_every_reason_a_crawl_ended_short(
+    stopped: str | None, pending: int, trapped: int, beyond: int, reasons: list[str]
+) -> None:
+    ending = rules.endings(stopped, pending=pending, trapped=trapped, beyond_depth=beyond)
+    assert ending == reasons
+
+
+def test_a_page_added_when_it_held_new_text_or_led_to_new_urls_elsewhere() -> None:
+    links = [Entry("a", "http://h/a", "h", pattern="p"), Entry("b", "http://h/b", "h", pattern="q")]
+    assert rules.other_patterns(links, "p") == links[1:]
+    assert rules.other_patterns(links, None) == links
+    assert rules.page_added(Verdict("p", new_text=True), 0)
+    assert rules.page_added(Verdict("p", new_text=False), 1)
+    assert not rules.page_added(Verdict("p", new_text=False), 0)
+
+
+async def test_links_past_the_depth_are_counted_until_a_shallower_page_queues_them(
+    store: FrontierStore,
+) -> None:
+    """A page at max_depth notes its links (never queued); one that a page nearer a seed
+    links is queued after all, and no longer counted as left beyond the depth."""
+    await store.start("crawl", max_pages=100, max_bytes=10**6, deadline=60)
+    await store.add(
+        "crawl", [Entry("d", f"http://{HOST}/d", HOST), Entry("e", f"http://{HOST}/e", HOST)]
+    )
+    got = await store.claim("crawl", "w", lease=30)
+    assert got.entry is not None and await store.in_flight("crawl") == 1
+    await store.done("crawl", got.entry.key, "w", beyond=["x", "y", "y"])
+    assert await store.in_flight("crawl") == 0
+    status = await store.status("crawl")
+    assert status["beyond_depth"] == 2 and status["seen"] == 2
+    other = await store.claim("crawl", "w", lease=30)
+    assert other.entry is not None
+    queued = Entry("x", f"http://{HOST}/x", HOST, 1)
+    await store.done("crawl", other.entry.key, "w", links=[queued])
+    assert (await store.status("crawl"))["beyond_depth"] == 1

@@ -103,9 +103,11 @@ class FrontierStore(Protocol):
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
         verdict: Verdict | None = None,
+        beyond: list[str] | None = None,
     ) -> None:
-        """End a claim; in the same transaction queue the page's `links` and record its
-        `refused` ones (each as a `skipped` result with its data, the first time it is met), so
+        """End a claim; in the same transaction queue the page's `links`, record its
+        `refused` ones (each as a `skipped` result with its data, the first time it is met)
+        and note the keys of its links `beyond` the crawl's depth (counted, never read), so
         a page costs one round trip after its admission, and the crawl never looks over while
         the links of a page read are not queued yet. `skipped`: the entry was not kept, and
         this is its `skipped` result (its `url` names it). `verdict`: the page is judged for
@@ -143,9 +145,14 @@ class FrontierStore(Protocol):
         """No more claims (a budget ran out, or the crawl was cancelled); the first reason wins."""
         ...
 
+    async def in_flight(self, crawl: str) -> int:
+        """Entries claimed now (by any worker): what a crawl's end waits for."""
+        ...
+
     async def status(self, crawl: str) -> dict[str, Any]:
-        """pages, bytes, pending, in_flight, seen, stopped (reason or None), traps (the
-        patterns found to be traps, sorted), trapped (their URLs ended unread)."""
+        """pages, bytes, pending, in_flight, seen (entries, those refused too), stopped
+        (reason or None), traps (the patterns found to be traps, sorted), trapped (their URLs
+        ended unread), beyond_depth (links past the depth never queued at a lesser one)."""
         ...
 
     async def aclose(self) -> None: ...

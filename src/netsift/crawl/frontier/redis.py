@@ -16,7 +16,8 @@ of requests under way, `released` the set of claimed keys whose request has ende
 their claim but no host slot), `marks` and `bands` (content seen), `results` a list and
 `pages` the list of the page results' numbers, `traps` a hash pattern → its record (JSON:
 pages that added and that did not, its window, whether a trap), `text` the set of the kept
-pages' text samples (dedupe.scoped by pattern), `patterns` a hash pattern → entries claimed.
+pages' text samples (dedupe.scoped by pattern), `patterns` a hash pattern → entries claimed,
+`beyond` the set of keys linked past the crawl's depth (those never seen are left unread).
 Everything expires with the job's retention.
 """
 
@@ -43,11 +44,11 @@ __all__ = ["RedisFrontier"]
 PREFIX = "netsift:crawl:"
 PARTS = (
     "state", "seen", "pending", "claimed", "owner", "hosts", "inflight", "marks", "bands",
-    "results", "pages", "traps", "released", "text", "patterns",
+    "results", "pages", "traps", "released", "text", "patterns", "beyond",
 )  # fmt: skip
 # Each part's place in a script's KEYS (1-based, as Lua counts).
 _STATE, _SEEN, _PENDING, _CLAIMED, _OWNER, _HOSTS, _INFLIGHT, _MARKS, _BANDS = range(1, 10)
-_RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS = range(10, 16)
+_RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS, _BEYOND = range(10, 17)
 # Times a decision is made again when what it was made on changed before its write (another
 # task of the crawl won the race); a claim that keeps losing says to wait and ask again. After
 # the first tries each waits a random pause up to CONFLICT_PAUSE times its number, so tasks
@@ -150,6 +151,14 @@ for i, e in ipairs(cjson.decode(ARGV[1])) do
 end
 return added
 """
+# KEYS: PARTS. The keys linked past the crawl's depth that were never seen (left unread).
+_BEYOND_UNSEEN = """
+local n = 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[16])) do
+  if redis.call('HEXISTS', KEYS[2], key) == 0 then n = n + 1 end
+end
+return n
+"""
 # KEYS: PARTS; ARGV: kind, url, data JSON. A non-page result.
 _RECORD = """
 local n = redis.call('HINCRBY', KEYS[1], 'results', 1)
@@ -251,6 +260,7 @@ class RedisFrontier:
         self._held = self._redis.register_script(_HELD)
         self._add = self._redis.register_script(_ADD)
         self._record = self._redis.register_script(_RECORD)
+        self._beyond_unseen = self._redis.register_script(_BEYOND_UNSEEN)
 
     @staticmethod
     def _keys(crawl: str) -> list[str]:
@@ -429,12 +439,13 @@ class RedisFrontier:
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
         verdict: Verdict | None = None,
+        beyond: list[str] | None = None,
     ) -> None:
         keys = self._keys(crawl)
         own = verdict.pattern if verdict is not None else None
         # Links to other patterns are queued first, alone, so their count of new ones judges
-        # the page (rules.judged: new URLs elsewhere are something a page added).
-        elsewhere = [link for link in links or [] if link.pattern != own]
+        # the page (rules.page_added: new URLs elsewhere are something a page added).
+        elsewhere = rules.other_patterns(links or [], own)
         same = [link for link in links or [] if link.pattern == own]
         # The page's links are queued before its claim ends: the crawl never looks over
         # while they are not (queueing is idempotent, so a retried end adds nothing twice).
@@ -449,11 +460,13 @@ class RedisFrontier:
                 skips = json.dumps([json.dumps(data, default=str) for _, data in refused])
                 entries = _rows([entry for entry, _ in refused])
                 await self._add(keys=keys, args=[entries, "refused", skips], client=pipe)
+            if beyond:
+                pipe.sadd(keys[_BEYOND - 1], *beyond)
             answers = await pipe.execute() if len(pipe) else []
         judged = None
         if verdict is not None and verdict.pattern:
-            added_elsewhere = bool(elsewhere) and int(answers[0]) > 0
-            judged = (verdict.pattern, verdict.new_text or added_elsewhere)
+            new_elsewhere = int(answers[0]) if elsewhere else 0
+            judged = (verdict.pattern, rules.page_added(verdict, new_elsewhere))
         await self._end(crawl, key, None, ending="done", judged=judged)
 
     async def admit(
@@ -538,6 +551,9 @@ class RedisFrontier:
         # the keys made since `start` (all but `state`) get the retention now, from the end
         await self._expire(crawl)
 
+    async def in_flight(self, crawl: str) -> int:
+        return int(await self._redis.zcard(self._keys(crawl)[_CLAIMED - 1]))
+
     async def status(self, crawl: str) -> dict[str, Any]:
         keys = self._keys(crawl)
         state = await self._redis.hmget(keys[0], ["pages", "bytes", "stopped", "trapped"])
@@ -554,6 +570,7 @@ class RedisFrontier:
             "seen": int(seen),
             "traps": sorted(name for name, raw in records.items() if _pattern(raw).trap),
             "trapped": int(state[3] or 0),
+            "beyond_depth": int(await self._beyond_unseen(keys=keys)),
         }
 
     async def aclose(self) -> None:

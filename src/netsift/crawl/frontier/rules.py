@@ -13,6 +13,9 @@ means never depends on which backend runs.
   calendar's next month). A pattern earns requests in flight by the pages that add
   (`pattern_allowance`), and is a trap when most of its last pages added nothing
   (`window_is_trap`): its entries are then handed out to be ended, never asked for.
+- A crawl's **ending** (`endings`) names every reason it ended short of the whole site: the
+  budget or cancellation that stopped it, `trap` when a trap's URLs were left unread,
+  `max_depth` when links were left beyond the depth; `done` only when none did.
 - An **admission** keeps a page unless one of its URLs or its exact text was kept before, its
   sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent.
 """
@@ -25,7 +28,7 @@ from typing import Literal
 
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
-from .model import Admission, Claim, Entry
+from .model import Admission, Claim, Entry, Verdict
 
 __all__ = [
     "CLAIM_WINDOW",
@@ -46,9 +49,12 @@ __all__ = [
     "budget_stop",
     "claim",
     "claimed",
+    "endings",
     "host_slots",
     "host_wait",
     "judged",
+    "other_patterns",
+    "page_added",
     "pattern_allowance",
     "paused",
     "rested",
@@ -190,6 +196,19 @@ def pattern_allowance(added: int, empty: int) -> int:
     return max(1, 1 + added - empty)
 
 
+def other_patterns(links: Iterable[Entry], pattern: str | None) -> list[Entry]:
+    """The links of a page of `pattern` (None: of none) that lead to other patterns
+    (`page_added` counts the new ones)."""
+    return [link for link in links if link.pattern != pattern]
+
+
+def page_added(verdict: Verdict, new_elsewhere: int) -> bool:
+    """Whether a page read added to its pattern: it held new text, or its links queued
+    `new_elsewhere` URLs never seen of other patterns (a section's index). Links to more of
+    its own pattern (a calendar's next month) are no news."""
+    return verdict.new_text or new_elsewhere > 0
+
+
 def window_is_trap(window: str) -> bool:
     return len(window) >= TRAP_MIN_PAGES and window.count("0") >= TRAP_SHARE * len(window)
 
@@ -280,3 +299,18 @@ def admission(
     if pages >= max_pages:
         return Admission(full=True)
     return None
+
+
+def endings(stopped: str | None, *, pending: int, trapped: int, beyond_depth: int) -> list[str]:
+    """Why a crawl ended, every reason it ended short: `stopped` (the budget that ran out,
+    `cancelled`, `trap`; None or `done`: nothing stopped it) — a budget only when it left
+    `pending` URLs unread (one spent by the site's last page cut nothing short) — `trap` when
+    `trapped` URLs of a trap were left unread, `max_depth` when `beyond_depth` URLs were;
+    `["done"]` when the crawl read every URL it was allowed to."""
+    budget = stopped in ("max_pages", "max_bytes", "time")
+    reasons = [stopped] if stopped not in (None, "done") and (pending or not budget) else []
+    if trapped and "trap" not in reasons:
+        reasons.append("trap")
+    if beyond_depth:
+        reasons.append("max_depth")
+    return [str(reason) for reason in reasons] or ["done"]

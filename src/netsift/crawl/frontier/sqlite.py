@@ -76,6 +76,9 @@ CREATE TABLE IF NOT EXISTS crawl_patterns (
     empty INTEGER NOT NULL DEFAULT 0, window TEXT NOT NULL DEFAULT '',
     trap INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (crawl, pattern)
 );
+CREATE TABLE IF NOT EXISTS crawl_beyond (
+    crawl TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (crawl, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS crawl_text (
     crawl TEXT NOT NULL, sample INTEGER NOT NULL, PRIMARY KEY (crawl, sample)
 ) WITHOUT ROWID;
@@ -325,14 +328,20 @@ class SQLiteFrontier:
         refused: list[tuple[Entry, dict[str, Any]]] | None = None,
         skipped: dict[str, Any] | None = None,
         verdict: Verdict | None = None,
+        beyond: list[str] | None = None,
     ) -> None:
         def work(db: sqlite3.Connection) -> None:
             if skipped is not None:
                 self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
-            queued = self._insert(db, crawl, links, "pending") if links else []
+            new = [links[i] for i in self._insert(db, crawl, links, "pending")] if links else []
             if verdict is not None and verdict.pattern:
-                elsewhere = any(links[i].pattern != verdict.pattern for i in queued if links)
-                self._judge(db, crawl, verdict.pattern, verdict.new_text or elsewhere)
+                elsewhere = len(rules.other_patterns(new, verdict.pattern))
+                self._judge(db, crawl, verdict.pattern, rules.page_added(verdict, elsewhere))
+            if beyond:
+                db.executemany(
+                    "INSERT OR IGNORE INTO crawl_beyond (crawl, key) VALUES (?, ?)",
+                    [(crawl, key) for key in beyond],
+                )
             if refused:
                 entries = [entry for entry, _ in refused]
                 for i in self._insert(db, crawl, entries, "refused"):
@@ -512,6 +521,16 @@ class SQLiteFrontier:
     async def stop(self, crawl: str, reason: str) -> None:
         await self._db.transaction(lambda db: self._stop(db, crawl, reason))
 
+    async def in_flight(self, crawl: str) -> int:
+        def work(db: sqlite3.Connection) -> int:
+            row = db.execute(
+                f"SELECT COUNT(*) FROM crawl_frontier WHERE crawl = ? AND state IN {_HELD}",
+                (crawl,),
+            ).fetchone()
+            return int(row[0])
+
+        return await self._db.call(work)
+
     async def status(self, crawl: str) -> dict[str, Any]:
         def work(db: sqlite3.Connection) -> dict[str, Any]:
             row = db.execute(
@@ -527,6 +546,11 @@ class SQLiteFrontier:
                     (crawl,),
                 ).fetchall()
             )
+            (beyond,) = db.execute(
+                "SELECT COUNT(*) FROM crawl_beyond b WHERE b.crawl = ? AND NOT EXISTS "
+                "(SELECT 1 FROM crawl_frontier f WHERE f.crawl = b.crawl AND f.key = b.key)",
+                (crawl,),
+            ).fetchone()
             return {
                 "pages": int(row[0]) if row else 0,
                 "bytes": int(row[1]) if row else 0,
@@ -536,6 +560,7 @@ class SQLiteFrontier:
                 "seen": int(sum(counts.values())),
                 "traps": [str(pattern) for (pattern,) in traps],
                 "trapped": int(row[3]) if row else 0,
+                "beyond_depth": int(beyond),
             }
 
         return await self._db.call(work)

@@ -118,7 +118,7 @@ async function follow(id) {
       } else if (type === "skipped") skipped += 1;
     }, { signal: controller.signal });
     const done = await get(`/v1/crawl/${encodeURIComponent(id)}`, { signal: controller.signal });
-    const why = done.result && done.result.stopped_because ? `, stopped: ${done.result.stopped_because}` : "";
+    const why = done.result && done.result.stopped_because ? `, stopped: ${[].concat(done.result.stopped_because).join(", ")}` : "";
     if (done.status === "failed" && done.error) showError(new ApiError(0, done.error));
     else {
       status($("#crawl-status"),
