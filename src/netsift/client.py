@@ -383,6 +383,7 @@ class Client:
         render: RenderMode | None = None,
         keep_source: bool = False,
         keep_hidden: bool = False,
+        error_pages: bool = False,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
@@ -390,7 +391,8 @@ class Client:
         `render` runs the page's JavaScript in the guarded browser: "auto" (JavaScript shells
         only), "always" or "never"; None takes the host's default (netsift.render.step).
         `keep_source` also returns the decoded body as served on `Page.source`; `keep_hidden`
-        keeps the text a page hides from its visitors (dropped by default). Bad
+        keeps the text a page hides from its visitors (dropped by default); `error_pages`
+        reads a page that answers 4xx/5xx as a Page with that status (else `http_error`). Bad
         arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
@@ -408,6 +410,7 @@ class Client:
             render=render,
             keep_source=keep_source,
             keep_hidden=keep_hidden,
+            error_pages=error_pages,
         )
         return await self.fetcher.fetch(params)
 

@@ -159,6 +159,11 @@ class FetchOptions(FetchParams):
     keep_source: bool = Field(
         default=False, description="Also return the decoded body as served (Page.source)."
     )
+    error_pages: bool = Field(
+        default=False,
+        description="Read a page that answers an HTTP error (4xx, 5xx) as a Page with that "
+        "status (Firecrawl's scrape does), instead of raising http_error.",
+    )
 
 
 class MetaParams(_Params):
