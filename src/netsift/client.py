@@ -17,6 +17,7 @@ from .errors import Disabled
 from .models import (
     ContentFormat,
     CrawlReport,
+    CrawlSkip,
     Event,
     MapResult,
     Metadata,
@@ -28,6 +29,7 @@ from .models import (
     TimeRange,
 )
 from .params import (
+    BatchFetchParams,
     BatchSearchParams,
     CrawlParams,
     Depth,
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     import httpx
 
     from .compute import Compute
+    from .crawl.batch import BatchProgress, BatchSummary
     from .crawl.crawler import Crawler
     from .crawl.frontier import FrontierStore
     from .crawl.kind import CrawlKinds, CrawlSummary
@@ -110,6 +113,7 @@ class Client:
         self._jobs: Jobs | None = None
         self._research_kind: Kind[ResearchParams, ResearchReport] | None = None
         self._crawl_kinds: CrawlKinds | None = None
+        self._batch_kind: Kind[BatchFetchParams, BatchSummary] | None = None
         self._ledger: UsageLedger | None = None
         # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
         self.billing = Billing(ledger=lambda: self.ledger)
@@ -231,6 +235,7 @@ class Client:
             from .jobs.runtime import Jobs
 
             kinds: list[Kind[Any, Any]] = [self._research, self._crawls.crawl, self._crawls.helper]
+            kinds.append(self._batch)
             self._jobs = Jobs(
                 self.job_store,
                 {kind.name: kind for kind in kinds},
@@ -257,6 +262,14 @@ class Client:
 
             self._crawl_kinds = CrawlKinds(lambda: self.crawler, lambda: self.frontier)
         return self._crawl_kinds
+
+    @property
+    def _batch(self) -> Kind[BatchFetchParams, BatchSummary]:
+        if self._batch_kind is None:
+            from .crawl.batch import batch_kind
+
+            self._batch_kind = batch_kind(lambda: self.fetcher, lambda: self.frontier)
+        return self._batch_kind
 
     @property
     def frontier(self) -> FrontierStore:
@@ -748,6 +761,12 @@ class Client:
         self._require("fetch")
         return await self.jobs.start(self._crawls.crawl, params)
 
+    async def start_batch_fetch(self, params: BatchFetchParams) -> Job:
+        """Start fetching a list of URLs as one job (Firecrawl's batch scrape); its pages are
+        read with `crawl_pages`, its failures with `crawl_skipped`, like a crawl's."""
+        self._require("fetch")
+        return await self.jobs.start(self._batch, params)
+
     async def start_research(self, params: ResearchParams) -> Job:
         """Start a research job in the background; follow it with `follow_job(job.id)`."""
         self._require("research")
@@ -760,10 +779,16 @@ class Client:
         return await self.jobs.get(job_id, kind=kind)
 
     async def list_jobs(
-        self, *, limit: int = 50, status: JobStatus | None = None, before: str | None = None
+        self,
+        *,
+        limit: int = 50,
+        status: JobStatus | None = None,
+        before: str | None = None,
+        client: str | None = None,
     ) -> list[Job]:
-        """Jobs of every kind, newest first; `before` (a job id) continues a listing."""
-        return await self.jobs.list_jobs(limit=limit, status=status, before=before)
+        """Jobs of every kind, newest first; `before` (a job id) continues a listing;
+        `client`: only the jobs charged to that key (an API key's fingerprint)."""
+        return await self.jobs.list_jobs(limit=limit, status=status, before=before, client=client)
 
     async def job_events(self, job_id: str, *, since: int = 0) -> list[Event]:
         """The job's events so far after `since` (its seq numbers)."""
@@ -814,11 +839,35 @@ class Client:
     async def crawl_pages(
         self, job_id: str, *, since: int = 0, limit: int = 100
     ) -> list[tuple[int, int, Page]]:
-        """A crawl's kept pages after result `since`: (n, depth, page), in keeping order."""
+        """A crawl's (or a batch fetch's) kept pages after result `since`: (n, depth, page),
+        in keeping order."""
         from .crawl.results import kept_pages
 
-        await self.job(job_id, kind="crawl")
+        await self._results_job(job_id)
         return await kept_pages(self.frontier, job_id, since=since, limit=limit)
+
+    async def crawl_skipped(self, job_id: str) -> list[CrawlSkip]:
+        """The URLs a crawl (or a batch fetch) left out so far, and why, in order."""
+        from .crawl.results import skipped_urls
+
+        await self._results_job(job_id)
+        return await skipped_urls(self.frontier, job_id)
+
+    async def batch_progress(self, job_id: str) -> BatchProgress:
+        """How far a batch fetch is: pages kept and URLs failed so far."""
+        from .crawl.batch import BatchProgress
+
+        await self.job(job_id, kind=self._batch.name)
+        return BatchProgress.model_validate(await self.job_store.checkpoint(job_id) or {})
+
+    async def _results_job(self, job_id: str) -> Job:
+        """The job, which must be one that keeps pages in the frontier (a crawl or a batch)."""
+        from .errors import InvalidInput
+
+        job = await self.job(job_id)
+        if job.kind not in (self._crawls.crawl.name, self._batch.name):
+            raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl or a batch")
+        return job
 
     async def crawl_progress(self, job_id: str) -> dict[str, Any]:
         """Where a crawl stands in its frontier: pages, bytes, seen, pending, in_flight,

@@ -89,7 +89,8 @@ class _RecentPages:
     """A small LRU of extracted pages, so a continuation (start_index) is not re-downloaded.
 
     Keyed by everything that changes what a download yields (URL, format, page type, robots,
-    byte cap, hidden text, error pages), so a continuation never sees a page fetched under looser options.
+    byte cap, hidden text, error pages), so a continuation never sees a page fetched under
+    looser options.
     """
 
     def __init__(self, *, ttl: float, max_entries: int = 64) -> None:

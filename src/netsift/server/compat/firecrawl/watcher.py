@@ -1,0 +1,137 @@
+"""Firecrawl's watcher: a WebSocket that follows a crawl (or a batch) as it reads, served from
+the job's own events (the job runtime's `follow_job`), as Firecrawl's server speaks it:
+
+- `catchup`: on connect, the job's state (its status answer) with every document so far;
+- `document`: each page kept after that, as it is kept;
+- at the end, `done` with the final state (firecrawl-js and firecrawl-py read it as
+  completed), a bare state message for a cancelled job (both SDKs read its `status`), or
+  `error` with the reason of a failed one; then the socket closes (1000, `{"type":"done"}`).
+
+A job that has already ended answers `catchup` (its documents, its final status) and closes.
+The paths are the status routes' (`/v2/crawl/{id}`; `/v2/batch/scrape/{id}`, where
+firecrawl-py's watcher looks for a batch); firecrawl-js sends its key as the subprotocol,
+which is answered back as Firecrawl's server does, so the handshake completes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ....crawl.batch import BATCH
+from ....errors import NetsiftError
+from ....jobs.model import Job
+from ...auth import BEARER_SUBPROTOCOL
+from ...deps import Caller, ServerState, authenticate, state_of
+from .status import documents, snapshot
+
+__all__ = ["router"]
+
+NORMAL = 1000  # the job ended and everything was sent
+POLICY_VIOLATION = 1008  # no key, a wrong one, over the rate limit, or no such job
+MAX_REASON = 120  # a close frame's reason is at most 123 bytes
+CRAWL = "crawl"
+
+router = APIRouter(include_in_schema=False)
+
+
+def _offered(websocket: WebSocket) -> list[str]:
+    return list(websocket.scope.get("subprotocols", []))
+
+
+def _caller(state: ServerState, websocket: WebSocket) -> Caller:
+    """The caller: `Authorization` (firecrawl-py), netsift's own subprotocol pair, or the key
+    offered as the one subprotocol (firecrawl-js). Raises Unauthorized."""
+    offered = _offered(websocket)
+    plain_key = offered and BEARER_SUBPROTOCOL not in offered
+    if "authorization" not in websocket.headers and plain_key:
+        fingerprint = state.auth.check(f"Bearer {offered[0]}")
+        if fingerprint is not None:
+            return Caller(key=fingerprint, label=fingerprint)
+    return authenticate(state, websocket)
+
+
+async def _close(websocket: WebSocket, code: int, message: dict[str, Any]) -> None:
+    reason = json.dumps(message)
+    if len(reason) > MAX_REASON:
+        reason = json.dumps({"type": message["type"]})
+    await websocket.close(code=code, reason=reason)
+
+
+async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
+    await websocket.send_text(json.dumps(message, default=str))
+
+
+async def _follow(websocket: WebSocket, state: ServerState, job: Job) -> None:
+    """Catch up, then each document as it is kept, then the end."""
+    client = state.require_client()
+    last = 0
+    caught_up: list[dict[str, Any]] = []
+    async for n, fields in documents(client, job):
+        last = n
+        caught_up.append(fields)
+    await _send(
+        websocket, {"type": "catchup", "data": {**await snapshot(client, job), "data": caught_up}}
+    )
+    if not job.finished:
+        async for event in client.follow_job(job.id, since=job.last_seq):
+            if event.type != "page":
+                continue
+            async for n, fields in documents(client, job, since=last):
+                last = n
+                await _send(websocket, {"type": "document", "data": fields})
+        job = await client.job(job.id)
+        async for n, fields in documents(client, job, since=last):
+            last = n
+            await _send(websocket, {"type": "document", "data": fields})
+        final = {**await snapshot(client, job), "data": []}
+        if job.status == "done":
+            await _send(websocket, {"type": "done", "data": final})
+        elif job.status == "cancelled":
+            await _send(websocket, {"type": "status", "data": final})
+        else:
+            await _send(websocket, {"type": "error", "error": final.get("error", job.status)})
+    await _close(websocket, NORMAL, {"type": "done"})
+
+
+async def _watch(websocket: WebSocket, job_id: str, kind: str) -> None:
+    state = state_of(websocket)
+    try:
+        caller = _caller(state, websocket)
+        await state.limits.hit_request(caller.key)
+        job = await state.require_client().job(job_id, kind=kind)
+    except NetsiftError as error:
+        await _close(websocket, POLICY_VIOLATION, {"type": "error", "error": error.message})
+        return
+    offered = _offered(websocket)
+    await websocket.accept(subprotocol=offered[0] if offered else None)
+    async with anyio.create_task_group() as group:
+
+        async def until_closed() -> None:
+            try:
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
+            except (WebSocketDisconnect, RuntimeError):
+                pass
+            group.cancel_scope.cancel()
+
+        group.start_soon(until_closed)
+        try:
+            await _follow(websocket, state, job)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the client left while its documents were being sent
+        group.cancel_scope.cancel()
+
+
+@router.websocket("/v2/crawl/{job_id}")
+@router.websocket("/v1/crawl/{job_id}")
+async def watch_crawl(websocket: WebSocket, job_id: str) -> None:
+    await _watch(websocket, job_id, CRAWL)
+
+
+@router.websocket("/v2/batch/scrape/{job_id}")
+@router.websocket("/v1/batch/scrape/{job_id}")
+async def watch_batch(websocket: WebSocket, job_id: str) -> None:
+    await _watch(websocket, job_id, BATCH)
