@@ -97,7 +97,11 @@ async def _follow(websocket: WebSocket, state: ServerState, job: Job) -> None:
 
 
 async def _watch(websocket: WebSocket, job_id: str, kind: str) -> None:
+    """Accept, then refuse with a reason (as Firecrawl's server does: its clients read the
+    close frame), or follow the job."""
     state = state_of(websocket)
+    offered = _offered(websocket)
+    await websocket.accept(subprotocol=offered[0] if offered else None)
     try:
         caller = _caller(state, websocket)
         await state.limits.hit_request(caller.key)
@@ -105,8 +109,6 @@ async def _watch(websocket: WebSocket, job_id: str, kind: str) -> None:
     except NetsiftError as error:
         await _close(websocket, POLICY_VIOLATION, {"type": "error", "error": error.message})
         return
-    offered = _offered(websocket)
-    await websocket.accept(subprotocol=offered[0] if offered else None)
     async with anyio.create_task_group() as group:
 
         async def until_closed() -> None:
