@@ -123,6 +123,17 @@ async def crawl_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str,
     return await _start(request, state, "v1")
 
 
+@router.post("/v2/crawl/params-preview", summary="Firecrawl crawl params preview: refused")
+async def params_preview(_: CallerDep) -> dict[str, Any]:
+    """Firecrawl asks a model to turn a prompt into crawl options here; netsift does not guess
+    a crawl's options, so the call is refused by name rather than answered with a guess."""
+    raise InvalidInput(
+        "crawl/params-preview: netsift does not derive a crawl's options from a prompt; pass "
+        "them to POST /v2/crawl (its prompt orders the pages best-first)",
+        details={"field": "params-preview"},
+    )
+
+
 @router.get("/v2/crawl/active", summary="Firecrawl active crawls")
 @router.get("/v1/crawl/active", summary="Firecrawl active crawls")
 async def active_crawls(state: StateDep, caller: CallerDep) -> dict[str, Any]:
