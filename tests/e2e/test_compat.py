@@ -640,7 +640,9 @@ def test_firecrawl_watcher_sends_catchup_documents_and_done(crawl_server, site):
     urls = [d["metadata"]["sourceURL"] for d in documents]
     assert len(urls) == 6 == len(set(urls))
     if catchup["data"]["status"] == "scraping":
-        assert rest[-1]["type"] == "done" and rest[-1]["data"]["completed"] == 6
+        final = rest[-1]["data"]  # the final state, without the documents sent already
+        assert rest[-1]["type"] == "catchup" and final["status"] == "completed"
+        assert final["completed"] == 6 and final["data"] == []
     # once ended: catchup alone, with every document and the final status
     [ended] = _watch(f"{ws_root}/v2/crawl/{started.id}", subprotocols=["fc-any-key"])
     assert ended["data"]["status"] == "completed" and len(ended["data"]["data"]) == 6

@@ -3,9 +3,10 @@ the job's own events (the job runtime's `follow_job`), as Firecrawl's server spe
 
 - `catchup`: on connect, the job's state (its status answer) with every document so far;
 - `document`: each page kept after that, as it is kept;
-- at the end, `done` with the final state (firecrawl-js and firecrawl-py read it as
-  completed), a bare state message for a cancelled job (both SDKs read its `status`), or
-  `error` with the reason of a failed one; then the socket closes (1000, `{"type":"done"}`).
+- at the end, `catchup` again with the final state (`completed` or `cancelled`, no more
+  documents: firecrawl-js and firecrawl-py both report that state, and end), or `error` with
+  the reason of a failed job; then the socket closes (1000, `{"type":"done"}`, the close
+  Firecrawl's server ends with).
 
 A job that has already ended answers `catchup` (its documents, its final status) and closes.
 The paths are the status routes' (`/v2/crawl/{id}`; `/v2/batch/scrape/{id}`, where
@@ -87,10 +88,8 @@ async def _follow(websocket: WebSocket, state: ServerState, job: Job) -> None:
             last = n
             await _send(websocket, {"type": "document", "data": fields})
         final = {**await snapshot(client, job), "data": []}
-        if job.status == "done":
-            await _send(websocket, {"type": "done", "data": final})
-        elif job.status == "cancelled":
-            await _send(websocket, {"type": "status", "data": final})
+        if final["status"] in ("completed", "cancelled"):
+            await _send(websocket, {"type": "catchup", "data": final})
         else:
             await _send(websocket, {"type": "error", "error": final.get("error", job.status)})
     await _close(websocket, NORMAL, {"type": "done"})
