@@ -24,7 +24,8 @@ from .common import PREFIX, render_error
 
 __all__ = ["PREFIX", "UNMETERED", "render_error", "router"]
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
-# each part's routes in its own order (crawl.py declares `/crawl/active` before `/crawl/{id}`)
+# Each part's router carries the prefix itself: the route a request matched names its whole
+# path (the metrics' label). Each keeps its own order (`/crawl/active` before `/crawl/{id}`).
+router = APIRouter(tags=["compat: firecrawl"], include_in_schema=False)
 for part in (scrape, crawl, batch, watcher, account):
     router.include_router(part.router)

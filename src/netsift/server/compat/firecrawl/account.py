@@ -10,6 +10,7 @@ from fastapi import APIRouter
 
 from ....jobs.model import Job, JobStatus
 from ...deps import Caller, CallerDep, ServerState, StateDep
+from .common import PREFIX
 
 __all__ = ["UNMETERED", "active_jobs", "router"]
 
@@ -18,7 +19,7 @@ __all__ = ["UNMETERED", "active_jobs", "router"]
 UNMETERED = 99_999_999
 JOBS_PAGE = 200  # a key's jobs read from the store per call while collecting them
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
 
 async def _jobs_of(state: ServerState, caller: Caller, status: JobStatus) -> list[Job]:

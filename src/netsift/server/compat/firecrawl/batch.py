@@ -15,7 +15,7 @@ from ....errors import InvalidInput
 from ....params import BATCH_CONCURRENCY, MAX_URL_CHARS, BatchFetchParams
 from ...deps import CallerDep, StateDep
 from ..shared import build, parse_body
-from .common import ScrapeOptions, api_root, formats_of, no_cache, seconds
+from .common import PREFIX, ScrapeOptions, api_root, formats_of, no_cache, seconds
 from .crawl import CRAWL_FORMATS
 from .status import Since, cancel, errors_body, status_body
 
@@ -25,7 +25,7 @@ __all__ = ["router"]
 # source as served (`rawHtml`), which a batch keeps beside it.
 BATCH_FORMATS = CRAWL_FORMATS | {"rawHtml"}
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
 
 class BatchScrape(ScrapeOptions):

@@ -15,7 +15,7 @@ from ....params import CrawlParams
 from ...deps import CallerDep, StateDep
 from ..shared import build, crawl_include, parse_body
 from .account import active_jobs
-from .common import ScrapeOptions, SitemapChoice, api_root, formats_of
+from .common import PREFIX, ScrapeOptions, SitemapChoice, api_root, formats_of
 from .status import Since, cancel, errors_body, status_body
 
 __all__ = ["CRAWL_FORMATS", "router"]
@@ -28,7 +28,7 @@ CRAWL = "crawl"
 # another choice is passed on.
 DEFAULT_SITEMAP = "include"
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
 
 class Crawl(SitemapChoice):

@@ -14,13 +14,13 @@ from ...deps import CallerDep, StateDep
 from ...operations import Operations
 from ...responses import MapRequest, SearchRequest
 from ..shared import build, parse_body, rank_score, time_range_of
-from .common import Lenient, ScrapeOptions, SitemapChoice, document, seconds
+from .common import PREFIX, Lenient, ScrapeOptions, SitemapChoice, document, seconds
 
 __all__ = ["router"]
 
 MAX_SEARCH_LIMIT = 50  # netsift's per-search ceiling (params.py); Firecrawl's own is 100
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
 
 class Scrape(ScrapeOptions):

@@ -26,6 +26,7 @@ from ....errors import NetsiftError
 from ....jobs.model import Job
 from ...auth import BEARER_SUBPROTOCOL
 from ...deps import Caller, ServerState, authenticate, state_of
+from .common import PREFIX
 from .status import documents, snapshot
 
 __all__ = ["router"]
@@ -35,7 +36,7 @@ POLICY_VIOLATION = 1008  # no key, a wrong one, over the rate limit, or no such 
 MAX_REASON = 120  # a close frame's reason is at most 123 bytes
 CRAWL = "crawl"
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
 
 def _offered(websocket: WebSocket) -> list[str]:
