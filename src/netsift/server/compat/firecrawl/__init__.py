@@ -16,16 +16,12 @@ verifies certificates.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from . import account, batch, crawl, scrape, watcher
 from .account import UNMETERED
 from .common import PREFIX, render_error
 
-__all__ = ["PREFIX", "UNMETERED", "render_error", "router"]
+__all__ = ["PREFIX", "ROUTERS", "UNMETERED", "render_error"]
 
-# Each part's router carries the prefix itself: the route a request matched names its whole
-# path (the metrics' label). Each keeps its own order (`/crawl/active` before `/crawl/{id}`).
-router = APIRouter(tags=["compat: firecrawl"], include_in_schema=False)
-for part in (scrape, crawl, batch, watcher, account):
-    router.include_router(part.router)
+# Each part's router, under the prefix: the app includes them side by side (a router included
+# in another stays nested, and the route a request matched would not name its whole path).
+ROUTERS = tuple(part.router for part in (scrape, crawl, batch, watcher, account))

@@ -19,7 +19,7 @@ __all__ = ["UNMETERED", "active_jobs", "router"]
 UNMETERED = 99_999_999
 JOBS_PAGE = 200  # a key's jobs read from the store per call while collecting them
 
-router = APIRouter(prefix=PREFIX, include_in_schema=False)
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
 
 async def _jobs_of(state: ServerState, caller: Caller, status: JobStatus) -> list[Job]:

@@ -25,7 +25,7 @@ __all__ = ["router"]
 # source as served (`rawHtml`), which a batch keeps beside it.
 BATCH_FORMATS = CRAWL_FORMATS | {"rawHtml"}
 
-router = APIRouter(prefix=PREFIX, include_in_schema=False)
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
 
 class BatchScrape(ScrapeOptions):

@@ -28,7 +28,7 @@ CRAWL = "crawl"
 # another choice is passed on.
 DEFAULT_SITEMAP = "include"
 
-router = APIRouter(prefix=PREFIX, include_in_schema=False)
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
 
 class Crawl(SitemapChoice):

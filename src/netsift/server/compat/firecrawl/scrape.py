@@ -20,7 +20,7 @@ __all__ = ["router"]
 
 MAX_SEARCH_LIMIT = 50  # netsift's per-search ceiling (params.py); Firecrawl's own is 100
 
-router = APIRouter(prefix=PREFIX, include_in_schema=False)
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
 
 class Scrape(ScrapeOptions):

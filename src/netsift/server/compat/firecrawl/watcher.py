@@ -36,7 +36,7 @@ POLICY_VIOLATION = 1008  # no key, a wrong one, over the rate limit, or no such 
 MAX_REASON = 120  # a close frame's reason is at most 123 bytes
 CRAWL = "crawl"
 
-router = APIRouter(prefix=PREFIX, include_in_schema=False)
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
 
 
 def _offered(websocket: WebSocket) -> list[str]:
