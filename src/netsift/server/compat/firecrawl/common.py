@@ -88,8 +88,6 @@ def api_root(connection: HTTPConnection) -> str:
     """The URL this client reaches Firecrawl's API at: a host root when routing brought it
     there, else the `/firecrawl` prefix it asked under."""
     root = str(connection.base_url).rstrip("/")
-    if connection.scope["type"] == "websocket":
-        root = "http" + root.removeprefix("ws")  # ws://… → http://…, wss://… → https://…
     return root if ROUTED_FROM in connection.scope else root + PREFIX
 
 
