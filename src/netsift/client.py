@@ -234,8 +234,12 @@ class Client:
         if self._jobs is None:
             from .jobs.runtime import Jobs
 
-            kinds: list[Kind[Any, Any]] = [self._research, self._crawls.crawl, self._crawls.helper]
-            kinds.append(self._batch)
+            kinds: list[Kind[Any, Any]] = [
+                self._research,
+                self._crawls.crawl,
+                self._crawls.helper,
+                self._batch,
+            ]
             self._jobs = Jobs(
                 self.job_store,
                 {kind.name: kind for kind in kinds},
