@@ -656,6 +656,16 @@ def test_firecrawl_watcher_sends_catchup_documents_and_done(crawl_server, site):
     assert socket.close_code == 1008 and json.loads(socket.close_reason)["type"] == "error"
 
 
+def test_firecrawl_v1_watcher_ends_with_the_close_alone(crawl_doors, site):
+    listener = crawl_doors.firecrawl
+    body = {"url": site.url("/"), "limit": 5}
+    started = httpx.post(listener.url("/v1/crawl"), json=body).json()
+    ws_root = listener.url("").replace("http://", "ws://")
+    catchup, *rest = _watch(f"{ws_root}/v1/crawl/{started['id']}")
+    assert catchup["type"] == "catchup" and {m["type"] for m in rest} <= {"document"}
+    assert len(catchup["data"]["data"]) + len(rest) == 5  # each document once
+
+
 def test_firecrawl_sdk_watcher_reports_the_crawl_completed(crawl_server, site):
     firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
     started = firecrawl.start_crawl(site.url("/"), limit=4)

@@ -3,10 +3,11 @@ the job's own events (the job runtime's `follow_job`), as Firecrawl's server spe
 
 - `catchup`: on connect, the job's state (its status answer) with every document so far;
 - `document`: each page kept after that, as it is kept;
-- at the end, `catchup` again with the final state (`completed` or `cancelled`, no more
-  documents: firecrawl-js and firecrawl-py both report that state, and end), or `error` with
-  the reason of a failed job; then the socket closes (1000, `{"type":"done"}`, the close
-  Firecrawl's server ends with).
+- at the end, on v2, `catchup` again with the final state (`completed` or `cancelled`, no
+  more documents: firecrawl-js and firecrawl-py both report that state, and end), or `error`
+  with the reason of a failed job; then the socket closes (1000, `{"type":"done"}`, the close
+  Firecrawl's server ends with, which v1's watchers read as the end; a second `catchup` would
+  make them report every document again, so v1 gets none).
 
 A job that has already ended answers `catchup` (its documents, its final status) and closes.
 The paths are the status routes' (`/v2/crawl/{id}`; `/v2/batch/scrape/{id}`, where
@@ -66,7 +67,7 @@ async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
     await websocket.send_text(json.dumps(message, default=str))
 
 
-async def _follow(websocket: WebSocket, state: ServerState, job: Job) -> None:
+async def _follow(websocket: WebSocket, state: ServerState, job: Job, version: str) -> None:
     """Catch up, then each document as it is kept, then the end."""
     client = state.require_client()
     last = 0
@@ -89,14 +90,14 @@ async def _follow(websocket: WebSocket, state: ServerState, job: Job) -> None:
             last = n
             await _send(websocket, {"type": "document", "data": fields})
         final = {**await snapshot(client, job), "data": []}
-        if final["status"] in ("completed", "cancelled"):
-            await _send(websocket, {"type": "catchup", "data": final})
-        else:
+        if final["status"] == "failed":
             await _send(websocket, {"type": "error", "error": final.get("error", job.status)})
+        elif version == "v2":
+            await _send(websocket, {"type": "catchup", "data": final})
     await _close(websocket, NORMAL, {"type": "done"})
 
 
-async def _watch(websocket: WebSocket, job_id: str, kind: str) -> None:
+async def _watch(websocket: WebSocket, job_id: str, kind: str, version: str) -> None:
     """Accept, then refuse with a reason (as Firecrawl's server does: its clients read the
     close frame), or follow the job."""
     state = state_of(websocket)
@@ -121,19 +122,27 @@ async def _watch(websocket: WebSocket, job_id: str, kind: str) -> None:
 
         group.start_soon(until_closed)
         try:
-            await _follow(websocket, state, job)
+            await _follow(websocket, state, job, version)
         except (WebSocketDisconnect, OSError, RuntimeError):
             pass  # the client left while its documents were being sent
         group.cancel_scope.cancel()
 
 
 @router.websocket("/v2/crawl/{job_id}")
+async def watch_crawl_v2(websocket: WebSocket, job_id: str) -> None:
+    await _watch(websocket, job_id, CRAWL, "v2")
+
+
 @router.websocket("/v1/crawl/{job_id}")
-async def watch_crawl(websocket: WebSocket, job_id: str) -> None:
-    await _watch(websocket, job_id, CRAWL)
+async def watch_crawl_v1(websocket: WebSocket, job_id: str) -> None:
+    await _watch(websocket, job_id, CRAWL, "v1")
 
 
 @router.websocket("/v2/batch/scrape/{job_id}")
+async def watch_batch_v2(websocket: WebSocket, job_id: str) -> None:
+    await _watch(websocket, job_id, BATCH, "v2")
+
+
 @router.websocket("/v1/batch/scrape/{job_id}")
-async def watch_batch(websocket: WebSocket, job_id: str) -> None:
-    await _watch(websocket, job_id, BATCH)
+async def watch_batch_v1(websocket: WebSocket, job_id: str) -> None:
+    await _watch(websocket, job_id, BATCH, "v1")
