@@ -656,6 +656,22 @@ def test_firecrawl_watcher_sends_catchup_documents_and_done(crawl_server, site):
     assert socket.close_code == 1008 and json.loads(socket.close_reason)["type"] == "error"
 
 
+def test_firecrawl_watcher_takes_the_key_as_header_or_as_firecrawl_js_subprotocol(keyed_server):
+    url = keyed_server.url("/v2/crawl/no-such-job").replace("http://", "ws://")
+
+    def refusal(**options) -> str:
+        with connect(url, open_timeout=10, **options) as socket:
+            with pytest.raises(ConnectionClosed):
+                socket.recv(timeout=10)
+        assert socket.close_code == 1008
+        return json.loads(socket.close_reason)["error"]
+
+    assert "no job" in refusal(subprotocols=[KEY])  # firecrawl-js offers its key so
+    assert "no job" in refusal(additional_headers={"Authorization": f"Bearer {KEY}"})
+    assert "not valid" in refusal(subprotocols=["wrong-key"])
+    assert "API key" in refusal()
+
+
 def test_firecrawl_v1_watcher_ends_with_the_close_alone(crawl_doors, site):
     listener = crawl_doors.firecrawl
     body = {"url": site.url("/"), "limit": 5}
