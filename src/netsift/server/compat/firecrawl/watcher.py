@@ -35,6 +35,7 @@ __all__ = ["router"]
 NORMAL = 1000  # the job ended and everything was sent
 POLICY_VIOLATION = 1008  # no key, a wrong one, over the rate limit, or no such job
 MAX_REASON = 120  # a close frame's reason is at most 123 bytes
+CUT_STEP = 8  # characters an error too long for the reason loses per try
 CRAWL = "crawl"
 
 router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
@@ -56,10 +57,12 @@ def _caller(state: ServerState, websocket: WebSocket) -> Caller:
     return authenticate(state, websocket)
 
 
-async def _close(websocket: WebSocket, code: int, message: dict[str, Any]) -> None:
-    reason = json.dumps(message)
-    if len(reason) > MAX_REASON:
-        reason = json.dumps({"type": message["type"]})
+async def _close(websocket: WebSocket, code: int, message: dict[str, str]) -> None:
+    """Close with `message` as the reason (JSON, ASCII), its `error` cut to fit the frame."""
+    reason, error = json.dumps(message), message.get("error", "")
+    while len(reason) > MAX_REASON and error:
+        error = error[:-CUT_STEP]
+        reason = json.dumps({**message, "error": error + "..."})
     await websocket.close(code=code, reason=reason)
 
 
