@@ -18,6 +18,7 @@ from .models import (
     ContentFormat,
     ContextAnswer,
     CrawlReport,
+    CrawlSkip,
     Event,
     MapResult,
     Metadata,
@@ -29,6 +30,7 @@ from .models import (
     TimeRange,
 )
 from .params import (
+    BatchFetchParams,
     BatchSearchParams,
     ContextParams,
     CrawlParams,
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     import httpx
 
     from .compute import Compute
+    from .crawl.batch import BatchProgress, BatchSummary
     from .crawl.crawler import Crawler
     from .crawl.frontier import FrontierStore
     from .crawl.kind import CrawlKinds, CrawlSummary
@@ -112,6 +115,7 @@ class Client:
         self._jobs: Jobs | None = None
         self._research_kind: Kind[ResearchParams, ResearchReport] | None = None
         self._crawl_kinds: CrawlKinds | None = None
+        self._batch_kind: Kind[BatchFetchParams, BatchSummary] | None = None
         self._ledger: UsageLedger | None = None
         # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
         self.billing = Billing(ledger=lambda: self.ledger)
@@ -232,7 +236,12 @@ class Client:
         if self._jobs is None:
             from .jobs.runtime import Jobs
 
-            kinds: list[Kind[Any, Any]] = [self._research, self._crawls.crawl, self._crawls.helper]
+            kinds: list[Kind[Any, Any]] = [
+                self._research,
+                self._crawls.crawl,
+                self._crawls.helper,
+                self._batch,
+            ]
             self._jobs = Jobs(
                 self.job_store,
                 {kind.name: kind for kind in kinds},
@@ -259,6 +268,14 @@ class Client:
 
             self._crawl_kinds = CrawlKinds(lambda: self.crawler, lambda: self.frontier)
         return self._crawl_kinds
+
+    @property
+    def _batch(self) -> Kind[BatchFetchParams, BatchSummary]:
+        if self._batch_kind is None:
+            from .crawl.batch import batch_kind
+
+            self._batch_kind = batch_kind(lambda: self.fetcher, lambda: self.frontier)
+        return self._batch_kind
 
     @property
     def frontier(self) -> FrontierStore:
@@ -386,6 +403,7 @@ class Client:
         render: RenderMode | None = None,
         keep_source: bool = False,
         keep_hidden: bool = False,
+        error_pages: bool = False,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
@@ -393,7 +411,8 @@ class Client:
         `render` runs the page's JavaScript in the guarded browser: "auto" (JavaScript shells
         only), "always" or "never"; None takes the host's default (netsift.render.step).
         `keep_source` also returns the decoded body as served on `Page.source`; `keep_hidden`
-        keeps the text a page hides from its visitors (dropped by default). Bad
+        keeps the text a page hides from its visitors (dropped by default); `error_pages`
+        reads a page that answers 4xx/5xx as a Page with that status (else `http_error`). Bad
         arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
@@ -411,6 +430,7 @@ class Client:
             render=render,
             keep_source=keep_source,
             keep_hidden=keep_hidden,
+            error_pages=error_pages,
         )
         return await self.fetcher.fetch(params)
 
@@ -795,6 +815,12 @@ class Client:
 
         await check_start(self.robots, params, respect_robots=self.settings.respect_robots)
 
+    async def start_batch_fetch(self, params: BatchFetchParams) -> Job:
+        """Start fetching a list of URLs as one job (Firecrawl's batch scrape); its pages are
+        read with `crawl_pages`, its failures with `crawl_skipped`, like a crawl's."""
+        self._require("fetch")
+        return await self.jobs.start(self._batch, params)
+
     async def start_research(self, params: ResearchParams) -> Job:
         """Start a research job in the background; follow it with `follow_job(job.id)`."""
         self._require("research")
@@ -807,10 +833,16 @@ class Client:
         return await self.jobs.get(job_id, kind=kind)
 
     async def list_jobs(
-        self, *, limit: int = 50, status: JobStatus | None = None, before: str | None = None
+        self,
+        *,
+        limit: int = 50,
+        status: JobStatus | None = None,
+        before: str | None = None,
+        client: str | None = None,
     ) -> list[Job]:
-        """Jobs of every kind, newest first; `before` (a job id) continues a listing."""
-        return await self.jobs.list_jobs(limit=limit, status=status, before=before)
+        """Jobs of every kind, newest first; `before` (a job id) continues a listing;
+        `client`: only the jobs charged to that key (an API key's fingerprint)."""
+        return await self.jobs.list_jobs(limit=limit, status=status, before=before, client=client)
 
     async def job_events(self, job_id: str, *, since: int = 0) -> list[Event]:
         """The job's events so far after `since` (its seq numbers)."""
@@ -861,11 +893,35 @@ class Client:
     async def crawl_pages(
         self, job_id: str, *, since: int = 0, limit: int = 100
     ) -> list[tuple[int, int, Page]]:
-        """A crawl's kept pages after result `since`: (n, depth, page), in keeping order."""
+        """A crawl's (or a batch fetch's) kept pages after result `since`: (n, depth, page),
+        in keeping order."""
         from .crawl.results import kept_pages
 
-        await self.job(job_id, kind="crawl")
+        await self._results_job(job_id)
         return await kept_pages(self.frontier, job_id, since=since, limit=limit)
+
+    async def crawl_skipped(self, job_id: str) -> list[CrawlSkip]:
+        """The URLs a crawl (or a batch fetch) left out so far, and why, in order."""
+        from .crawl.results import skipped_urls
+
+        await self._results_job(job_id)
+        return await skipped_urls(self.frontier, job_id)
+
+    async def batch_progress(self, job_id: str) -> BatchProgress:
+        """How far a batch fetch is: pages kept and URLs failed so far."""
+        from .crawl.batch import BatchProgress
+
+        await self.job(job_id, kind=self._batch.name)
+        return BatchProgress.model_validate(await self.job_store.checkpoint(job_id) or {})
+
+    async def _results_job(self, job_id: str) -> Job:
+        """The job, which must be one that keeps pages in the frontier (a crawl or a batch)."""
+        from .errors import InvalidInput
+
+        job = await self.job(job_id)
+        if job.kind not in (self._crawls.crawl.name, self._batch.name):
+            raise InvalidInput(f"job {job.id} is a {job.kind} job, not a crawl or a batch")
+        return job
 
     async def crawl_progress(self, job_id: str) -> dict[str, Any]:
         """Where a crawl stands in its frontier: pages, bytes, seen, pending, in_flight,

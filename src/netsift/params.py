@@ -18,8 +18,10 @@ from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
 
 __all__ = [
     "MAX_BATCH_QUERIES",
+    "MAX_BATCH_URLS",
     "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
+    "BatchFetchParams",
     "BatchSearchParams",
     "ContextParams",
     "CrawlParams",
@@ -159,6 +161,11 @@ class FetchOptions(FetchParams):
     no_cache: bool = Field(default=False, description="Fetch again, ignoring cached pages.")
     keep_source: bool = Field(
         default=False, description="Also return the decoded body as served (Page.source)."
+    )
+    error_pages: bool = Field(
+        default=False,
+        description="Read a page that answers an HTTP error (4xx, 5xx) as a Page with that "
+        "status (Firecrawl's scrape does), instead of raising http_error.",
     )
 
 
@@ -512,3 +519,35 @@ class ContextParams(_ProviderChoice):
         default=None, max_length=16, description="Region or language code, e.g. us-en or de."
     )
     no_cache: bool = Field(default=False, description="Bypass the search and page caches.")
+
+
+# The most URLs one batch fetch holds: its results are one job's, paged like a crawl's
+# (firecrawl-py itself splits larger lists into batches of 100).
+MAX_BATCH_URLS = 1000
+# Fetches one batch keeps in flight: the compatible APIs' own reading concurrency
+# (compat/shared.READ_CONCURRENCY), so one batch does not flood a site.
+BATCH_CONCURRENCY = 5
+
+
+class BatchFetchParams(_Params):
+    """Fetch a list of URLs as one job (Firecrawl's batch scrape): each URL read once, in any
+    order, its page or its error kept as a result of the job (read like a crawl's)."""
+
+    urls: list[Url] = Field(min_length=1, max_length=MAX_BATCH_URLS, description="The URLs.")
+    format: ContentFormat = Field(
+        default="markdown", description="Each page's content as markdown, text or html."
+    )
+    respect_robots: bool | None = Field(
+        default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
+    timeout: float | None = Field(default=None, gt=0, description="Seconds for each fetch.")
+    no_cache: bool = Field(default=False, description="Fetch again, ignoring cached pages.")
+    keep_source: bool = Field(
+        default=False, description="Also keep each body as served (Page.source)."
+    )
+    error_pages: bool = Field(
+        default=False, description="Keep a page that answers 4xx/5xx as a page with its status."
+    )
+    concurrency: int = Field(
+        default=BATCH_CONCURRENCY, ge=1, le=BATCH_CONCURRENCY, description="Fetches at once."
+    )

@@ -8,6 +8,7 @@ Firecrawl's v1 and v2 live at the root; the main port serves v2 at its root and 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import pytest
@@ -27,6 +29,8 @@ from langchain_community.utilities import SearxSearchWrapper
 from tavily import TavilyClient
 from tavily.errors import BadRequestError as TavilyBadRequest
 from tavily.errors import InvalidAPIKeyError, UsageLimitExceededError
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
+from websockets.sync.client import connect
 
 from netsift.config import Settings
 from netsift.server import create_app
@@ -430,9 +434,9 @@ def test_firecrawl_v2_crawl_polls_to_completion_and_pages(crawl_server, site):
 
 
 def test_firecrawl_crawl_status_pages_through_next(crawl_server, site, monkeypatch):
-    from netsift.server.compat import firecrawl as door
+    from netsift.server.compat.firecrawl import status
 
-    monkeypatch.setattr(door, "CRAWL_PAGE_SIZE", 2)  # several status pages from a small crawl
+    monkeypatch.setattr(status, "PAGE_SIZE", 2)  # several status pages from a small crawl
     client = Firecrawl(api_key="any", api_url=crawl_server.url(""))
     job = client.crawl(site.url("/"), limit=5, poll_interval=1)
     urls = [document.metadata_typed.source_url for document in job.data]
@@ -522,6 +526,198 @@ def test_firecrawl_queue_status_names_the_latest_finished_crawl(crawl_server, si
     assert job.status == "completed"
     assert firecrawl.get_queue_status().most_recent_success is not None
     assert firecrawl.get_active_crawls().crawls == []
+
+
+# -- Firecrawl's batch scrape, watcher and error pages ---------------------------------------
+
+METADATA_URL = "http://169.254.169.254/latest/meta-data/"
+
+
+def test_firecrawl_batch_scrape_keeps_every_url_its_errors_and_its_error_pages(crawl_server, site):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    urls = [site.url("/docs/1"), site.url("/docs/2"), site.url("/docs/1"), site.url("/missing")]
+    job = firecrawl.batch_scrape([*urls, METADATA_URL], formats=["markdown"], poll_interval=1)
+    assert job.status == "completed" and (job.completed, job.total) == (4, 4)
+    sources = sorted(d.metadata_typed.source_url for d in job.data)
+    assert sources == sorted(urls)  # the same URL twice is read twice; the 404 is a document
+    [missing] = [d for d in job.data if d.metadata_typed.source_url == site.url("/missing")]
+    assert missing.metadata_typed.status_code == 404 and "Not Found" in missing.markdown
+    pages = [d for d in job.data if d.metadata_typed.status_code == 200]
+    assert all(d.markdown and d.links for d in pages)
+    started = firecrawl.start_batch_scrape([METADATA_URL, site.url("/docs/3")])
+    assert started.url == crawl_server.url(f"/v2/batch/scrape/{started.id}")
+    done = firecrawl.batch_scrape([site.url("/docs/3")], formats=["html", "rawHtml"])
+    [document] = done.data
+    assert document.html.lstrip().startswith("<") and "<html" in document.raw_html
+    while firecrawl.get_batch_scrape_status(started.id).status == "scraping":
+        time.sleep(0.2)
+    errors = firecrawl.get_batch_scrape_errors(started.id)
+    [refused] = errors.errors
+    assert refused.url == METADATA_URL and refused.code == "blocked_address"
+    with pytest.raises(BadRequestError, match="one content format"):
+        firecrawl.start_batch_scrape(urls, formats=["markdown", "html"])
+    with pytest.raises(BadRequestError, match="webhook"):
+        firecrawl.start_batch_scrape(urls, webhook="http://hooks.test/")
+
+
+def test_firecrawl_batch_scrape_leaves_invalid_urls_out_in_v2_and_refuses_them_in_v1(
+    crawl_doors, site
+):
+    body = {"urls": ["ftp://files.test/a", site.url("/docs/1")], "formats": ["markdown"]}
+    v2 = httpx.post(crawl_doors.main.url("/v2/batch/scrape"), json=body)
+    assert v2.status_code == 200 and v2.json()["invalidURLs"] == ["ftp://files.test/a"]
+    v1 = httpx.post(crawl_doors.firecrawl.url("/v1/batch/scrape"), json=body)
+    assert v1.status_code == 400 and "ftp://files.test/a" in v1.json()["error"]
+    only_bad = httpx.post(crawl_doors.main.url("/v2/batch/scrape"), json={"urls": ["ftp://x"]})
+    assert only_bad.status_code == 400 and only_bad.json()["details"] == "invalid_input"
+
+
+def test_firecrawl_batch_scrape_pages_through_next_and_cancels(crawl_server, site, monkeypatch):
+    from netsift.server.compat.firecrawl import status
+
+    monkeypatch.setattr(status, "PAGE_SIZE", 2)  # several status pages from a small batch
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    urls = [site.url(f"/docs/{n}") for n in range(1, 6)]
+    job = firecrawl.batch_scrape(urls, poll_interval=1)
+    assert sorted(d.metadata_typed.source_url for d in job.data) == sorted(urls)
+    many = [site.url(f"/docs/{n}?copy={copy}") for n in range(1, 11) for copy in range(20)]
+    started = firecrawl.start_batch_scrape(many, max_concurrency=1)
+    assert firecrawl.cancel_batch_scrape(started.id) is True
+    cancelled = firecrawl.get_batch_scrape_status(started.id)
+    assert cancelled.status == "cancelled" and cancelled.completed < len(many)
+    again = httpx.delete(crawl_server.url(f"/v2/batch/scrape/{started.id}"))
+    assert again.status_code == 409 and again.json()["success"] is False
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecatedSince20")
+def test_firecrawl_v1_batch_scrape_on_its_listener(crawl_doors, site):
+    app = V1FirecrawlApp(api_key="any", api_url=crawl_doors.firecrawl.url(""))
+    urls = [site.url("/docs/1"), METADATA_URL]
+    done = app.batch_scrape_urls(urls, formats=["markdown"], poll_interval=1)
+    assert done.status == "completed" and len(done.data) == 1 and done.data[0].markdown
+    started = app.async_batch_scrape_urls(urls, formats=["markdown"])
+    assert started.url == crawl_doors.firecrawl.url(f"/v1/batch/scrape/{started.id}")
+    for _ in range(60):
+        if app.check_batch_scrape_status(started.id).status == "completed":
+            break
+        time.sleep(0.5)
+    [error] = app.check_batch_scrape_errors(started.id).errors
+    assert error.url == METADATA_URL and error.code == "blocked_address"
+
+
+def test_firecrawl_scrape_of_an_error_page_is_a_document_and_netsift_keeps_its_error(
+    crawl_doors, site
+):
+    document = Firecrawl(api_key="any", api_url=crawl_doors.main.url("")).scrape(
+        site.url("/missing"), formats=["markdown"]
+    )
+    assert document.metadata_typed.status_code == 404 and "Not Found" in document.markdown
+    own = httpx.post(crawl_doors.main.url("/v1/fetch"), json={"url": site.url("/missing")})
+    assert own.status_code == 404 and own.json()["error"]["code"] == "http_error"
+    again = httpx.post(crawl_doors.main.url("/v1/fetch"), json={"url": site.url("/missing")})
+    assert again.status_code == 404  # the error page read as a document is not served from cache
+
+
+def _watch(url: str, **options: Any) -> list[dict[str, Any]]:
+    """Every message a watcher WebSocket sends, until the server closes it."""
+    messages = []
+    with connect(url, open_timeout=10, **options) as socket:
+        with contextlib.suppress(ConnectionClosedOK):
+            while True:
+                messages.append(json.loads(socket.recv(timeout=60)))
+    assert socket.close_code == 1000 and json.loads(socket.close_reason or "") == {"type": "done"}
+    return messages
+
+
+def test_firecrawl_watcher_sends_catchup_documents_and_done(crawl_server, site):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    ws_root = crawl_server.url("").replace("http://", "ws://")
+    started = firecrawl.start_crawl(site.url("/"), limit=6, max_discovery_depth=3)
+    messages = _watch(f"{ws_root}/v2/crawl/{started.id}")
+    catchup, *rest = messages
+    assert catchup["type"] == "catchup" and catchup["data"]["status"] in ("scraping", "completed")
+    documents = catchup["data"]["data"] + [m["data"] for m in rest if m["type"] == "document"]
+    urls = [d["metadata"]["sourceURL"] for d in documents]
+    assert len(urls) == 6 == len(set(urls))
+    if catchup["data"]["status"] == "scraping":
+        final = rest[-1]["data"]  # the final state, without the documents sent already
+        assert rest[-1]["type"] == "catchup" and final["status"] == "completed"
+        assert final["completed"] == 6 and final["data"] == []
+    # once ended: catchup alone, with every document and the final status
+    [ended] = _watch(f"{ws_root}/v2/crawl/{started.id}", subprotocols=["fc-any-key"])
+    assert ended["data"]["status"] == "completed" and len(ended["data"]["data"]) == 6
+    batch = firecrawl.start_batch_scrape([site.url("/docs/1"), site.url("/docs/2")])
+    watched = _watch(f"{ws_root}/v2/batch/scrape/{batch.id}")
+    kept = watched[0]["data"]["data"] + [m["data"] for m in watched if m["type"] == "document"]
+    assert len(kept) == 2
+    with connect(f"{ws_root}/v2/crawl/no-such-job", open_timeout=10) as socket:
+        with pytest.raises(ConnectionClosed):
+            socket.recv(timeout=10)
+    assert socket.close_code == 1008 and json.loads(socket.close_reason or "")["type"] == "error"
+
+
+def test_firecrawl_watcher_takes_the_key_as_header_or_as_firecrawl_js_subprotocol(keyed_server):
+    url = keyed_server.url("/v2/crawl/no-such-job").replace("http://", "ws://")
+
+    def refusal(**options: Any) -> str:
+        with connect(url, open_timeout=10, **options) as socket:
+            with pytest.raises(ConnectionClosed):
+                socket.recv(timeout=10)
+        assert socket.close_code == 1008
+        return str(json.loads(socket.close_reason or "")["error"])
+
+    assert "no job" in refusal(subprotocols=[KEY])  # firecrawl-js offers its key so
+    assert "no job" in refusal(additional_headers={"Authorization": f"Bearer {KEY}"})
+    assert "not valid" in refusal(subprotocols=["wrong-key"])
+    assert "API key" in refusal()
+
+
+def test_firecrawl_v1_watcher_ends_with_the_close_alone(crawl_doors, site):
+    listener = crawl_doors.firecrawl
+    body = {"url": site.url("/"), "limit": 5}
+    started = httpx.post(listener.url("/v1/crawl"), json=body).json()
+    ws_root = listener.url("").replace("http://", "ws://")
+    catchup, *rest = _watch(f"{ws_root}/v1/crawl/{started['id']}")
+    assert catchup["type"] == "catchup" and {m["type"] for m in rest} <= {"document"}
+    assert len(catchup["data"]["data"]) + len(rest) == 5  # each document once
+
+
+def test_firecrawl_sdk_watcher_reports_the_crawl_completed(crawl_server, site):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    started = firecrawl.start_crawl(site.url("/"), limit=4)
+    statuses: list[str] = []
+    documents: list[dict[str, Any]] = []
+    watcher = firecrawl.watcher(started.id, kind="crawl", poll_interval=1, timeout=60)
+    watcher.add_listener(lambda job: statuses.append(job.status))
+    watcher.add_event_listener("document", lambda detail: documents.append(detail["data"]))
+    watcher.start()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (statuses and statuses[-1] == "completed"):
+        time.sleep(0.2)
+    watcher.stop()
+    assert statuses[-1] == "completed"
+    assert len(documents) == 4  # sent over the WebSocket (polling dispatches no documents)
+
+
+def test_firecrawl_crawl_of_a_refused_start_url_is_403(crawl_server):
+    firecrawl = Firecrawl(api_key="any", api_url=crawl_server.url(""))
+    with pytest.raises(WebsiteNotSupportedError):
+        firecrawl.start_crawl(METADATA_URL, limit=2)
+
+
+def test_firecrawl_crawl_sitemap_choice_reaches_the_crawl(crawl_server, site):
+    body = {"url": site.url("/"), "limit": 2, "sitemap": "skip"}
+    started = httpx.post(crawl_server.url("/v2/crawl"), json=body).json()
+    assert (
+        httpx.get(crawl_server.url(f"/v1/crawl/{started['id']}")).json()["params"]["sitemap"]
+        == "skip"
+    )
+    v1 = {"url": site.url("/"), "limit": 2, "sitemapOnly": True}
+    started = httpx.post(crawl_server.url("/firecrawl/v1/crawl"), json=v1).json()
+    assert (
+        httpx.get(crawl_server.url(f"/v1/crawl/{started['id']}")).json()["params"]["sitemap"]
+        == "only"
+    )
 
 
 # -- the Firecrawl listener of `netsift serve` ------------------------------------------------

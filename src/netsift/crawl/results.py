@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .frontier import FrontierStore
     from .kind import CrawlSummary
 
-__all__ = ["REPORT_BATCH", "crawl_report", "kept_page", "kept_pages"]
+__all__ = ["REPORT_BATCH", "crawl_report", "kept_page", "kept_pages", "skipped_urls"]
 
 REPORT_BATCH = 500  # results read per round trip while a whole report is gathered
 
@@ -65,3 +65,15 @@ async def crawl_report(
         unread=summary.unread if summary else 0,
         beyond_depth=summary.beyond_depth if summary else 0,
     )
+
+
+async def skipped_urls(frontier: FrontierStore, crawl: str) -> list[CrawlSkip]:
+    """The URLs left out so far, with why, in order (their rows only: no page is read)."""
+    skipped: list[CrawlSkip] = []
+    since = 0
+    while rows := await frontier.results(crawl, since=since, limit=REPORT_BATCH, kind="skipped"):
+        for n, _, data in rows:
+            since = n
+            fields = {k: data.get(k) for k in ("url", "code", "message", "duplicate_of")}
+            skipped.append(CrawlSkip.model_validate(fields))
+    return skipped

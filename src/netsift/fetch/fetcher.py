@@ -82,14 +82,15 @@ class _Fetched:
     wall: Wall | None = None  # what the site answered instead of the page (fetch/wall.py)
 
 
-_RecentKey = tuple[str, str, str, bool, int | None, bool]
+_RecentKey = tuple[str, str, str, bool, int | None, bool, bool]
 
 
 class _RecentPages:
     """A small LRU of extracted pages, so a continuation (start_index) is not re-downloaded.
 
     Keyed by everything that changes what a download yields (URL, format, page type, robots,
-    byte cap), so a continuation never sees a page fetched under looser options.
+    byte cap, hidden text, error pages), so a continuation never sees a page fetched under
+    looser options.
     """
 
     def __init__(self, *, ttl: float, max_entries: int = 64) -> None:
@@ -167,9 +168,9 @@ class Fetcher:
         )
         max_bytes, timeout, keep_source = options.max_bytes, options.timeout, options.keep_source
         respect_robots, digest = options.respect_robots, hooks.digest
-        keep_hidden = options.keep_hidden
+        keep_hidden, error_pages = options.keep_hidden, options.error_pages
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
-        key: _RecentKey = (url, format, page_type, robots, max_bytes, keep_hidden)
+        key: _RecentKey = (url, format, page_type, robots, max_bytes, keep_hidden, error_pages)
         recent = self._recent_for(render)
         if keep_source:  # pages kept with their source, apart (a plain one has none)
             recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
@@ -188,6 +189,7 @@ class Fetcher:
                 on_downloaded=hooks.on_downloaded,
                 digest=digest.of if digest is not None else None,
                 keep_hidden=keep_hidden,
+                error_pages=error_pages,
             )
             if digest is not None:
                 digest.value = fetched.content.digest
@@ -312,6 +314,7 @@ class Fetcher:
         on_downloaded: Callable[[], Awaitable[None]] | None = None,
         digest: Callable[[str, tuple[str, ...]], Any] | None = None,
         keep_hidden: bool = False,
+        error_pages: bool = False,
     ) -> _Fetched:
         target = check_url(url)
         await charge_page()  # a download on the client's behalf (recent copies are free)
@@ -363,7 +366,7 @@ class Fetcher:
                     raw_content_type=response.headers.get("content-type", ""),
                     wall=wall,
                 )
-        if response.status_code >= 400:
+        if response.status_code >= 400 and not error_pages:
             details: dict[str, object] = {"url": final_url}
             if (retry_after := retry_after_of(response.headers)) is not None:
                 details["retry_after"] = retry_after

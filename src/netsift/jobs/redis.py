@@ -315,7 +315,12 @@ class RedisJobStore:
         )
 
     async def list_jobs(
-        self, *, limit: int = 50, status: str | None = None, before: str | None = None
+        self,
+        *,
+        limit: int = 50,
+        status: str | None = None,
+        before: str | None = None,
+        client: str | None = None,
     ) -> list[Job]:
         await self._ensure_group()
         key = INDEX if status is None else BY_STATUS + status
@@ -339,7 +344,9 @@ class RedisJobStore:
                 if job is None:  # expired with its retention: forget it
                     await self._redis.zrem(INDEX, job_id)
                     await self._redis.zrem(key, job_id)
-                elif status is None or job.status == status:
+                elif (status is None or job.status == status) and (
+                    client is None or job.client == client
+                ):
                     jobs.append(job)
             if len(rows) < want:
                 break

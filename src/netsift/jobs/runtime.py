@@ -161,10 +161,16 @@ class Jobs:
         return job
 
     async def list_jobs(
-        self, *, limit: int = 50, status: JobStatus | None = None, before: str | None = None
+        self,
+        *,
+        limit: int = 50,
+        status: JobStatus | None = None,
+        before: str | None = None,
+        client: str | None = None,
     ) -> list[Job]:
-        """Newest first; `before` (a job id) continues a listing after that job."""
-        return await self.store.list_jobs(limit=limit, status=status, before=before)
+        """Newest first; `before` (a job id) continues a listing after that job; `client`:
+        only the jobs charged to that key."""
+        return await self.store.list_jobs(limit=limit, status=status, before=before, client=client)
 
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]:
         return await self.store.events(job_id, since=since)

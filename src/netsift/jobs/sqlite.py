@@ -57,6 +57,7 @@ DROP INDEX IF EXISTS jobs_created;
 DROP INDEX IF EXISTS jobs_status_created;
 CREATE INDEX IF NOT EXISTS jobs_status_created_id ON jobs (status, created_at, id);
 CREATE INDEX IF NOT EXISTS jobs_created_id ON jobs (created_at, id);
+CREATE INDEX IF NOT EXISTS jobs_client_status_created_id ON jobs (client, status, created_at, id);
 CREATE UNIQUE INDEX IF NOT EXISTS job_events_key ON job_events (job_id, key);
 """
 _COLUMNS = (
@@ -133,12 +134,20 @@ class SQLiteJobStore:
         return self._job(rows[0])
 
     async def list_jobs(
-        self, *, limit: int = 50, status: str | None = None, before: str | None = None
+        self,
+        *,
+        limit: int = 50,
+        status: str | None = None,
+        before: str | None = None,
+        client: str | None = None,
     ) -> list[Job]:
         where, args = [], []
         if status is not None:
             where.append("status = ?")
             args.append(status)
+        if client is not None:
+            where.append("client = ?")
+            args.append(client)
         if before is not None:
             cursor = await self._run("SELECT created_at FROM jobs WHERE id = ?", (before,))
             if not cursor:

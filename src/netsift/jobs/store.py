@@ -33,11 +33,16 @@ class JobStore(Protocol):
     ) -> Job: ...
     async def get(self, job_id: str) -> Job: ...
     async def list_jobs(
-        self, *, limit: int = 50, status: str | None = None, before: str | None = None
+        self,
+        *,
+        limit: int = 50,
+        status: str | None = None,
+        before: str | None = None,
+        client: str | None = None,
     ) -> list[Job]:
         """Newest first; `before` (a job id) continues a listing after that job. The cursor
         is the job's creation time, so a walk never returns a job twice, even while jobs
-        change status between pages."""
+        change status between pages. `client`: only the jobs charged to that key."""
         ...
 
     async def events(self, job_id: str, *, since: int = 0) -> list[Event]: ...

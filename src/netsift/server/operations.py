@@ -127,16 +127,21 @@ class Operations:
         timeout: float | None = None,
         no_cache: bool = False,
         keep_source: bool = False,
+        error_pages: bool = False,
     ) -> Page:
-        """`timeout` (never past the host's), `no_cache` and `keep_source` come from the
-        compatible APIs, whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`,
-        `rawHtml`)."""
+        """`timeout` (never past the host's), `no_cache`, `keep_source` and `error_pages` come
+        from the compatible APIs, whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`,
+        `rawHtml`, and its scrape's error pages read as documents)."""
         self.require("fetch")
         if timeout is not None:
             timeout = min(timeout, self.client.settings.timeout)
         request = params.model_dump(exclude={"request_id"})
         call = self.client.fetch(
-            **request, timeout=timeout, no_cache=no_cache, keep_source=keep_source
+            **request,
+            timeout=timeout,
+            no_cache=no_cache,
+            keep_source=keep_source,
+            error_pages=error_pages,
         )
         page = await self._counted(call)
         self.state.metrics.observe_fetch(self.caller.label, page)

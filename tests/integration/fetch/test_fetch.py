@@ -364,6 +364,19 @@ async def test_error_statuses(
     assert offline_web.state.hits("status.test", f"/{status}") == 1
 
 
+@pytest.mark.parametrize("status", [404, 500])
+async def test_error_pages_are_read_as_pages_when_asked_and_only_then(
+    web_settings: WebSettingsFactory, offline_web: OfflineWeb, status: int
+) -> None:
+    url = offline_web.url("status.test", f"/{status}")
+    async with Client(web_settings(retries=0)) as client:
+        page = await client.fetch(url, error_pages=True)
+        error = await fetch_error(client, url)  # not served from the error page just read
+    assert page.status == status and page.url == url
+    assert error.code == "http_error" and error.details["status"] == status
+    assert offline_web.state.hits("status.test", f"/{status}") == 2
+
+
 @pytest.mark.parametrize("status", [503, 429])
 async def test_retry_after_is_honoured_then_reported(
     web_settings: WebSettingsFactory, offline_web: OfflineWeb, status: int

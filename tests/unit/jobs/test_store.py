@@ -311,3 +311,17 @@ async def test_a_dead_workers_job_behind_many_live_ones_is_taken_over(redis_url)
             break
     assert taken is not None and taken.id == dead.id
     await store.aclose()
+
+
+async def test_listing_by_client_reads_only_that_keys_jobs(store):
+    mine = [await store.create("crawl", {"n": n}, client="key-mine") for n in range(3)]
+    await store.create("crawl", {}, client="key-other")
+    await store.create("research", {})  # charged to nobody
+    await store.claim(A, lease=LEASE, job_id=mine[0].id)
+    listed = await store.list_jobs(client="key-mine", limit=2)
+    assert [j.id for j in listed] == [mine[2].id, mine[1].id]
+    rest = await store.list_jobs(client="key-mine", before=listed[-1].id)
+    assert [j.id for j in rest] == [mine[0].id]
+    running = await store.list_jobs(client="key-mine", status="running")
+    assert [j.id for j in running] == [mine[0].id]
+    assert await store.list_jobs(client="key-other", status="running") == []

@@ -22,7 +22,7 @@ from .routing import CompatRouting
 
 __all__ = ["RENDERERS", "ROUTERS", "CompatAPI", "CompatRouting", "base_urls", "renderer_for"]
 
-ROUTERS = (tavily.router, firecrawl.router, searxng.router)
+ROUTERS = (tavily.router, *firecrawl.ROUTERS, searxng.router)
 # Each API's prefix and the error renderer its clients read.
 RENDERERS: dict[str, Callable[[NetsiftError], JSONResponse]] = {
     tavily.PREFIX: tavily.render_error,

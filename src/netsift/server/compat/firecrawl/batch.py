@@ -1,0 +1,148 @@
+"""Firecrawl's batch scrape: a list of URLs read as one netsift job (crawl/batch.py), started,
+polled page by page, cancelled, and its errors; the documents are a crawl's, with their links
+and, for a page that answered an HTTP error, its `statusCode` (as Firecrawl's scrape)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from ....crawl.batch import BATCH
+from ....errors import InvalidInput
+from ....params import BATCH_CONCURRENCY, MAX_URL_CHARS, BatchFetchParams
+from ...deps import CallerDep, StateDep
+from ..shared import build, parse_body
+from .common import PREFIX, ScrapeOptions, api_root, formats_of, no_cache, seconds
+from .crawl import CRAWL_FORMATS
+from .status import Since, cancel, errors_body, status_body
+
+__all__ = ["router"]
+
+# The formats a batch serves: a crawl's (one content format a page, its links), and the page's
+# source as served (`rawHtml`), which a batch keeps beside it.
+BATCH_FORMATS = CRAWL_FORMATS | {"rawHtml"}
+
+router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+
+
+class BatchScrape(ScrapeOptions):
+    urls: list[Any] = Field(min_length=1)
+    # Firecrawl v2 leaves invalid URLs out (and lists them) unless told not to; v1 refuses them.
+    ignore_invalid_urls: bool | None = Field(default=None, alias="ignoreInvalidURLs")
+    max_concurrency: int | None = Field(default=None, ge=1, alias="maxConcurrency")
+    webhook: Any = None
+    append_to_id: str | None = Field(default=None, alias="appendToId")
+    zero_data_retention: bool = Field(default=False, alias="zeroDataRetention")
+
+
+def _valid(url: object) -> bool:
+    """An http(s) URL with a host: what a batch can be asked to read."""
+    if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _refused(params: BatchScrape) -> None:
+    """What netsift cannot honour, refused by name rather than ignored."""
+    refused = {
+        "webhook": (params.webhook is not None, "netsift sends no webhooks; poll the status"),
+        "appendToId": (params.append_to_id is not None, "netsift starts a new batch each time"),
+        "zeroDataRetention": (
+            params.zero_data_retention,
+            "netsift keeps a batch's pages in its job store until the store is cleared",
+        ),
+    }
+    for field, (asked, why) in refused.items():
+        if asked:
+            raise InvalidInput(f"{field}: {why}", details={"field": field})
+
+
+def batch_params(params: BatchScrape, *, version: str) -> tuple[BatchFetchParams, list[str]]:
+    """netsift's batch for Firecrawl's body, and the URLs left out as invalid (v2's default;
+    v1, or `ignoreInvalidURLs: false`, refuses the batch instead)."""
+    _refused(params)
+    formats = formats_of(params, BATCH_FORMATS)
+    if {"markdown", "html"} <= formats:
+        raise InvalidInput(
+            "formats: a netsift batch keeps one content format a page; ask markdown or html",
+            details={"formats": ["html", "markdown"]},
+        )
+    ignore = params.ignore_invalid_urls
+    if ignore is None:
+        ignore = version == "v2"
+    invalid = [str(url) for url in params.urls if not _valid(url)]
+    if invalid and not ignore:
+        raise InvalidInput(
+            f"urls: not http(s) URLs: {', '.join(invalid[:5])}", details={"invalid": invalid}
+        )
+    concurrency = min(params.max_concurrency or BATCH_CONCURRENCY, BATCH_CONCURRENCY)
+    fields: dict[str, Any] = {
+        "urls": [url for url in params.urls if _valid(url)],
+        "format": "html" if "html" in formats else "markdown",
+        "timeout": seconds(params.timeout),
+        "no_cache": no_cache(params),
+        "keep_source": "rawHtml" in formats,
+        "error_pages": True,  # Firecrawl answers an error page as a document with its status
+        "concurrency": concurrency,
+    }
+    return build(BatchFetchParams, **fields), invalid
+
+
+async def _start(request: Request, state: StateDep, version: str) -> dict[str, Any]:
+    body = parse_body(BatchScrape, await request.body())
+    params, invalid = batch_params(body, version=version)
+    job = await state.require_client().start_batch_fetch(params)
+    url = f"{api_root(request)}/{version}/batch/scrape/{job.id}"
+    return {"success": True, "id": job.id, "url": url, "invalidURLs": invalid}
+
+
+@router.post("/v2/batch/scrape", summary="Firecrawl v2 batch scrape: start a batch job")
+async def batch_v2(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    return await _start(request, state, "v2")
+
+
+@router.post("/v1/batch/scrape", summary="Firecrawl v1 batch scrape: start a batch job")
+async def batch_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    return await _start(request, state, "v1")
+
+
+async def _status(
+    request: Request, state: StateDep, batch_id: str, since: int, version: str
+) -> dict[str, Any]:
+    client = state.require_client()
+    job = await client.job(batch_id, kind=BATCH)
+    return await status_body(request, client, job, path=f"{version}/batch/scrape", since=since)
+
+
+@router.get("/v2/batch/scrape/{batch_id}", summary="Firecrawl v2 batch scrape status, paged")
+async def batch_status_v2(
+    batch_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
+) -> dict[str, Any]:
+    return await _status(request, state, batch_id, since, "v2")
+
+
+@router.get("/v1/batch/scrape/{batch_id}", summary="Firecrawl v1 batch scrape status, paged")
+async def batch_status_v1(
+    batch_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
+) -> dict[str, Any]:
+    return await _status(request, state, batch_id, since, "v1")
+
+
+@router.delete("/v2/batch/scrape/{batch_id}", summary="Firecrawl batch scrape cancel")
+@router.delete("/v1/batch/scrape/{batch_id}", summary="Firecrawl batch scrape cancel")
+async def cancel_batch(batch_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    return await cancel(state.require_client(), batch_id, BATCH)
+
+
+@router.get("/v2/batch/scrape/{batch_id}/errors", summary="Firecrawl batch scrape errors")
+@router.get("/v1/batch/scrape/{batch_id}/errors", summary="Firecrawl batch scrape errors")
+async def batch_errors(batch_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+    client = state.require_client()
+    return await errors_body(client, await client.job(batch_id, kind=BATCH))
