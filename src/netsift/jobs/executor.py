@@ -23,7 +23,7 @@ from .kind import Kinds
 from .model import Job, LeaseLost
 from .store import JobStore
 
-__all__ = ["MAX_ATTEMPTS", "Executor", "JobObserver"]
+__all__ = ["MAX_ATTEMPTS", "Executor", "JobObserver", "real_cause"]
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5  # a job whose workers died this often is poisonous: end it, say why
@@ -32,6 +32,24 @@ Why = Literal["cancel", "lost", "stop"]
 # Told of every run this executor ends: (kind, how it ended, seconds it ran here). How:
 # done, failed, cancelled, interrupted, handed_back (graceful stop) or lost (taken over).
 JobObserver = Callable[[str, str, float], None]
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def real_cause(exc: Exception) -> Exception:
+    """The error an exception group stands for. A kind's task group (parallel searches or
+    page reads) wraps what one task raised in an ExceptionGroup; the job must still end as
+    that error says: a lost lease before a netsift error before anything else."""
+    leaves = [leaf for leaf in _leaves(exc) if isinstance(leaf, Exception)]
+    for wanted in (LeaseLost, NetsiftError):
+        for leaf in leaves:
+            if isinstance(leaf, wanted):
+                return leaf
+    return leaves[0] if leaves else exc
 
 
 class Executor:
@@ -134,15 +152,17 @@ class Executor:
                             keep=keep,
                         )
                         outcome = kind.finished(await kind.run(context))
-                    except LeaseLost:
-                        self._why.setdefault(job.id, "lost")
-                    except NetsiftError as exc:
-                        failure = exc
-                    except Exception as exc:
-                        log.exception("%s job %s failed", job.kind, job.id)
-                        failure = NetsiftError(
-                            f"the {job.kind} job failed unexpectedly ({type(exc).__name__})"
-                        )
+                    except Exception as raised:
+                        exc = real_cause(raised)
+                        if isinstance(exc, LeaseLost):
+                            self._why.setdefault(job.id, "lost")
+                        elif isinstance(exc, NetsiftError):
+                            failure = exc
+                        else:
+                            log.exception("%s job %s failed", job.kind, job.id, exc_info=raised)
+                            failure = NetsiftError(
+                                f"the {job.kind} job failed unexpectedly ({type(exc).__name__})"
+                            )
                     group.cancel_scope.cancel()
         except anyio.get_cancelled_exc_class():
             # The host is shutting down (not this job's own scope): hand the job back.
