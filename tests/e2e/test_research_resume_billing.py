@@ -6,6 +6,7 @@ across real processes (an API and two workers in turn)."""
 from __future__ import annotations
 
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ KEY = "k-resume-billing-1234567890"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 LEASE = 3.0
 HTTP_TIMEOUT = 10.0
+SETTLE = 0.5  # seconds without a new page request before the kill (pages take 2 s)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
@@ -74,6 +76,18 @@ def _get(api: str, path: str) -> dict[str, Any]:
     return answer
 
 
+def _settled(pages: list[str]) -> None:
+    """Until no new page request arrived for SETTLE seconds. A request is counted by the job
+    just before it leaves: a kill in the milliseconds between would bill a page the site never
+    saw, so the kill waits for the requests under way to arrive (pages take 2 s to answer,
+    so none ends and no new one starts meanwhile)."""
+    seen, quiet_since = len(pages), time.monotonic()
+    while time.monotonic() - quiet_since < SETTLE:
+        time.sleep(0.05)
+        if len(pages) != seen:
+            seen, quiet_since = len(pages), time.monotonic()
+
+
 def _ended(api: str, job_id: str) -> dict[str, Any] | None:
     job = _get(api, f"/v1/research/{job_id}")
     return job if job["status"] not in ("queued", "running") else None
@@ -91,6 +105,7 @@ def test_a_job_killed_mid_read_is_resumed_and_billed_once_for_what_was_served(
         f"{api}/v1/research", json=body, headers=AUTH, timeout=scaled(HTTP_TIMEOUT)
     ).json()["id"]
     until(lambda: web.pages, what="the first worker reading pages")
+    _settled(web.pages)  # every read under way has reached the site, none has answered
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=scaled(10))
     searched_before = list(web.searches)
