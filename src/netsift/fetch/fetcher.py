@@ -317,16 +317,23 @@ class Fetcher:
         error_pages: bool = False,
     ) -> _Fetched:
         target = check_url(url)
-        await charge_page()  # a download on the client's behalf (recent copies are free)
         robots = self._robots if respect_robots else None
         started = time.perf_counter()
         fetched_at = datetime.now(UTC)
+        charged = False
 
         async def check_hop(hop: httpx.URL) -> None:
+            nonlocal charged
             if on_hop is not None:
                 await on_hop(str(hop))
             if robots is not None:
                 await robots.check(str(hop))
+            if not charged:
+                # A download on the client's behalf (recent copies are free), charged as the
+                # first request is about to go out: not for a page robots.txt refused, and
+                # a job's count is kept before the site sees the request.
+                charged = True
+                await charge_page()
 
         request = httpx.Request("GET", target, headers={"Accept": ACCEPT})
         response = await self._http.send(

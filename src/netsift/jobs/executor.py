@@ -1,8 +1,9 @@
 """Executor: runs one claimed job under its lease, to exactly one final event.
 
 While the job runs, a heartbeat renews the lease every `beat` seconds and reads the cancel
-flag in the same round trip, so a cancel asked from any process stops the job within one
-beat. The job ends in one of four ways, each written once with its final event: `done`,
+flag in the same round trip; between beats it reads the flag alone every `CANCEL_POLL`
+seconds (one small read), so a cancel asked from any process stops the job within a poll.
+The job ends in one of four ways, each written once with its final event: `done`,
 `failed`, `cancelled` (with what it had found) or `interrupted` (with the reason). A job
 whose lease was lost stops silently (its new owner finishes it); a job stopped by a graceful
 shutdown is handed back to the queue, its checkpoint kept, for another worker to resume.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal
 
 import anyio
@@ -23,15 +25,37 @@ from .kind import Kinds
 from .model import Job, LeaseLost
 from .store import JobStore
 
-__all__ = ["MAX_ATTEMPTS", "Executor", "JobObserver"]
+__all__ = ["CANCEL_POLL", "MAX_ATTEMPTS", "Executor", "JobObserver", "real_cause"]
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5  # a job whose workers died this often is poisonous: end it, say why
-CANCEL_BEAT = 0.5  # seconds between heartbeats at most: a cancel lands within one
+CANCEL_BEAT = 0.5  # seconds between heartbeats (lease renewals) at most
+# Seconds between looks at the cancel flag: a cancel's answer must come within a second
+# (p99) across processes on a busy machine; one read of a job's small fields (never its
+# checkpoint) ten times a second is cheap on SQLite and Redis alike.
+CANCEL_POLL = 0.1
 Why = Literal["cancel", "lost", "stop"]
 # Told of every run this executor ends: (kind, how it ended, seconds it ran here). How:
 # done, failed, cancelled, interrupted, handed_back (graceful stop) or lost (taken over).
 JobObserver = Callable[[str, str, float], None]
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def real_cause(exc: Exception) -> Exception:
+    """The error an exception group stands for. A kind's task group (parallel searches or
+    page reads) wraps what one task raised in an ExceptionGroup; the job must still end as
+    that error says: a lost lease before a netsift error before anything else."""
+    leaves = [leaf for leaf in _leaves(exc) if isinstance(leaf, Exception)]
+    for wanted in (LeaseLost, NetsiftError):
+        for leaf in leaves:
+            if isinstance(leaf, wanted):
+                return leaf
+    return leaves[0] if leaves else exc
 
 
 class Executor:
@@ -101,7 +125,13 @@ class Executor:
             return
         # One meter: the job's counts (kept with its checkpoints, so a resumed job goes on
         # counting), its client's quota and the host's per-request cap, and the ledger.
-        usage = self.billing.meter(job.client, spent=job.usage)
+        # Its counts are kept in the store before each charged request is sent, so a
+        # worker killed mid-request leaves the job billed for what the provider served.
+        usage = self.billing.meter(
+            job.client,
+            spent=job.usage,
+            persist=partial(self.store.save_usage, job.id, self.worker),
+        )
         saved = await self.store.checkpoint(job.id)
         texts = await self.store.texts(job.id) if saved is not None else {}
 
@@ -134,15 +164,17 @@ class Executor:
                             keep=keep,
                         )
                         outcome = kind.finished(await kind.run(context))
-                    except LeaseLost:
-                        self._why.setdefault(job.id, "lost")
-                    except NetsiftError as exc:
-                        failure = exc
-                    except Exception as exc:
-                        log.exception("%s job %s failed", job.kind, job.id)
-                        failure = NetsiftError(
-                            f"the {job.kind} job failed unexpectedly ({type(exc).__name__})"
-                        )
+                    except Exception as raised:
+                        exc = real_cause(raised)
+                        if isinstance(exc, LeaseLost):
+                            self._why.setdefault(job.id, "lost")
+                        elif isinstance(exc, NetsiftError):
+                            failure = exc
+                        else:
+                            log.exception("%s job %s failed", job.kind, job.id, exc_info=raised)
+                            failure = NetsiftError(
+                                f"the {job.kind} job failed unexpectedly ({type(exc).__name__})"
+                            )
                     group.cancel_scope.cancel()
         except anyio.get_cancelled_exc_class():
             # The host is shutting down (not this job's own scope): hand the job back.
@@ -221,10 +253,18 @@ class Executor:
         await self._end(job.id, status, ("error", data), result=result, usage=usage)
 
     async def _heartbeat(self, job_id: str) -> None:
-        """Renew the lease; stop the job when a cancel is asked or the lease was lost."""
+        """Renew the lease every beat, look for a cancel every poll; stop the job when a
+        cancel is asked or the lease was lost."""
+        renewed = anyio.current_time()
         while True:
-            await anyio.sleep(self.beat)
-            answer = await self.store.beat(job_id, self.worker, lease=self.lease)
+            await anyio.sleep(min(CANCEL_POLL, self.beat))
+            if anyio.current_time() - renewed >= self.beat:
+                answer = await self.store.beat(job_id, self.worker, lease=self.lease)
+                renewed = anyio.current_time()
+            elif (await self.store.get(job_id)).cancel_requested:
+                answer = "cancel"
+            else:
+                continue
             if answer != "ok":
                 self.interrupt(job_id, answer)
                 return

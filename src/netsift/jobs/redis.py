@@ -124,6 +124,13 @@ if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'checkpoint', ARGV[2], 'usage', ARGV[3], 'heartbeat_at', ARGV[4])
 return 1
 """
+# KEYS[1] state; ARGV: worker, usage.
+_SAVE_USAGE = """
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'usage', ARGV[2])
+return 1
+"""
 # KEYS: state, events, keys, stream, job, index, texts; ARGV: worker ('' = none), status,
 # type, at, data, key, result, error, usage, now, retention, group, job id, channel. The final
 # event and the status change happen together, once, and the end is announced.
@@ -204,6 +211,7 @@ class RedisJobStore:
         self._take = self._redis.register_script(_TAKE)
         self._beat = self._redis.register_script(_BEAT)
         self._save = self._redis.register_script(_SAVE)
+        self._save_usage = self._redis.register_script(_SAVE_USAGE)
         self._save_texts = self._redis.register_script(_SAVE_TEXTS)
         self._finish = self._redis.register_script(_FINISH)
         self._release = self._redis.register_script(_RELEASE)
@@ -452,6 +460,13 @@ class RedisJobStore:
         saved = await self._save(
             keys=[self._keys(job_id)[0]],
             args=[worker, json.dumps(checkpoint), json.dumps(usage), time.time()],
+        )
+        if not saved:
+            raise LeaseLost(job_id)
+
+    async def save_usage(self, job_id: str, worker: str, usage: dict[str, Any]) -> None:
+        saved = await self._save_usage(
+            keys=[self._keys(job_id)[0]], args=[worker, json.dumps(usage)]
         )
         if not saved:
             raise LeaseLost(job_id)

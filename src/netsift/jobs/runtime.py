@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from ..errors import AlreadyFinished, InvalidInput
 from ..models import Event
 from ..usage import Billing, Usage, caller_key
-from .executor import Executor, JobObserver
+from .executor import CANCEL_POLL, Executor, JobObserver
 from .kind import Kind, Kinds
 from .model import Job, JobStatus
 from .store import JobStore
@@ -203,16 +203,20 @@ class Jobs:
                 event=("error", {"code": "cancelled"}),
                 result=declared.partial_of(events) if declared is not None else None,
             )
-        ended = await self.wait(job_id, timeout=CANCEL_WAIT)
+        ended = await self.wait(job_id, timeout=CANCEL_WAIT, poll=CANCEL_POLL)
         if declared is not None and declared.on_cancel is not None:
             await declared.on_cancel(job_id)
         return ended
 
-    async def wait(self, job_id: str, *, timeout: float | None = None) -> Job:
-        """The job once it has ended (or as it is when `timeout` runs out)."""
+    async def wait(
+        self, job_id: str, *, timeout: float | None = None, poll: float = POLL_SECONDS
+    ) -> Job:
+        """The job once it has ended (or as it is when `timeout` runs out); the store is
+        read every `poll` seconds unless this process ends it first (a cancel polls
+        faster: its caller is waiting on the answer)."""
         with anyio.move_on_after(timeout):
             while not (job := await self.store.get(job_id)).finished:
-                with anyio.move_on_after(POLL_SECONDS):
+                with anyio.move_on_after(poll):
                     await self._changed.wait()
             return job
         return await self.store.get(job_id)

@@ -271,6 +271,15 @@ class SQLiteJobStore:
         if not rows:
             raise LeaseLost(job_id)
 
+    async def save_usage(self, job_id: str, worker: str, usage: dict[str, Any]) -> None:
+        rows = await self._run(
+            "UPDATE jobs SET usage = ? WHERE id = ? AND owner = ? AND status = 'running' "
+            "RETURNING id",
+            (json.dumps(usage), job_id, worker),
+        )
+        if not rows:
+            raise LeaseLost(job_id)
+
     async def checkpoint(self, job_id: str) -> dict[str, Any] | None:
         rows = await self._run("SELECT checkpoint FROM jobs WHERE id = ?", (job_id,))
         if not rows:

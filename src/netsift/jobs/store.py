@@ -64,6 +64,12 @@ class JobStore(Protocol):
     async def save_checkpoint(
         self, job_id: str, worker: str, checkpoint: dict[str, Any], usage: dict[str, Any]
     ) -> None: ...
+    async def save_usage(self, job_id: str, worker: str, usage: dict[str, Any]) -> None:
+        """Keep what the job has spent so far, before the request it was charged for is
+        sent (a worker killed mid-request leaves it counted, as the provider counted it).
+        LeaseLost if `worker` no longer owns the job."""
+        ...
+
     async def checkpoint(self, job_id: str) -> dict[str, Any] | None: ...
     async def save_texts(self, job_id: str, worker: str, texts: dict[str, str]) -> None:
         """Keep texts (page sources) by their SHA-256, each once: a checkpoint refers to

@@ -197,7 +197,16 @@ class ResearchAgent:
                 iteration += 1
                 queries = queries[:room]
                 await emit("planned", {"iteration": iteration, "queries": queries})
-                await self._search_all(queries, iteration, state, emit)
+                step = "searching"
+            if step == "searching":
+                # Saved after each search, so a resumed run sends only those not yet done.
+                await self._search_all(
+                    queries,
+                    iteration,
+                    state,
+                    emit,
+                    partial(steps.save, state, step, iteration, queries),
+                )
                 step = "searched"
                 await steps.save(state, step, iteration, queries)
             if step == "searched":
@@ -272,9 +281,22 @@ class ResearchAgent:
         return gaps, queries
 
     async def _search_all(
-        self, queries: list[str], round: int, state: RunState, emit: Emit
+        self,
+        queries: list[str],
+        round: int,
+        state: RunState,
+        emit: Emit,
+        saved: Callable[[], Awaitable[None]],
     ) -> None:
+        """The round's searches in parallel; each one done is counted and saved at once
+        (`state.round_searched`), and a resumed round skips those."""
         limiter = anyio.Semaphore(SEARCH_CONCURRENCY)
+
+        async def done(index: int, query: str) -> None:
+            state.searches += 1
+            state.queries.append(query)
+            state.round_searched.append(index)
+            await saved()
 
         async def one(index: int, query: str) -> None:
             async with limiter:
@@ -283,10 +305,12 @@ class ResearchAgent:
                     response = await self.search.search(query, count=RESULTS_PER_QUERY)
                 except NetsiftError as exc:
                     state.failed_searches += 1
+                    await done(index, query)
                     await emit("search_done", {"query": query, "ok": False, "error": exc.to_dict()})
                     return
                 fresh = [r for r in response.results if canonical_url(r.url) not in state.seen_urls]
                 state.candidates.extend(Candidate(r, round, index) for r in fresh)
+                await done(index, query)
                 await emit(
                     "search_done",
                     {
@@ -298,11 +322,14 @@ class ResearchAgent:
                     },
                 )
 
-        state.searches += len(queries)
-        state.queries.extend(queries)
         async with anyio.create_task_group() as group:
             for index, query in enumerate(queries):
-                group.start_soon(one, index, query)
+                if index not in state.round_searched:  # not already run before a takeover
+                    group.start_soon(one, index, query)
+        # The round's queries in their planned order, whatever order they finished in.
+        run = [queries[index] for index in sorted(state.round_searched)]
+        state.queries[len(state.queries) - len(run) :] = run
+        state.round_searched = []
 
     async def _read(
         self,

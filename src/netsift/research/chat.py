@@ -161,7 +161,9 @@ async def gather_sources(
     error = None
     if failures and len(failures) == len(queries):
         error = f"web search was unavailable ({', '.join(sorted(set(failures)))})"
-    return sources, len(queries), error
+    # Performed: answered, from a provider or the cache; a search a cap or quota refused,
+    # or every provider failed, was not.
+    return sources, len(queries) - len(failures), error
 
 
 def _listing(source: SearchResult) -> str:

@@ -105,6 +105,8 @@ class RunState:
     tokens: int = 0
     synthesis: Synthesis | None = None
     notes: list[str] = field(default_factory=list)
+    # The search step in progress: the indexes of its queries already run (and counted).
+    round_searched: list[int] = field(default_factory=list)
     # The read step in progress: what it chose, and each page read so far (None: failed).
     round_chosen: list[SearchResult] | None = None
     round_pages: dict[str, ReadPage | None] = field(default_factory=dict)
@@ -154,6 +156,7 @@ class RunState:
                 "tokens": synthesis.tokens,
                 "unverified": synthesis.unverified,
             },
+            "round_searched": self.round_searched,
             "round_chosen": None
             if self.round_chosen is None
             else [r.model_dump(mode="json") for r in self.round_chosen],
@@ -189,6 +192,7 @@ class RunState:
                 tokens=saved["tokens"],
                 unverified=saved["unverified"],
             )
+        state.round_searched = [int(i) for i in data.get("round_searched", [])]
         if data.get("round_chosen") is not None:
             state.round_chosen = [SearchResult.model_validate(r) for r in data["round_chosen"]]
         state.round_pages = {

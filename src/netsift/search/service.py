@@ -30,7 +30,7 @@ from ..errors import (
 from ..models import Attempt, Query, SafeSearch, SearchResponse, SearchResult, TimeRange
 from ..net.request_id import request_id_var
 from ..search.cache import Cache, cache_key, open_cache
-from ..usage import admit_search
+from ..usage import reserve_search
 from .batch import BatchItem
 from .breaker import Breaker
 from .provider import Provider
@@ -209,12 +209,14 @@ class SearchService:
                     "request_id": request_id_var.get(),
                 }
             )
-        await admit_search()  # the caller's quota and per-request cap, for every door
         deadline = started + self.settings.timeout
-        if merge:
-            response = await self._merged(q, names, deadline)
-        else:
-            response = await self._failover(q, names, deadline)
+        # The caller's quota and per-request cap, for every door; given back if no provider
+        # was asked after all.
+        async with reserve_search():
+            if merge:
+                response = await self._merged(q, names, deadline)
+            else:
+                response = await self._failover(q, names, deadline)
         response = response.model_copy(
             update={"search_time_ms": self._elapsed_ms(started), "request_id": request_id_var.get()}
         )

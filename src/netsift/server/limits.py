@@ -37,6 +37,7 @@ T = TypeVar("T")
 __all__ = ["ClientLimits", "LocalWindows"]
 
 _NAMESPACE = "netsift-server"
+_LIMITS_REDIS_PREFIX = "LIMITS"  # what the `limits` library puts before its keys in Redis
 
 
 def _parse(limit: str | None, setting: str) -> list[RateLimitItem]:
@@ -58,6 +59,10 @@ class Windows(Protocol):
     async def test(self, item: RateLimitItem, *keys: str, cost: int = 1) -> bool: ...
 
     async def wait(self, item: RateLimitItem, *keys: str) -> int: ...
+
+    async def give_back(self, item: RateLimitItem, *keys: str, cost: int = 1) -> None:
+        """Undo the newest `cost` hits (taken for work that never ran)."""
+        ...
 
     async def reset(self) -> None: ...
 
@@ -108,6 +113,11 @@ class LocalWindows:
         if not hits:
             return 1
         return max(1, math.ceil(hits[0] + item.get_expiry() - now))
+
+    async def give_back(self, item: RateLimitItem, *keys: str, cost: int = 1) -> None:
+        hits, _ = self._window(item, keys)
+        for _ in range(min(cost, len(hits))):
+            hits.pop()
 
     async def reset(self) -> None:
         self._hits.clear()
@@ -182,6 +192,22 @@ class SharedWindows:
 
         return await self._shared(shared(), lambda: self._local.wait(item, *keys))
 
+    async def give_back(self, item: RateLimitItem, *keys: str, cost: int = 1) -> None:
+        """The moving window is a Redis list, newest hit first (the `limits` library's
+        layout, LIMITS:<key>): the newest `cost` entries are popped."""
+        if self.outage.active:
+            await self._local.give_back(item, *keys, cost=cost)
+            return
+        name = f"{_LIMITS_REDIS_PREFIX}:{item.key_for(_NAMESPACE, *keys)}"
+
+        async def pop() -> None:
+            import redis.asyncio
+
+            client = redis.asyncio.Redis(connection_pool=self._pool)
+            await client.lpop(name, cost)
+
+        await self._shared(pop(), lambda: self._local.give_back(item, *keys, cost=cost))
+
     async def reset(self) -> None:
         await self._storage.reset()
 
@@ -241,6 +267,11 @@ class ClientLimits:
         for item in self._quota:
             if not await self._windows.hit(item, "quota", client_id, cost=count):
                 raise await self._exceeded(item, client_id, count)
+
+    async def release_searches(self, client_id: str, count: int) -> None:
+        """Give back `count` searches taken by `spend_searches` that were never sent."""
+        for item in self._quota:
+            await self._windows.give_back(item, "quota", client_id, cost=count)
 
     async def _exceeded(self, item: RateLimitItem, client_id: str, count: int) -> QuotaExceeded:
         wait = await self._windows.wait(item, "quota", client_id)

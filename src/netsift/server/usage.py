@@ -23,6 +23,7 @@ __all__ = ["attach", "bind_caller"]
 def attach(state: ServerState, client: Client) -> None:
     billing = client.billing
     billing.quota = state.limits.spend_searches
+    billing.unquota = state.limits.release_searches
     billing.search_cap = client.settings.max_searches_per_request
     if state.metrics.observe_usage not in billing.observers:
         billing.observers.append(state.metrics.observe_usage)

@@ -11,8 +11,8 @@ search, batch, research, chat — is limited and counted the same way.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -30,9 +30,11 @@ __all__ = [
     "charge_tokens",
     "metering",
     "prepay",
+    "reserve_search",
 ]
 
 Limit = Callable[["Usage"], Awaitable[None]]
+Release = Callable[["Usage"], Awaitable[None]]  # a search admitted by `limit` never went out
 Record = Callable[[str, int], Awaitable[None]]  # (field, amount): "search:<provider>", "pages"…
 
 
@@ -49,6 +51,7 @@ class Usage:
     key: str | None = None
     limit: Limit | None = None
     record: Record | None = None
+    release: Release | None = None
     prepaid: int = 0
     admitted: int = 0  # searches let through `limit` (some may still be on their way)
 
@@ -121,6 +124,30 @@ async def admit_search() -> None:
             await usage.limit(usage)
 
 
+# The reservations of the searches under way in this context: how many requests each sent.
+_sent: ContextVar[list[int] | None] = ContextVar("netsift_search_sent", default=None)
+
+
+@asynccontextmanager
+async def reserve_search() -> AsyncIterator[None]:
+    """Admit a search (`admit_search`) for the work inside; if no request went out to a
+    provider within it (every provider skipped by its breaker or rate limit, no time left,
+    cancelled while waiting), the admission is released: the quota and the per-request cap
+    get the search back, as nothing was spent."""
+    meters = _meters.get()
+    await admit_search()
+    sent = [0]
+    token = _sent.set(sent)
+    try:
+        yield
+    finally:
+        _sent.reset(token)
+        if not sent[0]:
+            for usage in meters:
+                if usage.release is not None:
+                    await usage.release(usage)
+
+
 async def _charge(field_name: str, amount: int) -> None:
     for usage in _meters.get():
         if usage.record is not None:
@@ -129,6 +156,8 @@ async def _charge(field_name: str, amount: int) -> None:
 
 async def charge_search(provider: str) -> None:
     """A request sent to a search provider (a cached answer costs nothing)."""
+    if (sent := _sent.get()) is not None:
+        sent[0] += 1
     for usage in _meters.get():
         usage.searches[provider] = usage.searches.get(provider, 0) + 1
     await _charge(f"search:{provider}", 1)
@@ -160,12 +189,14 @@ Observer = Callable[[str, str, int], None]  # (client label, field, amount): met
 class Billing:
     """How a host limits and records what its clients spend; `meter` makes one meter.
 
-    `quota(key, n)` takes n searches from a client's quota (or raises QuotaExceeded);
-    `search_cap` is the most searches one request or one job may send; `ledger` keeps the
-    per-client totals; `observers` see every charge (the server's metrics)."""
+    `quota(key, n)` takes n searches from a client's quota (or raises QuotaExceeded),
+    `unquota(key, n)` gives back n that were never sent; `search_cap` is the most searches
+    one request or one job may send; `ledger` keeps the per-client totals; `observers` see
+    every charge (the server's metrics)."""
 
     ledger: Callable[[], _Ledger] | None = None
     quota: Callable[[str, int], Awaitable[None]] | None = None
+    unquota: Callable[[str, int], Awaitable[None]] | None = None
     search_cap: int | None = None
     observers: list[Observer] = field(default_factory=list)
 
@@ -176,8 +207,12 @@ class Billing:
         label: str | None = None,
         prepaid: int = 0,
         spent: dict[str, Any] | None = None,
+        persist: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     ) -> Usage:
+        """`persist` keeps the meter's counts before each charge is recorded (a job saves
+        them in its store, before the request it pays for is sent)."""
         cap, quota, ledger, observers = self.search_cap, self.quota, self.ledger, self.observers
+        unquota = self.unquota
 
         async def limit(usage: Usage) -> None:
             # Counted at admission, not at sending: parallel searches cannot all slip past.
@@ -193,11 +228,25 @@ class Billing:
                 await quota(key, 1)
             usage.admitted += 1
 
+        async def release(usage: Usage) -> None:
+            usage.admitted -= 1
+            if key is not None and unquota is not None:
+                await unquota(key, 1)
+
         async def record(field_name: str, amount: int) -> None:
+            if persist is not None:
+                await persist(made.to_dict())
             if key is not None and ledger is not None:
                 await ledger().add(key, field_name, amount)
             for observe in observers:
                 observe(label or key or "anonymous", field_name, amount)
 
-        hooks: dict[str, Any] = {"key": key, "limit": limit, "record": record, "prepaid": prepaid}
-        return Usage.from_dict(spent or {}, **hooks)
+        hooks: dict[str, Any] = {
+            "key": key,
+            "limit": limit,
+            "release": release,
+            "record": record,
+            "prepaid": prepaid,
+        }
+        made = Usage.from_dict(spent or {}, **hooks)
+        return made
