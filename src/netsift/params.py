@@ -10,18 +10,34 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from .errors import InvalidInput
-from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
+from .models import (
+    ContentFormat,
+    RenderMode,
+    ResearchReport,
+    SafeSearch,
+    SearchResult,
+    TimeRange,
+)
 
 __all__ = [
     "MAX_BATCH_QUERIES",
     "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
+    "CitationPackParams",
     "CrawlParams",
+    "DedupeRankParams",
     "DiscoveriesParams",
     "ExtractParams",
     "FetchOptions",
@@ -33,11 +49,13 @@ __all__ = [
     "MapParams",
     "MetaParams",
     "ResearchParams",
+    "RobotsCheckParams",
     "SearchParams",
     "SitemapMode",
     "SleepMode",
     "SleepParams",
     "WakeParams",
+    "WaybackParams",
     "validated",
     "well_formed",
 ]
@@ -433,3 +451,109 @@ class WakeParams(_Params):
     message: str | None = Field(
         default=None, max_length=2000, description="What the sleeper is told it woke for."
     )
+
+
+# -- the toolbelt: robots_check, wayback_lookup, citation_pack, dedupe_rank (issue 29)
+
+
+class RobotsCheckParams(_Params):
+    """May this user agent fetch this URL, and with what crawl delay? (robots.txt)"""
+
+    url: Url
+    user_agent: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=500,
+        description="The user agent to ask for (default: netsift's own).",
+    )
+
+
+# The dates `at` accepts: 1 to 14 digits of YYYYMMDDhhmmss (the Wayback Machine's own form),
+# or an ISO date or date-time (2024-03-01, 2024-03-01T12:00:00Z).
+WAYBACK_AT = (
+    r"^(\d{4}(\d{2}){0,5}"
+    r"|\d{4}-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?)?)$"
+)
+
+
+class WaybackParams(_Params):
+    """Find the Internet Archive snapshot of a URL nearest a date; optionally save one now,
+    or read the snapshot as a page."""
+
+    url: Url
+    at: str | None = Field(
+        default=None,
+        pattern=WAYBACK_AT,
+        description="The date to be nearest: YYYY[MM[DD[hh[mm[ss]]]]] or an ISO date "
+        "(default: the newest snapshot).",
+    )
+    save: bool = Field(
+        default=False, description="Ask the Internet Archive to save the page now (Save Page Now)."
+    )
+    read: bool = Field(default=False, description="Also read the snapshot as a page.")
+    max_length: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="With read: at most this many characters."
+    )
+
+
+MAX_CITATION_SOURCES = 50  # a report cites a few dozen sources; past that it is a crawl
+CitationFormat = Literal["csl-json", "bibtex", "markdown"]
+ArchiveMode = Literal["off", "lookup", "save"]
+
+
+class CitationPackParams(_Params):
+    """Cite sources: a list of URLs, a research report, or a research job's report."""
+
+    urls: list[Url] = Field(
+        default_factory=list,
+        max_length=MAX_CITATION_SOURCES,
+        description="The pages to cite (or give report or job_id).",
+    )
+    report: ResearchReport | None = Field(
+        default=None, description="A research report (its JSON) whose sources to cite."
+    )
+    job_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="A research job whose report to cite.",
+    )
+    format: CitationFormat = Field(
+        default="csl-json", description="The export: csl-json, bibtex or markdown."
+    )
+    archive: ArchiveMode = Field(
+        default="lookup",
+        description="Archived copies: lookup (link an existing snapshot), save (request one) "
+        "or off.",
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CitationPackParams:
+        given = [
+            name
+            for name, present in (
+                ("urls", bool(self.urls)),
+                ("report", self.report is not None),
+                ("job_id", self.job_id is not None),
+            )
+            if present
+        ]
+        if len(given) != 1:
+            shown = " and ".join(given) or "none"
+            raise ValueError(f"give one of urls, report or job_id (given: {shown})")
+        return self
+
+
+MAX_RANK_RESULTS = 500  # a merged result page holds a few hundred; dedupe is quadratic
+
+
+class DedupeRankParams(_Params):
+    """Fold duplicate results (same page, near-same text) and rank them against a query."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to rank for.")
+    results: list[SearchResult] = Field(
+        min_length=1,
+        max_length=MAX_RANK_RESULTS,
+        description="Search results (title, url, snippet, source...), in preference order.",
+    )
+    count: int = Field(default=10, ge=1, le=MAX_RANK_RESULTS, description="Results to keep.")

@@ -45,6 +45,7 @@ from .responses import describe_validation, error_response
 from .routers import chat, discoveries, docs, fetch, info, page, research, search, sleeps, ws
 from .routers import crawl as crawl_router
 from .routers import map as map_router
+from .routers import toolbelt as toolbelt_router
 from .routers import usage as usage_router
 from .usage import attach
 
@@ -65,6 +66,7 @@ ROUTERS = (
     sleeps.router,
     discoveries.router,
     usage_router.router,
+    toolbelt_router.router,
     ws.router,
     page.router,
     docs.router,

@@ -19,12 +19,16 @@ from ..params import (
     MAX_BATCH_QUERIES,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
+    CitationPackParams,
+    DedupeRankParams,
     Depth,
     FlagDiscoveryParams,
     JobStatusParams,
     PageTypeChoice,
     ResearchParams,
+    RobotsCheckParams,
     SleepParams,
+    WaybackParams,
 )
 
 __all__ = [
@@ -32,13 +36,17 @@ __all__ = [
     "TOOLS",
     "TOOL_ALIASES",
     "BatchSearchArgs",
+    "CitationPackArgs",
+    "DedupeRankArgs",
     "FlagDiscoveryArgs",
     "PageMetaArgs",
     "ResearchArgs",
     "ResearchStatusArgs",
+    "RobotsCheckArgs",
     "SleepArgs",
     "ToolFormat",
     "ToolSpec",
+    "WaybackArgs",
     "WebCrawlArgs",
     "WebFetchArgs",
     "WebMapArgs",
@@ -179,6 +187,28 @@ class SleepArgs(SleepParams):
     until a person wakes you (manual). Every sleep is capped. Nothing runs while you sleep."""
 
 
+class RobotsCheckArgs(RobotsCheckParams):
+    """Ask robots.txt whether a user agent (default: netsift's) may fetch a URL: answers
+    allowed, the crawl delay, and the rule that decided it."""
+
+
+class WaybackArgs(WaybackParams):
+    """Find the Internet Archive (Wayback Machine) snapshot of a URL nearest a date, for a dead
+    link or to cite what a page said then; `save` asks the archive to capture it now, `read`
+    also returns the snapshot's content."""
+
+
+class CitationPackArgs(CitationPackParams):
+    """Make references for sources: give `urls`, a research `report` or a research `job_id`;
+    answers each source's canonical URL, title, authors, site, dates, content hash, quoted
+    passages and archived copy, and the references as CSL-JSON, BibTeX or Markdown."""
+
+
+class DedupeRankArgs(DedupeRankParams):
+    """Fold duplicate search results (one page under several URLs, near-identical snippets)
+    and rank the rest against a query; no network. Give results as web_search returns them."""
+
+
 # A crawl's answer goes into a model's context: a few pages, each cut to a readable length.
 MAX_TOOL_CRAWL_PAGES = 50
 
@@ -235,6 +265,10 @@ ARGS: dict[str, type[BaseModel]] = {
     "research_status": ResearchStatusArgs,
     "flag_discovery": FlagDiscoveryArgs,
     "sleep": SleepArgs,
+    "robots_check": RobotsCheckArgs,
+    "wayback_lookup": WaybackArgs,
+    "citation_pack": CitationPackArgs,
+    "dedupe_rank": DedupeRankArgs,
 }
 
 
