@@ -46,6 +46,7 @@ NEARBY_CAPTURES = 5
 API_MAX_BYTES = 1024 * 1024
 # Save Page Now captures the page with a browser before it answers: often 10-40 s.
 SAVE_DEADLINE = 60.0
+_EARLIEST = "00000101000000"  # what a partial timestamp's missing digits are (Jan 1, 00:00:00)
 _CDX_FIELDS = ("urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length")
 _DIGITS = re.compile(r"\d{4,14}")
 _SNAPSHOT = re.compile(r"/web/(\d{4,14})(?:[a-z]{2}_)?/(.+)$")
@@ -96,7 +97,7 @@ def wayback_timestamp(at: str) -> str:
 
 
 def _captured_at(timestamp: str) -> datetime:
-    padded = timestamp.ljust(14, "0")
+    padded = (timestamp + _EARLIEST[len(timestamp) :])[:14]  # a partial one: its first moment
     try:
         return datetime.strptime(padded, "%Y%m%d%H%M%S").replace(tzinfo=UTC)
     except ValueError as exc:

@@ -45,7 +45,9 @@ NEVER = "/never-archived"
 
 
 def _when(timestamp: str) -> datetime:
-    return datetime.strptime(timestamp.ljust(14, "0")[:14], "%Y%m%d%H%M%S").replace(tzinfo=UTC)
+    # a partial timestamp means its earliest moment, as the Wayback Machine reads it
+    padded = (timestamp + "00000101000000"[len(timestamp) :])[:14]
+    return datetime.strptime(padded, "%Y%m%d%H%M%S").replace(tzinfo=UTC)
 
 
 def _saved(knob: Knob, url: str) -> list[str]:
@@ -201,7 +203,7 @@ def _snapshot(request: Request, knob: Knob, path: str, mode: str) -> Response:
         return Response(
             b"<html><body>Wayback Machine has not archived that URL.</body></html>", 404
         )
-    if closest != timestamp.ljust(14, "0")[:14] and closest != timestamp:
+    if closest != timestamp:
         return Response(
             b"", 302, headers={"Location": _link(request, closest, url, "id_" if raw else "")}
         )
