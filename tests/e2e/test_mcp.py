@@ -15,7 +15,15 @@ from mcp.types import INVALID_PARAMS, TextContent
 from netsift.client import Client
 from netsift.mcp import create_server
 
-SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "web_crawl", "batch_search"}
+SEARCH_TOOLS = {
+    "web_search",
+    "web_fetch",
+    "page_meta",
+    "web_map",
+    "web_crawl",
+    "batch_search",
+    "dedupe_rank",  # folds a result list: under search, with no network of its own
+}
 
 
 def text_of(result: Any) -> str:
