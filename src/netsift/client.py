@@ -8,7 +8,7 @@ async with netsift.Client() as client:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
@@ -32,6 +32,7 @@ from .models import (
 from .params import (
     BatchSearchParams,
     CitationPackParams,
+    CitedReport,
     CrawlParams,
     DedupeRankParams,
     Depth,
@@ -905,7 +906,7 @@ class Client:
         self,
         urls: list[str] | None = None,
         *,
-        report: ResearchReport | dict[str, Any] | None = None,
+        report: ResearchReport | CitedReport | dict[str, Any] | None = None,
         job_id: str | None = None,
         format: CitationFormat = "csl-json",
         archive: ArchiveMode = "lookup",
@@ -917,8 +918,8 @@ class Client:
         from .citations.pack import Cited, cited_in, pack
 
         self._require("citations")
-        if isinstance(report, dict):
-            report = validated(ResearchReport, **report)
+        if isinstance(report, ResearchReport | CitedReport):
+            report = report.model_dump(mode="json")
         params = validated(
             CitationPackParams,
             urls=urls or [],
@@ -928,7 +929,8 @@ class Client:
             archive=archive,
         )
         if params.job_id is not None:
-            cited = cited_in(self.research_report(await self.job(params.job_id, kind="research")))
+            done = self.research_report(await self.job(params.job_id, kind="research"))
+            cited = cited_in(validated(CitedReport, **done.model_dump(mode="json")))
         elif params.report is not None:
             cited = cited_in(params.report)
         else:
@@ -948,14 +950,15 @@ class Client:
         )
 
     async def dedupe_rank(
-        self, query: str, results: list[SearchResult] | list[dict[str, Any]], *, count: int = 10
+        self, query: str, results: Sequence[SearchResult | dict[str, Any]], *, count: int = 10
     ) -> RankedResults:
         """Fold duplicates in a result list (the same page under other URLs, near-same text)
         and rank what is left against `query`, as a merged search does; no network."""
         from .search.rank import dedupe_rank
 
         self._require("search")
-        params = validated(DedupeRankParams, query=query, results=results, count=count)
+        given = [r.model_dump() if isinstance(r, SearchResult) else r for r in results]
+        params = validated(DedupeRankParams, query=query, results=given, count=count)
         return dedupe_rank(params.query, params.results, count=params.count)
 
 

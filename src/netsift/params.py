@@ -24,7 +24,6 @@ from .errors import InvalidInput
 from .models import (
     ContentFormat,
     RenderMode,
-    ResearchReport,
     SafeSearch,
     SearchResult,
     TimeRange,
@@ -36,6 +35,7 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
     "CitationPackParams",
+    "CitedReport",
     "CrawlParams",
     "DedupeRankParams",
     "DiscoveriesParams",
@@ -497,6 +497,39 @@ class WaybackParams(_Params):
 
 
 MAX_CITATION_SOURCES = 50  # a report cites a few dozen sources; past that it is a crawl
+
+
+class _ReportPart(_Params):
+    # A report is sent whole (`research --json`'s output): its other fields are ignored, but
+    # the ones read are strict like every param.
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True, strict=True)
+
+
+class ReportCitation(_ReportPart):
+    n: int = Field(ge=0, description="Its [n] in the answer.")
+    url: Url
+    title: str | None = Field(default=None, max_length=2000)
+    quote: str = Field(default="", max_length=20_000, description="The passage quoted.")
+
+
+class ReportSource(_ReportPart):
+    url: Url
+    title: str | None = Field(default=None, max_length=2000)
+
+
+class CitedReport(_ReportPart):
+    """What citation_pack reads of a research report: its citations (or else its sources)."""
+
+    citations: list[ReportCitation] = Field(default_factory=list, max_length=1000)
+    sources: list[ReportSource] = Field(default_factory=list, max_length=1000)
+
+
+class RankedInput(SearchResult):
+    """A search result given to dedupe_rank: strict, as every param is."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 CitationFormat = Literal["csl-json", "bibtex", "markdown"]
 ArchiveMode = Literal["off", "lookup", "save"]
 
@@ -509,7 +542,7 @@ class CitationPackParams(_Params):
         max_length=MAX_CITATION_SOURCES,
         description="The pages to cite (or give report or job_id).",
     )
-    report: ResearchReport | None = Field(
+    report: CitedReport | None = Field(
         default=None, description="A research report (its JSON) whose sources to cite."
     )
     job_id: str | None = Field(
@@ -551,7 +584,7 @@ class DedupeRankParams(_Params):
     """Fold duplicate results (same page, near-same text) and rank them against a query."""
 
     query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to rank for.")
-    results: list[SearchResult] = Field(
+    results: list[RankedInput] = Field(
         min_length=1,
         max_length=MAX_RANK_RESULTS,
         description="Search results (title, url, snippet, source...), in preference order.",

@@ -15,7 +15,8 @@ import anyio
 from pydantic import BaseModel, Field
 
 from ..errors import NetsiftError
-from ..models import Page, ResearchReport
+from ..models import Page
+from ..params import CitedReport
 from ..search.rank import canonical_url
 from .export import render
 from .source import CitationSource, source_of
@@ -47,7 +48,7 @@ class Cited(BaseModel):
     passages: list[str] = Field(default_factory=list)
 
 
-def cited_in(report: ResearchReport) -> list[Cited]:
+def cited_in(report: CitedReport) -> list[Cited]:
     """A report's cited sources, one per page (its first [n]), each with its quotes; a
     report without citations cites its sources."""
     by_page: dict[str, Cited] = {}
