@@ -505,27 +505,35 @@ class _ReportPart(_Params):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True, strict=True)
 
 
+# A report's parts are bounded so that the largest report (and one item past each bound) fits
+# the server's 1 MiB body cap: a citation's URL as browsers keep it (2,048), a quote a few
+# sentences long.
+REPORT_URL_CHARS = 2048
+MAX_QUOTE_CHARS = 2000
+
+
 class ReportCitation(_ReportPart):
     n: int = Field(ge=0, description="Its [n] in the answer.")
-    url: Url
-    title: str | None = Field(default=None, max_length=2000)
-    quote: str = Field(default="", max_length=20_000, description="The passage quoted.")
+    url: str = Field(min_length=1, max_length=REPORT_URL_CHARS)
+    title: str | None = Field(default=None, max_length=300)
+    quote: str = Field(default="", max_length=MAX_QUOTE_CHARS, description="The passage quoted.")
 
 
 class ReportSource(_ReportPart):
-    url: Url
-    title: str | None = Field(default=None, max_length=2000)
+    url: str = Field(min_length=1, max_length=REPORT_URL_CHARS)
+    title: str | None = Field(default=None, max_length=300)
 
 
 class CitedReport(_ReportPart):
     """What citation_pack reads of a research report: its citations (or else its sources)."""
 
-    citations: list[ReportCitation] = Field(default_factory=list, max_length=1000)
-    sources: list[ReportSource] = Field(default_factory=list, max_length=1000)
+    citations: list[ReportCitation] = Field(default_factory=list, max_length=MAX_CITATION_SOURCES)
+    sources: list[ReportSource] = Field(default_factory=list, max_length=MAX_CITATION_SOURCES)
 
 
 class RankedInput(SearchResult):
-    """A search result given to dedupe_rank: strict, as every param is."""
+    """A search result given to dedupe_rank: strict, as every param is (its texts are
+    bounded by the request body's cap)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -577,7 +585,8 @@ class CitationPackParams(_Params):
         return self
 
 
-MAX_RANK_RESULTS = 500  # a merged result page holds a few hundred; dedupe is quadratic
+# A merged result page holds a few hundred; near-duplicate folding compares every pair.
+MAX_RANK_RESULTS = 200
 
 
 class DedupeRankParams(_Params):
