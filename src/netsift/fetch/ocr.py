@@ -30,8 +30,10 @@ __all__ = [
 OCR_DPI = 200
 # Pages read by OCR per document: a scanned paper or a chapter; a scanned book is a job.
 OCR_MAX_PAGES = 10
-# Seconds of OCR per document, all pages together: a page takes 1-3 s of Tesseract; this stays
-# well under the extraction task's 50 s wall-clock limit.
+# Seconds of OCR per document, all pages together: Tesseract took 0.47 CPU s for a sparse
+# scanned page (tests/offline_web/toolbelt.py's, at 200 DPI; 2.3 s of wall time on a loaded
+# 2-core machine) and a dense page takes several times that; this stays well under the
+# extraction task's 50 s wall-clock limit.
 OCR_SECONDS = 20.0
 # Below this a page's deadline cannot fit even a small page's read: stop rather than start it.
 MIN_PAGE_SECONDS = 1.0
