@@ -876,17 +876,13 @@ class Client:
         captures around it; `save` asks the archive to capture the page now first; `read`
         reads the snapshot as a Page (its metadata names the original URL and capture time;
         reading needs the fetch capability too)."""
-        from .archive.wayback import wayback_timestamp
+        from .net.guard import check_url
 
         self._require("wayback")
         params = validated(
             WaybackParams, url=url, at=at, save=save, read=read, max_length=max_length
         )
-        from .net.guard import check_url
-
-        check_url(params.url)  # an address netsift may not read is no archive question
-        if params.at:
-            wayback_timestamp(params.at)  # a date that is none is invalid input, before asking
+        check_url(params.url)  # a malformed or non-http(s) URL is invalid before asking
         result = await self.wayback.lookup(params.url, at=params.at, save=params.save)
         if params.read and result.snapshot is not None:
             snap = result.snapshot
