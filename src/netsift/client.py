@@ -8,7 +8,8 @@ async with netsift.Client() as client:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -27,13 +28,17 @@ from .models import (
     ResearchReport,
     SafeSearch,
     SearchResponse,
+    SearchResult,
     TimeRange,
 )
 from .params import (
     BatchFetchParams,
     BatchSearchParams,
+    CitationPackParams,
+    CitedReport,
     ContextParams,
     CrawlParams,
+    DedupeRankParams,
     Depth,
     DiscoveriesParams,
     ExtractParams,
@@ -43,10 +48,12 @@ from .params import (
     MetaParams,
     PageTypeChoice,
     ResearchParams,
+    RobotsCheckParams,
     SearchParams,
     SleepMode,
     SleepParams,
     WakeParams,
+    WaybackParams,
     validated,
 )
 from .search.batch import BatchItem
@@ -58,6 +65,8 @@ if TYPE_CHECKING:
 
     import httpx
 
+    from .archive.wayback import Wayback, WaybackResult
+    from .citations.pack import CitationPack
     from .compute import Compute
     from .crawl.batch import BatchProgress, BatchSummary
     from .crawl.crawler import Crawler
@@ -73,14 +82,15 @@ if TYPE_CHECKING:
     from .jobs.worker import Worker
     from .net.http import HttpClient
     from .net.resolver import Resolver
-    from .net.robots import RobotsCache
-    from .params import SitemapMode
+    from .net.robots import RobotsCache, RobotsVerdict
+    from .params import ArchiveMode, CitationFormat, SitemapMode
     from .research.agent import ResearchAgent
     from .research.chat import ChatRequest
     from .research.discoveries import Discovery, DiscoveryLog, DiscoveryRead
     from .research.llm import LLM
     from .research.sleep import Sleeper
     from .research.sleep_store import SleepRecord
+    from .search.rank import RankedResults
     from .search.service import SearchService
     from .usage.ledger import UsageLedger
 from .usage import Billing
@@ -122,6 +132,7 @@ class Client:
         self._sleeper: Sleeper | None = None
         self._mapper: Mapper | None = None
         self._frontier: FrontierStore | None = None
+        self._wayback: Wayback | None = None
         self._entered = False
 
     @property
@@ -938,6 +949,119 @@ class Client:
             if event.type == "page":
                 page = await kept_page(self.frontier, job_id, int(event.data["n"]))
             yield event, page
+
+    # -- the toolbelt: small tools with JSON in and out (issue 29) -------------------------
+
+    @property
+    def wayback(self) -> Wayback:
+        """The Internet Archive's interfaces, through this Client's guarded HTTP client."""
+        if self._wayback is None:
+            from .archive.wayback import Wayback
+
+            self._wayback = Wayback(self.http, base_url=self.settings.wayback_url)
+        return self._wayback
+
+    async def robots_check(self, url: str, *, user_agent: str | None = None) -> RobotsVerdict:
+        """May `user_agent` (default: netsift's) fetch `url`, and with what crawl delay? The
+        answer comes from the same cached robots.txt every fetch obeys, with the rule that
+        decided it."""
+        self._require("robots")
+        params = validated(RobotsCheckParams, url=url, user_agent=user_agent)
+        return await self.robots.verdict(params.url, params.user_agent)
+
+    async def wayback_lookup(
+        self,
+        url: str,
+        *,
+        at: str | None = None,
+        save: bool = False,
+        read: bool = False,
+        max_length: int | None = None,
+    ) -> WaybackResult:
+        """The Internet Archive snapshot of `url` nearest `at` (default: the newest), the
+        captures around it; `save` asks the archive to capture the page now first; `read`
+        reads the snapshot as a Page (its metadata names the original URL and capture time;
+        reading needs the fetch capability too)."""
+        from .net.guard import check_url
+
+        self._require("wayback")
+        params = validated(
+            WaybackParams, url=url, at=at, save=save, read=read, max_length=max_length
+        )
+        check_url(params.url)  # a malformed or non-http(s) URL is invalid before asking
+        result = await self.wayback.lookup(params.url, at=params.at, save=params.save)
+        if params.read and result.snapshot is not None:
+            snap = result.snapshot
+            page = await self.fetch(
+                self.wayback.snapshot_url(snap.timestamp, snap.original, raw=True),
+                max_length=params.max_length,
+            )
+            metadata = page.metadata.model_copy(
+                update={"archived_from": snap.original, "archived_at": snap.captured_at}
+            )
+            result = result.model_copy(
+                update={"page": page.model_copy(update={"metadata": metadata})}
+            )
+        return result
+
+    async def citation_pack(
+        self,
+        urls: list[str] | None = None,
+        *,
+        report: ResearchReport | CitedReport | dict[str, Any] | None = None,
+        job_id: str | None = None,
+        format: CitationFormat = "csl-json",
+        archive: ArchiveMode = "lookup",
+    ) -> CitationPack:
+        """A citation bundle of `urls`, of a research `report` or of job `job_id`'s report:
+        per source its canonical URL, title, authors, site, dates, content hash, quoted
+        passages and archived copy (looked up, or saved with archive="save"), with the
+        references rendered as CSL-JSON, BibTeX or Markdown."""
+        from .citations.pack import Cited, cited_in, pack
+
+        self._require("citations")
+        if isinstance(report, ResearchReport | CitedReport):
+            report = report.model_dump(mode="json")
+        params = validated(
+            CitationPackParams,
+            urls=urls or [],
+            report=report,
+            job_id=job_id,
+            format=format,
+            archive=archive,
+        )
+        if params.job_id is not None:
+            done = self.research_report(await self.job(params.job_id, kind="research"))
+            cited = cited_in(validated(CitedReport, **done.model_dump(mode="json")))
+        elif params.report is not None:
+            cited = cited_in(params.report)
+        else:
+            cited = [Cited(n=n, url=url) for n, url in enumerate(params.urls, start=1)]
+
+        async def read(url: str) -> Page:
+            return await self.fetch(url, max_length=1)
+
+        async def archived(url: str) -> tuple[str, datetime] | None:
+            found = await self.wayback.lookup(url, save=params.archive == "save")
+            snap = found.snapshot
+            return (snap.url, snap.captured_at) if snap is not None else None
+
+        use_archive = params.archive != "off" and self.settings.enabled("wayback")
+        return await pack(
+            cited, format=params.format, fetch=read, archive=archived if use_archive else None
+        )
+
+    async def dedupe_rank(
+        self, query: str, results: Sequence[SearchResult | dict[str, Any]], *, count: int = 10
+    ) -> RankedResults:
+        """Fold duplicates in a result list (the same page under other URLs, near-same text)
+        and rank what is left against `query`, as a merged search does; no network."""
+        from .search.rank import dedupe_rank
+
+        self._require("search")
+        given = [r.model_dump() if isinstance(r, SearchResult) else r for r in results]
+        params = validated(DedupeRankParams, query=query, results=given, count=count)
+        return dedupe_rank(params.query, params.results, count=params.count)
 
 
 def _job_error(job: Job) -> Exception:

@@ -72,7 +72,9 @@ GUARD_KEYS = frozenset(
 PROXY_SCHEMES = ("http", "https")
 STORE_SCHEMES = ("memory://", "sqlite:///", "redis://", "rediss://", "unix://")
 
-CAPABILITIES = ("search", "fetch", "research", "chat")
+# robots, wayback and citations are the toolbelt's (issue 29): a host may offer fetch but not
+# the Internet Archive (wayback), or not the tool that answers robots.txt questions.
+CAPABILITIES = ("search", "fetch", "research", "chat", "robots", "wayback", "citations")
 DEFAULT_USER_AGENT = f"netsift/{__version__} (+https://github.com/netsift/netsift)"
 
 CommaList = Annotated[list[str], NoDecode]
@@ -314,6 +316,9 @@ class Settings(BaseSettings):
     crossref_base_url: str | None = None
     github_base_url: str | None = None
     arxiv_base_url: str | None = None
+    # The Internet Archive: None asks the real ones (the availability API at archive.org; the
+    # CDX index, snapshots and Save Page Now at web.archive.org); a URL serves all of them.
+    wayback_url: str | None = None
 
     # -- research and chat
     llm_model: str | None = None
@@ -444,7 +449,7 @@ class Settings(BaseSettings):
     def _valid_http_url(cls, value: Any, info: ValidationInfo) -> Any:
         """Every endpoint (`*_base_url`, `searxng_url`) is an http(s) URL with a host."""
         name = info.field_name or ""
-        endpoint = name.endswith("_base_url") or name == "searxng_url"
+        endpoint = name.endswith("_base_url") or name in ("searxng_url", "wayback_url")
         if endpoint and isinstance(value, str) and value:
             parts = urlsplit(value)
             if parts.scheme not in ("http", "https") or not parts.hostname:

@@ -58,6 +58,11 @@ ANNOTATIONS = {
     "web_crawl": READ_ONLY,
     "deep_research": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    "robots_check": READ_ONLY,
+    # a save asks the Internet Archive to capture the page: it writes to the world
+    "wayback_lookup": types.ToolAnnotations(read_only_hint=False, open_world_hint=True),
+    "citation_pack": types.ToolAnnotations(read_only_hint=False, open_world_hint=True),
+    "dedupe_rank": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     REFERENCE_FETCH: types.ToolAnnotations(
         read_only_hint=True, idempotent_hint=True, open_world_hint=True
     ),
@@ -69,7 +74,9 @@ INSTRUCTIONS = (
     "web_crawl to read a site's pages from a start URL, "
     "batch_search for several queries at once, "
     "web_context for the passages that answer a query, within a token budget, "
-    "deep_research for a cited answer to a question (progress is reported as it runs)."
+    "deep_research for a cited answer to a question (progress is reported as it runs), "
+    "robots_check to ask robots.txt, wayback_lookup for archived copies, "
+    "citation_pack for references, dedupe_rank to fold and rank a result list."
 )
 
 

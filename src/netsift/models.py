@@ -149,6 +149,10 @@ class Metadata(_Model):
     canonical: str | None = None
     favicon: str | None = None
     page_type: PageType | None = None  # what netsift read the page as (Page.page_type)
+    # A page read from the Internet Archive (wayback_lookup's `read`): the URL the copy was
+    # captured from and when; None for a page read live.
+    archived_from: str | None = None
+    archived_at: datetime | None = None
     twitter: dict[str, str] = Field(default_factory=dict)
     opengraph: dict[str, str] = Field(default_factory=dict)
     json_ld: list[dict[str, Any]] = Field(default_factory=list)
@@ -199,6 +203,8 @@ class Page(_Model):
     # asked for (FetchOptions.keep_source): Firecrawl's rawHtml, the MCP fetch tool's raw.
     source: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    # The PDF pages whose text came from OCR (Tesseract) because they had no text layer.
+    ocr_pages: list[int] = Field(default_factory=list)
 
 
 class Citation(_Model):

@@ -22,6 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .archive.wayback import WaybackResult
+from .citations.pack import CitationPack
 from .errors import (
     AllProvidersFailed,
     Blocked,
@@ -53,10 +55,13 @@ from .models import (
     ResearchReport,
     SearchResponse,
 )
+from .net.robots import RobotsVerdict
 from .params import (
     BatchSearchParams,
+    CitationPackParams,
     ContextParams,
     CrawlParams,
+    DedupeRankParams,
     DiscoveriesParams,
     ExtractParams,
     FetchOptions,
@@ -68,13 +73,16 @@ from .params import (
     MapParams,
     MetaParams,
     ResearchParams,
+    RobotsCheckParams,
     SearchParams,
     SleepParams,
     WakeParams,
+    WaybackParams,
 )
 from .research.discoveries import Discovery, DiscoveryRead
 from .research.sleep_store import SleepRecord
 from .search.batch import BatchItem
+from .search.rank import RankedResults
 
 __all__ = [
     "CATALOGUE",
@@ -392,6 +400,51 @@ CATALOGUE: tuple[Operation, ...] = (
         "search",
         (),
         cli="providers",
+    ),
+    # -- the toolbelt (issue 29): small tools with JSON in and out, each its own capability
+    Operation(
+        "robots_check",
+        "May a user agent fetch a URL? robots.txt's answer, crawl delay and deciding rule",
+        RobotsCheckParams,
+        RobotsVerdict,
+        "robots",
+        (*_URL, BlockedAddress, FetchFailed),
+        cli="robots-check",
+        http=("POST /v1/robots-check",),
+        tool="robots_check",
+    ),
+    Operation(
+        "wayback_lookup",
+        "The Internet Archive snapshot of a URL nearest a date; save one; read it as a page",
+        WaybackParams,
+        WaybackResult,
+        "wayback",
+        _READING,
+        cli="wayback",
+        http=("POST /v1/wayback",),
+        tool="wayback_lookup",
+    ),
+    Operation(
+        "citation_pack",
+        "Cite a report's or a list of pages' sources: CSL-JSON, BibTeX or Markdown",
+        CitationPackParams,
+        CitationPack,
+        "citations",
+        (*_URL, NotFound),
+        cli="citation-pack",
+        http=("POST /v1/citation-pack",),
+        tool="citation_pack",
+    ),
+    Operation(
+        "dedupe_rank",
+        "Fold duplicate search results and rank the rest against a query; no network",
+        DedupeRankParams,
+        RankedResults,
+        "search",
+        (),
+        cli="dedupe-rank",
+        http=("POST /v1/dedupe-rank",),
+        tool="dedupe_rank",
     ),
 )
 

@@ -10,11 +10,24 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from .errors import InvalidInput
-from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
+from .models import (
+    ContentFormat,
+    RenderMode,
+    SafeSearch,
+    SearchResult,
+    TimeRange,
+)
 
 __all__ = [
     "MAX_BATCH_QUERIES",
@@ -23,8 +36,11 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "BatchFetchParams",
     "BatchSearchParams",
+    "CitationPackParams",
+    "CitedReport",
     "ContextParams",
     "CrawlParams",
+    "DedupeRankParams",
     "DiscoveriesParams",
     "ExtractParams",
     "FetchOptions",
@@ -36,11 +52,13 @@ __all__ = [
     "MapParams",
     "MetaParams",
     "ResearchParams",
+    "RobotsCheckParams",
     "SearchParams",
     "SitemapMode",
     "SleepMode",
     "SleepParams",
     "WakeParams",
+    "WaybackParams",
     "validated",
     "well_formed",
 ]
@@ -551,3 +569,151 @@ class BatchFetchParams(_Params):
     concurrency: int = Field(
         default=BATCH_CONCURRENCY, ge=1, le=BATCH_CONCURRENCY, description="Fetches at once."
     )
+
+
+# -- the toolbelt: robots_check, wayback_lookup, citation_pack, dedupe_rank (issue 29)
+
+
+class RobotsCheckParams(_Params):
+    """May this user agent fetch this URL, and with what crawl delay? (robots.txt)"""
+
+    url: Url
+    user_agent: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=500,
+        description="The user agent to ask for (default: netsift's own).",
+    )
+
+
+# The dates `at` accepts: 1 to 14 digits of YYYYMMDDhhmmss (the Wayback Machine's own form),
+# or an ISO date or date-time (2024-03-01, 2024-03-01T12:00:00Z).
+WAYBACK_AT = (
+    r"^(\d{4}(\d{2}){0,5}"
+    r"|\d{4}-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?)?)$"
+)
+
+
+class WaybackParams(_Params):
+    """Find the Internet Archive snapshot of a URL nearest a date; optionally save one now,
+    or read the snapshot as a page."""
+
+    url: Url
+    at: str | None = Field(
+        default=None,
+        pattern=WAYBACK_AT,
+        description="The date to be nearest: YYYY[MM[DD[hh[mm[ss]]]]] or an ISO date "
+        "(default: the newest snapshot).",
+    )
+    save: bool = Field(
+        default=False, description="Ask the Internet Archive to save the page now (Save Page Now)."
+    )
+    read: bool = Field(default=False, description="Also read the snapshot as a page.")
+    max_length: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="With read: at most this many characters."
+    )
+
+
+MAX_CITATION_SOURCES = 50  # a report cites a few dozen sources; past that it is a crawl
+
+
+class _ReportPart(_Params):
+    # A report is sent whole (`research --json`'s output): its other fields are ignored, but
+    # the ones read are strict like every param.
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True, strict=True)
+
+
+# A report's parts are bounded so that the largest report (and one item past each bound) fits
+# the server's 1 MiB body cap: a citation's URL as browsers keep it (2,048), a quote a few
+# sentences long.
+REPORT_URL_CHARS = 2048
+MAX_QUOTE_CHARS = 2000
+
+
+class ReportCitation(_ReportPart):
+    n: int = Field(ge=0, description="Its [n] in the answer.")
+    url: str = Field(min_length=1, max_length=REPORT_URL_CHARS)
+    title: str | None = Field(default=None, max_length=300)
+    quote: str = Field(default="", max_length=MAX_QUOTE_CHARS, description="The passage quoted.")
+
+
+class ReportSource(_ReportPart):
+    url: str = Field(min_length=1, max_length=REPORT_URL_CHARS)
+    title: str | None = Field(default=None, max_length=300)
+
+
+class CitedReport(_ReportPart):
+    """What citation_pack reads of a research report: its citations (or else its sources)."""
+
+    citations: list[ReportCitation] = Field(default_factory=list, max_length=MAX_CITATION_SOURCES)
+    sources: list[ReportSource] = Field(default_factory=list, max_length=MAX_CITATION_SOURCES)
+
+
+class RankedInput(SearchResult):
+    """A search result given to dedupe_rank: strict, as every param is (its texts are
+    bounded by the request body's cap)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+CitationFormat = Literal["csl-json", "bibtex", "markdown"]
+ArchiveMode = Literal["off", "lookup", "save"]
+
+
+class CitationPackParams(_Params):
+    """Cite sources: a list of URLs, a research report, or a research job's report."""
+
+    urls: list[Url] = Field(
+        default_factory=list,
+        max_length=MAX_CITATION_SOURCES,
+        description="The pages to cite (or give report or job_id).",
+    )
+    report: CitedReport | None = Field(
+        default=None, description="A research report (its JSON) whose sources to cite."
+    )
+    job_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="A research job whose report to cite.",
+    )
+    format: CitationFormat = Field(
+        default="csl-json", description="The export: csl-json, bibtex or markdown."
+    )
+    archive: ArchiveMode = Field(
+        default="lookup",
+        description="Archived copies: lookup (link an existing snapshot), save (request one) "
+        "or off.",
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CitationPackParams:
+        given = [
+            name
+            for name, present in (
+                ("urls", bool(self.urls)),
+                ("report", self.report is not None),
+                ("job_id", self.job_id is not None),
+            )
+            if present
+        ]
+        if len(given) != 1:
+            shown = " and ".join(given) or "none"
+            raise ValueError(f"give one of urls, report or job_id (given: {shown})")
+        return self
+
+
+# A merged result page holds a few hundred; near-duplicate folding compares every pair.
+MAX_RANK_RESULTS = 200
+
+
+class DedupeRankParams(_Params):
+    """Fold duplicate results (same page, near-same text) and rank them against a query."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to rank for.")
+    results: list[RankedInput] = Field(
+        min_length=1,
+        max_length=MAX_RANK_RESULTS,
+        description="Search results (title, url, snippet, source...), in preference order.",
+    )
+    count: int = Field(default=10, ge=1, le=MAX_RANK_RESULTS, description="Results to keep.")

@@ -23,6 +23,7 @@ SEARCH_TOOLS = {
     "web_context",
     "web_crawl",
     "batch_search",
+    "dedupe_rank",  # folds a result list: under search, with no network of its own
 }
 
 

@@ -114,4 +114,4 @@ def test_cli_refuses_an_unknown_format(monkeypatch, tmp_path):
     monkeypatch.setenv("NETSIFT_DATA_DIR", str(tmp_path))
     result = CliRunner().invoke(cli, ["tools", "--format", "gemini"])
     assert result.exit_code == 2
-    assert "openai, anthropic or mcp" in result.output
+    assert "openai, anthropic, mcp or jsonschema" in result.output

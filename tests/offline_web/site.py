@@ -34,6 +34,7 @@ from tests.offline_web.streams import (
     stream_filler,
     stream_stall,
 )
+from tests.offline_web.toolbelt import TOOLBELT_ROUTES
 from tests.offline_web.walls import WALL_ROUTES
 
 __all__ = ["HOSTS", "MANIFEST", "PAGES", "ManifestPage", "build_app", "load_manifest"]
@@ -349,6 +350,7 @@ ROUTES: dict[str, dict[str, Handler]] = {
 ROUTES.update(SPA_ROUTES)  # spa.test: JavaScript-rendered pages (tests/offline_web/spa.py)
 ROUTES.update(MAP_ROUTES)  # map.test and its traps: sitemaps to map (tests/offline_web/sitemaps.py)
 ROUTES.update(WALL_ROUTES)  # walls.test and notwalls.test (tests/offline_web/walls.py)
+ROUTES.update(TOOLBELT_ROUTES)  # rules.test and scans.test (tests/offline_web/toolbelt.py)
 
 PREFIX_ROUTES: dict[str, dict[str, Handler]] = {"redirect.test": {"/hop/": _hop}}
 

@@ -17,7 +17,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def tools(
     format: Annotated[
-        str, typer.Option("--format", "-f", help="openai, anthropic or mcp.")
+        str, typer.Option("--format", "-f", help="openai, anthropic, mcp or jsonschema.")
     ] = "openai",
     strict: Annotated[
         bool,
@@ -26,16 +26,57 @@ def tools(
         ),
     ] = False,
 ) -> None:
-    """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP."""
+    """Print the agent tool definitions (JSON) for OpenAI, Anthropic or MCP; `jsonschema`:
+    each command's `--stdin` request schema (its operation's params)."""
     from ..tools.schemas import definitions
 
     settings = build_settings()
+    if format == "jsonschema":
+        emit_json(_line_schemas())
+        return
     if format not in ("openai", "anthropic", "mcp"):
         fail(
-            InvalidInput(f"--format must be openai, anthropic or mcp, not {format!r}"),
+            InvalidInput(f"--format must be openai, anthropic, mcp or jsonschema, not {format!r}"),
             as_json=False,
         )
     emit_json(definitions(format, settings=settings, strict=strict))  # type: ignore[arg-type]
+
+
+def _line_schemas() -> list[dict[str, object]]:
+    """Every command that serves JSON lines: its names and its request's JSON Schema, from
+    the catalogue (the same model its lines are validated with)."""
+    from ..operations import CATALOGUE
+    from ..tools.schemas import input_schema
+    from .jsonlines import line_model
+
+    return [
+        {
+            "command": op.cli,
+            "operation": op.name,
+            "tool": op.tool,
+            "description": " ".join((op.params.__doc__ or op.summary).split()),
+            "input_schema": input_schema(line_model(op)),
+        }
+        for op in CATALOGUE
+        if op.cli and op.params is not None and op.name in STDIN_OPERATIONS
+    ]
+
+
+# The commands that serve `--stdin` JSON lines: every one-call operation (jobs, their
+# listings and wakes are followed, not answered per line).
+STDIN_OPERATIONS = frozenset(
+    {
+        "search",
+        "fetch",
+        "meta",
+        "map",
+        "extract",
+        "robots_check",
+        "wayback_lookup",
+        "citation_pack",
+        "dedupe_rank",
+    }
+)
 
 
 def mcp(

@@ -12,6 +12,7 @@ from .map import map_site
 from .research import discoveries, jobs, research, wake
 from .search import providers, search
 from .serve import serve
+from .toolbelt import citation_pack, dedupe_rank, robots_check, wayback
 from .worker import worker
 
 __all__ = ["app"]
@@ -35,6 +36,10 @@ app.command()(crawl)
 app.command()(discoveries)
 app.command()(jobs)
 app.command()(wake)
+app.command("robots-check")(robots_check)
+app.command()(wayback)
+app.command("citation-pack")(citation_pack)
+app.command("dedupe-rank")(dedupe_rank)
 app.command()(tools)
 app.command()(mcp)
 app.command()(serve)

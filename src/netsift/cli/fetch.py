@@ -22,6 +22,9 @@ FormatOption = Annotated[
     str, typer.Option("--format", "-f", help="markdown, text or html.", show_default=True)
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (the whole Page).")]
+StdinOption = Annotated[
+    bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
+]
 
 
 PageTypeOption = Annotated[
@@ -69,9 +72,7 @@ def fetch(
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
     timeout: Annotated[float | None, typer.Option(help="Total seconds for the fetch.")] = None,
     max_bytes: Annotated[int | None, typer.Option(help="Largest body to read.")] = None,
-    stdin: Annotated[
-        bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
-    ] = False,
+    stdin: StdinOption = False,
     render: Annotated[
         str | None,
         typer.Option(
@@ -90,7 +91,6 @@ def fetch(
     ] = False,
 ) -> None:
     """Fetch a page safely and print its main content."""
-    from ..client import Client
     from ..errors import InvalidInput
     from ..params import FetchParams
 
@@ -98,18 +98,10 @@ def fetch(
         respect_robots=False if no_robots else None, timeout=timeout, max_bytes=max_bytes
     )
 
-    async def lines() -> None:
-        from .jsonlines import serve_lines
-
-        async with Client(settings) as client:
-
-            async def handle(params: FetchParams) -> Page:
-                return await client.fetch(**params.model_dump())
-
-            await serve_lines(FetchParams, handle)
-
     if stdin:
-        run(lines, as_json=True)
+        from .jsonlines import serve_operation
+
+        run(lambda: serve_operation("fetch", settings), as_json=True)
         return
 
     _one_shot(settings)
@@ -140,17 +132,26 @@ def fetch(
 
 
 def meta(
-    url: Annotated[str, typer.Argument(help="The http(s) URL to describe.")],
+    url: Annotated[str | None, typer.Argument(help="The http(s) URL to describe.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
+    stdin: StdinOption = False,
 ) -> None:
     """Print a page's link-preview card: title, description, image, site name, favicon."""
+    from ..errors import InvalidInput
     from ..params import MetaParams
 
     settings = build_settings(respect_robots=False if no_robots else None)
+    if stdin:
+        from .jsonlines import serve_operation
+
+        run(lambda: serve_operation("meta", settings), as_json=True)
+        return
     _one_shot(settings)
 
     async def one() -> Metadata:
+        if url is None:
+            raise InvalidInput("give a URL, or --stdin for JSON lines")
         params = MetaParams(url=url)
         async with jobless_client(settings) as client:
             with status(f"Reading {url}"):
@@ -175,6 +176,12 @@ def extract(
         int | None, typer.Option(help="Return at most this many characters.")
     ] = None,
     start_index: Annotated[int, typer.Option(help="Continue a truncated page here.")] = 0,
+    stdin: Annotated[
+        bool,
+        typer.Option(
+            "--stdin", help="Read JSON requests per line (with their html); write JSON per line."
+        ),
+    ] = False,
 ) -> None:
     """Extract main content from HTML you already have (no network)."""
     from ..errors import InvalidInput
@@ -182,6 +189,11 @@ def extract(
     # A file is as hostile as a page: it is read in the command's extraction worker, under
     # the same CPU and memory budget (NETSIFT_TASK_*), never in the command's own process.
     settings = build_settings()
+    if stdin:
+        from .jsonlines import serve_operation
+
+        run(lambda: serve_operation("extract", settings), as_json=True)
+        return
     _one_shot(settings)
 
     def read() -> bytes:

@@ -17,7 +17,7 @@ __all__ = ["map_site"]
 
 
 def map_site(
-    url: Annotated[str, typer.Argument(help="The site's start URL.")],
+    url: Annotated[str | None, typer.Argument(help="The site's start URL.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="List at most this many URLs.")] = 100,
     query: Annotated[
         str | None, typer.Option("--query", "-q", help="Rank the URLs by relevance to this.")
@@ -46,14 +46,25 @@ def map_site(
         float | None, typer.Option(help="Seconds for the whole map (default 60).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole map as JSON.")] = False,
+    stdin: Annotated[
+        bool, typer.Option("--stdin", help="Read JSON requests per line; write JSON per line.")
+    ] = False,
 ) -> None:
     """List a site's URLs from its sitemaps, feeds and start page, without reading them."""
     from ..client import Client
+    from ..errors import InvalidInput
     from ..params import MapOptions, validated
 
     settings = build_settings()
+    if stdin:
+        from .jsonlines import serve_operation
+
+        run(lambda: serve_operation("map", settings), as_json=True)
+        return
 
     async def one() -> MapResult:
+        if url is None:
+            raise InvalidInput("give a URL, or --stdin for JSON lines")
         params = validated(
             MapOptions,
             url=url,

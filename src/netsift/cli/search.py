@@ -45,25 +45,16 @@ def search(
     ] = False,
 ) -> None:
     """Search the web across providers with failover; failures are reported, never hidden."""
-    from ..client import Client
     from ..errors import InvalidInput
     from ..models import TIME_RANGE_WORDS
     from ..params import SearchParams
 
     settings = build_settings()
 
-    async def lines() -> None:
-        from .jsonlines import serve_lines
-
-        async with Client(settings) as client:
-
-            async def handle(params: SearchParams) -> SearchResponse:
-                return await client.search(**params.model_dump())
-
-            await serve_lines(SearchParams, handle)
-
     if stdin:
-        run(lines, as_json=True)
+        from .jsonlines import serve_operation
+
+        run(lambda: serve_operation("search", settings), as_json=True)
         return
 
     async def one() -> SearchResponse:

@@ -47,6 +47,7 @@ class Content:
     digest: Any = None  # what a `Digest` asked be computed of `content`, where it was read
     wall: Wall | None = None  # a wall the page is instead of itself (fetch/wall.py)
     shell: ShellVerdict | None = None  # whether HTML needs a browser (render/shell.py)
+    ocr_pages: tuple[int, ...] = ()  # a PDF's pages read by OCR (fetch/ocr.py)
 
 
 class Digest(Generic[D]):
@@ -144,6 +145,7 @@ def extract_content(
             page_type="pdf",
             page_count=pdf.page_count,
             warnings=pdf.warnings,
+            ocr_pages=pdf.ocr_pages,
         )
     if kind == "feed":
         from .feed import extract_feed
@@ -233,6 +235,7 @@ def build_page(
         rendered=render.rendered if render else False,
         render_reason=render.reason if render else None,
         warnings=[*content.warnings, *([render.warning] if render and render.warning else [])],
+        ocr_pages=list(content.ocr_pages),
     )
 
 

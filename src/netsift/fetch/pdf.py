@@ -12,6 +12,10 @@ while `page_count` stays the document's true count:
 - pypdf's own limits are tightened for the same reason (`_LIMITS`): one stream decodes to at
   most `MAX_CONTENT_BYTES`, and a page invokes at most `MAX_FORMS` form XObjects.
 Past all that, the compute pool's CPU budget ends the task (`too_complex`).
+
+A page with no text layer (a scan) is read by OCR when the `ocr` extra and Tesseract are
+installed (fetch/ocr.py, bounded in pages and seconds); `ocr_pages` names the pages whose
+text came from it, and a warning says when such pages could not be read.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
 from ..errors import DecodeError
+from .ocr import OcrResult, ocr_missing, ocr_pages, page_ranges
 
 __all__ = ["MAX_CONTENT_BYTES", "MAX_FORMS", "MAX_PAGES", "PdfContent", "extract_pdf"]
 
@@ -59,6 +64,7 @@ class PdfContent:
     author: str | None
     page_count: int
     warnings: tuple[str, ...] = ()
+    ocr_pages: tuple[int, ...] = ()  # the pages whose text came from OCR
 
 
 def extract_pdf(body: bytes, *, max_content_bytes: int = MAX_CONTENT_BYTES) -> PdfContent:
@@ -85,7 +91,7 @@ def _extract(body: bytes, max_content_bytes: int) -> PdfContent:
     except _BROKEN as exc:
         raise DecodeError(f"the PDF could not be read: {_reason(exc)}") from exc
 
-    parts: list[str] = []
+    texts: dict[int, str] = {}
     warnings: list[str] = []
     budget = max_content_bytes
     for number in range(1, min(page_count, MAX_PAGES) + 1):
@@ -103,9 +109,13 @@ def _extract(body: bytes, max_content_bytes: int) -> PdfContent:
             text = page.extract_text()
         except _BROKEN:
             text = f"*[page {number} could not be read]*"
-        parts.append(f"<!-- page {number} -->\n\n{_tidy(text)}".rstrip())
+        texts[number] = _tidy(text)
     if not warnings and page_count > MAX_PAGES:
         warnings.append(f"netsift read the first {MAX_PAGES} of {page_count} pages")
+    ocr = _ocr([number for number, text in texts.items() if not text], body)
+    texts.update({number: _tidy(text) for number, text in ocr.texts.items()})
+    warnings.extend(ocr.warnings)
+    parts = [f"<!-- page {number} -->\n\n{text}".rstrip() for number, text in texts.items()]
     parts.extend(f"*[{warning}]*" for warning in warnings)
     return PdfContent(
         text="\n\n".join(parts),
@@ -113,7 +123,24 @@ def _extract(body: bytes, max_content_bytes: int) -> PdfContent:
         author=author,
         page_count=page_count,
         warnings=tuple(warnings),
+        ocr_pages=tuple(sorted(ocr.texts)),
     )
+
+
+def _ocr(blank: list[int], body: bytes) -> OcrResult:
+    """OCR of the pages without a text layer, or a warning naming them when OCR is not here."""
+    if not blank:
+        return OcrResult(texts={})
+    missing = ocr_missing()
+    if missing is not None:
+        return OcrResult(
+            texts={},
+            warnings=(
+                f"pages {page_ranges(blank)} have no text layer (scanned images?) and were not "
+                f"read: {missing}",
+            ),
+        )
+    return ocr_pages(body, blank)
 
 
 def _drawing_bytes(page: PageObject) -> int:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import anyio
 import httpx
 from protego import Protego
+from pydantic import BaseModel
 
 from ..errors import (
     BlockedAddress,
@@ -46,7 +47,7 @@ from ..errors import (
 from .guard import check_url, safe_url
 from .http import HttpClient
 
-__all__ = ["ROBOTS_MAX_BYTES", "RobotsCache", "RobotsRules", "build_rules"]
+__all__ = ["ROBOTS_MAX_BYTES", "RobotsCache", "RobotsRules", "RobotsVerdict", "build_rules"]
 
 ROBOTS_MAX_BYTES = 500 * 1024
 
@@ -59,11 +60,39 @@ class RobotsRules:
     allow_all: bool = False
     reason: str = ""
     unreachable: NetsiftError | None = None  # the network error to report instead of a verdict
+    status: int | None = None  # robots.txt's HTTP status (None: no answer)
 
     def allows(self, url: str, user_agent: str) -> bool:
         if self.parser is not None:
             return bool(self.parser.can_fetch(url, user_agent))
         return self.allow_all
+
+    def crawl_delay(self, user_agent: str) -> float | None:
+        return self.parser.crawl_delay(user_agent) if self.parser is not None else None
+
+    def deciding_rule(self, url: str, user_agent: str) -> tuple[str | None, str | None]:
+        """(the user-agent group that applies, the Allow/Disallow rule that decided `url`),
+        each None when there is none. Protego keeps these private, so this reads its rule
+        sets with getattr and answers (None, None) if a release reshapes them: the verdict
+        itself is always protego's `can_fetch`."""
+        parser = self.parser
+        if parser is None:
+            return None, None
+        match = getattr(parser, "_get_matching_rule_set", None)
+        group = match(user_agent) if match is not None else None
+        if group is None:
+            return None, None
+        agent = getattr(group, "user_agent", None)
+        try:
+            from protego._utils import _quote_path  # the path as protego's rules see it
+        except ImportError:
+            return agent, None
+        path = str(_quote_path(url))
+        for rule in getattr(group, "_rules", ()):  # in protego's precedence order
+            pattern = getattr(rule, "value", None)
+            if pattern is not None and pattern.match(path):
+                return agent, f"{str(rule.field).capitalize()}: {pattern._pattern}"
+        return agent, None
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
@@ -75,12 +104,27 @@ def build_rules(status: int, body: bytes) -> RobotsRules:
     """RFC 9309 semantics for one robots.txt response (pure)."""
     if 200 <= status < 300:
         text = body[:ROBOTS_MAX_BYTES].decode("utf-8", errors="replace")
-        return RobotsRules(parser=Protego.parse(text), reason="robots.txt")
+        return RobotsRules(parser=Protego.parse(text), reason="robots.txt", status=status)
+    answered = f"robots.txt answered HTTP {status}"
     if status == 429 or status >= 500:
-        return RobotsRules(allow_all=False, reason=f"robots.txt answered HTTP {status}")
+        return RobotsRules(allow_all=False, reason=answered, status=status)
     if 400 <= status < 500:
-        return RobotsRules(allow_all=True, reason=f"robots.txt answered HTTP {status}")
-    return RobotsRules(allow_all=False, reason=f"robots.txt answered HTTP {status}")
+        return RobotsRules(allow_all=True, reason=answered, status=status)
+    return RobotsRules(allow_all=False, reason=answered, status=status)
+
+
+class RobotsVerdict(BaseModel):
+    """What robots.txt says about one URL for one user agent, and why."""
+
+    url: str
+    user_agent: str
+    allowed: bool
+    crawl_delay: float | None
+    group: str | None  # the User-agent group that applies ("*" or a product token)
+    rule: str | None  # the Allow/Disallow rule that decided, as protego reads it
+    robots_url: str
+    robots_status: int | None  # robots.txt's HTTP status; None when it gave no answer
+    reason: str  # "robots.txt", or what its answer meant ("robots.txt answered HTTP 404")
 
 
 def _origin(url: httpx.URL) -> str:
@@ -135,6 +179,28 @@ class RobotsCache:
                 f"({rules.reason}); pass --no-robots (respect_robots=false) to fetch it anyway",
                 details={"url": shown, "reason": rules.reason},
             )
+
+    async def verdict(self, url: str, user_agent: str | None = None) -> RobotsVerdict:
+        """The rules' answer for `url` and `user_agent` (default: netsift's own), read from
+        the same cached robots.txt a fetch obeys; a host that does not answer raises its
+        network error, as `check` does."""
+        target = check_url(url)
+        rules = await self.rules_for(target)
+        if rules.unreachable is not None:
+            raise error_from_dict(rules.unreachable.to_dict())
+        agent = user_agent or self._user_agent
+        group, rule = rules.deciding_rule(str(target), agent)
+        return RobotsVerdict(
+            url=safe_url(target),
+            user_agent=agent,
+            allowed=rules.allows(str(target), agent),
+            crawl_delay=rules.crawl_delay(agent),
+            group=group,
+            rule=rule,
+            robots_url=f"{_origin(target)}/robots.txt",
+            robots_status=rules.status,
+            reason=rules.reason,
+        )
 
     async def rules_for(self, url: httpx.URL) -> RobotsRules:
         url = check_url(url)  # a malformed name is invalid_url here, before anything decodes it

@@ -19,13 +19,17 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from pydantic import BaseModel, Field
+
 from ..models import SearchResult
 
 __all__ = [
     "NEAR_DUPLICATE_THRESHOLD",
+    "RankedResults",
     "bm25_scores",
     "canonical_url",
     "dedupe_near",
+    "dedupe_rank",
     "is_off_topic",
     "jaccard",
     "merge_results",
@@ -249,3 +253,29 @@ def merge_results(
         result.model_copy(update={"rank": rank, "score": round(result.score or 0.0, 6)})
         for rank, result in enumerate(unique[:count], start=1)
     ]
+
+
+class RankedResults(BaseModel):
+    """A result list folded and ranked (`dedupe_rank`): what was kept, and how many folded."""
+
+    query: str
+    results: list[SearchResult] = Field(default_factory=list)
+    folded: int = 0  # results dropped as duplicates of one kept
+    dropped: int = 0  # distinct results past `count`
+
+
+def dedupe_rank(query: str, results: Sequence[SearchResult], *, count: int) -> RankedResults:
+    """`merge_results` over a list someone already has: each result's `source` is the
+    provider whose order it votes in (its position within that source), so a list gathered
+    from several searches is fused as a merged search would fuse it."""
+    by_source: dict[str, list[SearchResult]] = {}
+    for result in results:
+        by_source.setdefault(result.source, []).append(result)
+    every = merge_results(query, by_source, count=len(results))
+    kept = every[:count]
+    return RankedResults(
+        query=query,
+        results=kept,
+        folded=len(results) - len(every),
+        dropped=len(every) - len(kept),
+    )

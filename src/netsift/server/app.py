@@ -47,6 +47,7 @@ from .routers import context as context_router
 from .routers import crawl as crawl_router
 from .routers import map as map_router
 from .routers import responses as responses_router
+from .routers import toolbelt as toolbelt_router
 from .routers import usage as usage_router
 from .usage import attach
 
@@ -69,6 +70,7 @@ ROUTERS = (
     sleeps.router,
     discoveries.router,
     usage_router.router,
+    toolbelt_router.router,
     ws.router,
     page.router,
     docs.router,

@@ -203,8 +203,8 @@ class SharedWindows:
         async def pop() -> None:
             import redis.asyncio
 
-            client = redis.asyncio.Redis(connection_pool=self._pool)
-            await client.lpop(name, cost)
+            connection = redis.asyncio.Redis(connection_pool=self._pool)
+            await connection.lpop(name, cost)
 
         await self._shared(pop(), lambda: self._local.give_back(item, *keys, cost=cost))
 

@@ -22,13 +22,17 @@ from ..params import (
     MAX_BATCH_QUERIES,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
+    CitationPackParams,
+    DedupeRankParams,
     Depth,
     FlagDiscoveryParams,
     JobStatusParams,
     PageTypeChoice,
     ResearchParams,
+    RobotsCheckParams,
     SitemapMode,
     SleepParams,
+    WaybackParams,
 )
 
 __all__ = [
@@ -36,14 +40,18 @@ __all__ = [
     "TOOLS",
     "TOOL_ALIASES",
     "BatchSearchArgs",
+    "CitationPackArgs",
     "ContextArgs",
+    "DedupeRankArgs",
     "FlagDiscoveryArgs",
     "PageMetaArgs",
     "ResearchArgs",
     "ResearchStatusArgs",
+    "RobotsCheckArgs",
     "SleepArgs",
     "ToolFormat",
     "ToolSpec",
+    "WaybackArgs",
     "WebCrawlArgs",
     "WebFetchArgs",
     "WebMapArgs",
@@ -214,6 +222,28 @@ class SleepArgs(SleepParams):
     until a person wakes you (manual). Every sleep is capped. Nothing runs while you sleep."""
 
 
+class RobotsCheckArgs(RobotsCheckParams):
+    """Ask robots.txt whether a user agent (default: netsift's) may fetch a URL: answers
+    allowed, the crawl delay, and the rule that decided it."""
+
+
+class WaybackArgs(WaybackParams):
+    """Find the Internet Archive (Wayback Machine) snapshot of a URL nearest a date, for a dead
+    link or to cite what a page said then; `save` asks the archive to capture it now, `read`
+    also returns the snapshot's content."""
+
+
+class CitationPackArgs(CitationPackParams):
+    """Make references for sources: give `urls`, a research `report` or a research `job_id`;
+    answers each source's canonical URL, title, authors, site, dates, content hash, quoted
+    passages and archived copy, and the references as CSL-JSON, BibTeX or Markdown."""
+
+
+class DedupeRankArgs(DedupeRankParams):
+    """Fold duplicate search results (one page under several URLs, near-identical snippets)
+    and rank the rest against a query; no network. Give results as web_search returns them."""
+
+
 # A crawl's answer goes into a model's context: a few pages, each cut to a readable length.
 MAX_TOOL_CRAWL_PAGES = 50
 
@@ -281,6 +311,10 @@ ARGS: dict[str, type[BaseModel]] = {
     "research_status": ResearchStatusArgs,
     "flag_discovery": FlagDiscoveryArgs,
     "sleep": SleepArgs,
+    "robots_check": RobotsCheckArgs,
+    "wayback_lookup": WaybackArgs,
+    "citation_pack": CitationPackArgs,
+    "dedupe_rank": DedupeRankArgs,
 }
 
 
@@ -371,11 +405,23 @@ _STRICT_FORMATS = frozenset(
 )
 
 
+def _open_object(node: Any) -> bool:
+    """A free-form object (any keys): strict mode cannot say it, so the strict schema leaves
+    such a field out (every one is optional: a provider's extras, passed through)."""
+    return (
+        isinstance(node, dict)
+        and node.get("type") == "object"
+        and "properties" not in node
+        and node.get("additionalProperties", True) is not False
+    )
+
+
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` in the form OpenAI's strict mode accepts: every object closed and every
     property required (an optional one is nullable already, and a model that wants the
     default sends it), no `default`, the bounds strict mode refuses said in the description,
-    and a `$ref` with siblings wrapped in `anyOf`. The arguments are still validated by the
+    a `$ref` with siblings wrapped in `anyOf`, and a free-form object field left out. The
+    arguments are still validated by the
     same model, bounds included, so nothing is lost but the model's hint."""
 
     def walk(node: Any) -> Any:
@@ -385,8 +431,9 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
             return node
         out = {key: walk(value) for key, value in node.items() if key != "properties"}
         if "properties" in node:
-            out["properties"] = {name: walk(sub) for name, sub in node["properties"].items()}
-            out["required"] = list(node["properties"])
+            kept = {k: v for k, v in node["properties"].items() if not _open_object(v)}
+            out["properties"] = {name: walk(sub) for name, sub in kept.items()}
+            out["required"] = list(kept)
             out["additionalProperties"] = False
         notes = [f"{key}={out.pop(key)}" for key in _STRICT_REFUSED if key in out]
         if "format" in out and out["format"] not in _STRICT_FORMATS:

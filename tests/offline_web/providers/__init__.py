@@ -20,6 +20,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from . import (
+    archive,
     arxiv,
     brave,
     crossref,
@@ -50,6 +51,7 @@ SIMULATORS: dict[str, ModuleType] = {
         crossref,
         github,
         arxiv,
+        archive,
     )
 }
 MODES = {name: module.MODES for name, module in SIMULATORS.items()}

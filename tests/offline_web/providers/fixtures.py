@@ -67,6 +67,11 @@ class ProviderSims:
     def pins(self) -> list[str]:
         return [f"{host}:{LOOPBACK}" for host in HOSTS]
 
+    @property
+    def wayback_url(self) -> str:
+        """The Internet Archive simulator (providers/archive.py), for NETSIFT_WAYBACK_URL."""
+        return f"http://archive.test:{self.port}"
+
     def base_url(self, provider: str) -> str:
         return f"http://{BASE_HOSTS[provider]}:{self.port}"
 
@@ -74,6 +79,7 @@ class ProviderSims:
         """Settings fields that point every provider at its simulator."""
         values: dict[str, Any] = {f"{name}_base_url": self.base_url(name) for name in BASE_HOSTS}
         values["searxng_url"] = self.base_url("searxng")
+        values["wayback_url"] = self.wayback_url
         values["resolve"] = self.pins
         values["allow_networks"] = ALLOW_LOOPBACK
         if keys:
@@ -84,6 +90,7 @@ class ProviderSims:
         """The same as environment variables, for the CLI in a subprocess."""
         env = {f"NETSIFT_{name.upper()}_BASE_URL": self.base_url(name) for name in BASE_HOSTS}
         env["SEARXNG_URL"] = self.base_url("searxng")
+        env["NETSIFT_WAYBACK_URL"] = self.wayback_url
         env["NETSIFT_RESOLVE"] = ",".join(self.pins)
         env["NETSIFT_ALLOW_NETWORKS"] = ",".join(ALLOW_LOOPBACK)
         if keys:

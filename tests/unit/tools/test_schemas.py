@@ -37,7 +37,7 @@ def test_disabled_capability_hides_its_tools(tmp_path):
         t["name"]
         for t in definitions("mcp", settings=Settings(capabilities="search", data_dir=tmp_path))
     }
-    assert names == {"web_search", "batch_search"}
+    assert names == {"web_search", "batch_search", "dedupe_rank"}
 
 
 def test_unknown_format_is_invalid_input():
