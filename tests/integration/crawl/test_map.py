@@ -84,8 +84,16 @@ async def test_scope_subdomains_include_exclude(web_client, offline_web):
 
 async def test_limit_and_query_ranking(web_client, offline_web):
     start = offline_web.url("map.test", "/")
+    blog_reads = offline_web.state.hits("map.test", "/sitemaps/blog.xml")
     few = await web_client.map(start, limit=3)
-    assert len(few.links) == 3 and few.found == 10 and few.left_out["limit"] == 7
+    assert len(few.links) == 3 and few.left_out["limit"] == few.found - 3
+    # Reading stops once the limit is in hand: the sitemaps after are skipped, unread.
+    assert "3 sitemap URLs were in hand: the rest were not read" in few.stopped_because
+    skipped = [r for r in few.sitemaps if r.status == "skipped"]
+    assert skipped and all(r.reason == "enough URLs were in hand" for r in skipped)
+    assert offline_web.state.hits("map.test", "/sitemaps/blog.xml") == blog_reads
+    whole = await web_client.map(start)
+    assert whole.found == 10 and whole.left_out["limit"] == 0 and not whole.stopped_because
     ranked = await web_client.map(start, query="pricing plans", limit=3)
     assert paths(ranked)[0] == "/pricing"
     assert set(paths(ranked)) <= {"/pricing", "/pricing/enterprise", "/blog/third-post"}
