@@ -203,6 +203,8 @@ class Mapper:
         self, query: str, found: list[_Candidate], limit: int
     ) -> list[tuple[int, float]]:
         """The best `limit` of `found` for `query` (index, score), ranked off the loop."""
+        if not found:  # nothing to rank (and "".split() would be one empty document)
+            return []
         urls, titles = joined([c.url for c in found], [c.title for c in found])
         if self._compute is None:
             return await anyio.to_thread.run_sync(ranked, query, urls, titles, limit)

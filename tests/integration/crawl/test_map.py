@@ -166,3 +166,11 @@ async def test_a_sitemap_may_be_larger_than_a_page(web_settings, offline_web):
         result = await client.map(offline_web.url("map.test", "/"), sitemaps="only")
     assert [r.url for r in result.sitemaps if r.status == "failed"] == []
     assert {"/docs/api-reference", "/blog/second-post"} <= set(paths(result))
+
+
+async def test_a_query_over_nothing_found_is_an_empty_answer(web_client, offline_web):
+    """A map with a query whose sources found nothing answers no links (not an error)."""
+    result = await web_client.map(
+        offline_web.url("map.test", "/"), query="pricing", include=["^/nowhere/"]
+    )
+    assert result.links == [] and result.found == 0
