@@ -171,11 +171,14 @@ class SitemapReader:
             level = []
             async with self._downloads(allowed) as downloads:
                 async for (url, via), body in downloads:
-                    if self._need is not None and self._need <= 0:
-                        self._stop(f"{self._max_urls} sitemap URLs were in hand: the rest were not read")
-                        self._skip([(url, via)], "enough URLs were in hand")
+                    if isinstance(body, SitemapReport):  # refused at a hop, or failed
+                        self.reports.append(body)
                         continue
-                    if body is None:
+                    if self._need is not None and self._need <= 0:
+                        self._stop(
+                            f"{self._max_urls} sitemap URLs were in hand: the rest were not read"
+                        )
+                        self._skip([(url, via)], "enough URLs were in hand")
                         continue
                     from_robots = url in robots_named
                     for entry in await self._parse(url, via, body, from_robots):
@@ -219,12 +222,12 @@ class SitemapReader:
     @contextlib.asynccontextmanager
     async def _downloads(
         self, level: list[tuple[str, Via]]
-    ) -> AsyncIterator[AsyncIterator[tuple[tuple[str, Via], bytes | None]]]:
+    ) -> AsyncIterator[AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]]:
         """The level's documents in order, downloaded up to SITEMAP_CONCURRENCY ahead of the
         one being parsed (so one slow document hides behind others while memory holds at most
-        that many bodies); None for one that was not read (its report says why). Downloads
+        that many bodies); the report of one that was not read. Downloads
         not yet taken are cancelled on leaving, as when enough URLs are in hand."""
-        pending: deque[tuple[tuple[str, Via], asyncio.Task[bytes | None]]] = deque()
+        pending: deque[tuple[tuple[str, Via], asyncio.Task[bytes | SitemapReport]]] = deque()
         waiting = iter(level)
 
         def top_up() -> None:
@@ -234,7 +237,7 @@ class SitemapReader:
                     return
                 pending.append((item, asyncio.ensure_future(self._fetch(*item))))
 
-        async def ordered() -> AsyncIterator[tuple[tuple[str, Via], bytes | None]]:
+        async def ordered() -> AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]:
             top_up()
             while pending:
                 item, task = pending.popleft()
@@ -249,8 +252,8 @@ class SitemapReader:
                 task.cancel()
             await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
 
-    async def _fetch(self, url: str, via: Via) -> bytes | None:
-        """A sitemap's body, or None with a refused or failed report."""
+    async def _fetch(self, url: str, via: Via) -> bytes | SitemapReport:
+        """A sitemap's body, or the report that says it was refused or failed."""
         shown = safe_url(url)
         try:
             return await self._download(url)
@@ -259,8 +262,7 @@ class SitemapReader:
         except NetsiftError as exc:
             reason = f"{exc.message} ({exc.code})"
             report = SitemapReport(url=shown, via=via, status="failed", reason=reason)
-        self.reports.append(report)
-        return None
+        return report
 
     async def _parse(
         self, url: str, via: Via, body: bytes, from_robots: bool
