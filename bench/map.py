@@ -120,6 +120,7 @@ def main() -> None:
             idle_all: list[float] = []
             phases: dict[str, list[float]] = {"query (50,000 read)": [], "limit 1000": []}
             costs: dict[str, list[tuple[float, float]]] = {name: [] for name in phases}
+            found: dict[str, tuple[int, list[str]]] = {}
             with httpx.Client(timeout=60) as client:
                 probe(client, api, count=20, until=None)  # warm the connection
                 for _ in range(args.rounds):
@@ -130,7 +131,10 @@ def main() -> None:
                             raise SystemExit(f"the map failed: {answer}")
                         phases[name] += waits
                         costs[name].append((wall, cpu))
+                        found[name] = (answer["found"], answer["stopped_because"])
             idle = p99(idle_all)
+            load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+            print(f"load average at the end (1 / 5 / 15 min): {load}")
             print(
                 f"/healthz while /v1/map reads a {args.urls:,}-URL sitemap ({args.rounds} rounds)"
             )
@@ -143,6 +147,7 @@ def main() -> None:
                 walls = ", ".join(f"{w:.2f}" for w, _ in runs)
                 cpus = ", ".join(f"{c:.2f}" for _, c in runs)
                 print(f"map {name}: wall s {walls}; server tree CPU s {cpus}")
+                print(f"  last answer: found {found[name][0]}, stopped because {found[name][1]}")
         finally:
             server.terminate()
             server.wait(timeout=30)
