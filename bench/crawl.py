@@ -45,6 +45,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -135,8 +136,7 @@ def crawl4ai(python: str) -> Any:
         argv = [python, str(REPO / "bench" / "_crawl4ai_crawl_peer.py"), json.dumps(peer)]
         wall, cpu, out = run(argv, env)
         answer = json.loads(out)
-        kept = [u.split(HOST, 1)[-1].split(":", 1)[-1] for u in answer.get("ok_urls", [])]
-        kept = ["/" + k.split("/", 1)[1] if "/" in k else "/" for k in kept]
+        kept = [urlsplit(u).path or "/" for u in answer.get("ok_urls", [])]
         return {"wall": wall, "cpu": cpu, "kept": kept, "note": f"results {answer['results']}"}
 
     return contender
