@@ -2,7 +2,8 @@
 sitemap with lastmod, an RSS feed the home page announces, and links; plus the traps a map must
 refuse (a private-address and an off-site sitemap, a sitemap redirecting off the site, URLs
 robots.txt disallows). `nomap.test` names no sitemap in robots.txt (netsift guesses
-/sitemap.xml), and `xxe.test` serves a sitemap that tries an external entity.
+/sitemap.xml), `xxe.test` serves a sitemap that tries an external entity, and `badname.test`
+names a sitemap, and lists a page, under a malformed IDNA name (`xn--localhost-`).
 
 Absolute URLs are written with the Host the request came to, so they carry the test port.
 """
@@ -178,6 +179,20 @@ async def _xxe_sitemap(request: Request) -> Response:
     return Response(body, media_type=XML)
 
 
+async def _badname_robots(request: Request) -> Response:
+    text = (
+        "Sitemap: http://xn--localhost-/sitemap.xml\n"  # a malformed IDNA name
+        f"Sitemap: http://{_host(request)}/sitemap.xml\n"
+    )
+    return Response(text, media_type="text/plain")
+
+
+async def _badname_sitemap(request: Request) -> Response:
+    base = f"http://{_host(request)}"
+    entries: list[tuple[str, str | None]] = [("http://xn--localhost-/page", None), ("/ok", None)]
+    return Response(_urlset(base, entries), media_type=XML)
+
+
 def _site_handler(handler: Handler) -> Callable[[Request, Any], Awaitable[Response]]:
     """site.py's handler shape (request, state)."""
 
@@ -210,6 +225,7 @@ _ROUTES: dict[str, dict[str, Handler]] = {
         "/": _simple("No map"),
     },
     "xxe.test": {"/robots.txt": _xxe_robots, "/sitemap.xml": _xxe_sitemap},
+    "badname.test": {"/robots.txt": _badname_robots, "/sitemap.xml": _badname_sitemap},
 }
 
 MAP_ROUTES = {

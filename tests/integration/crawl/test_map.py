@@ -174,3 +174,17 @@ async def test_a_query_over_nothing_found_is_an_empty_answer(web_client, offline
         offline_web.url("map.test", "/"), query="pricing", include=["^/nowhere/"]
     )
     assert result.links == [] and result.found == 0
+
+
+async def test_a_malformed_name_is_refused_by_the_guards_parser(web_client, offline_web):
+    """`xn--localhost-` (an IDNA name that does not decode), as a sitemap robots.txt names, a
+    page a sitemap lists and a start URL: refused with a reason or skipped and counted, before
+    anything decodes it; never a traceback."""
+    result = await web_client.map(offline_web.url("badname.test", "/"), sitemaps="only")
+    refused = [r for r in result.sitemaps if r.status == "refused"]
+    assert [r.url for r in refused] == ["http://xn--localhost-/sitemap.xml"]
+    assert "not a valid" in (refused[0].reason or "")
+    assert paths(result) == ["/ok"] and result.left_out["invalid"] == 1
+    with pytest.raises(InvalidInput) as caught:
+        await web_client.map("http://xn--localhost-/")
+    assert caught.value.code == "invalid_url"
