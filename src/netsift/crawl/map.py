@@ -162,25 +162,21 @@ class Mapper:
                     continue
             kept[key] = candidate
         found = list(kept.values())
-        scores: dict[int, float] = {}
+        order: list[tuple[int, float | None]]
         if params.query:
-            order = await self._rank(params.query, found, params.limit)
-            scores = dict(order)
-            shown = [found[index] for index, _ in order]
-            order_index = [index for index, _ in order]
+            order = list(await self._rank(params.query, found, params.limit))
         else:
-            shown = found[: params.limit]
-            order_index = list(range(len(shown)))
+            order = [(index, None) for index in range(min(len(found), params.limit))]
         links = [
             MapLink(
-                url=c.url,
-                source=c.source,
-                found_in=c.found_in,
-                lastmod=c.lastmod,
-                title=c.title,
-                score=scores.get(index),
+                url=(chosen := found[index]).url,
+                source=chosen.source,
+                found_in=chosen.found_in,
+                lastmod=chosen.lastmod,
+                title=chosen.title,
+                score=score,
             )
-            for c, index in zip(shown, order_index, strict=True)
+            for index, score in order
         ]
         left_out["limit"] = max(0, len(found) - params.limit)
         if checker.skipped_origins:
