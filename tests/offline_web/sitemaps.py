@@ -3,13 +3,15 @@ sitemap with lastmod, an RSS feed the home page announces, and links; plus the t
 refuse (a private-address and an off-site sitemap, a sitemap redirecting off the site, URLs
 robots.txt disallows). `nomap.test` names no sitemap in robots.txt (netsift guesses
 /sitemap.xml), `xxe.test` serves a sitemap that tries an external entity, and `badname.test`
-names a sitemap, and lists a page, under a malformed IDNA name (`xn--localhost-`).
+names a sitemap, and lists a page, under a malformed IDNA name (`xn--localhost-`);
+`slowmap.test` names six sitemaps that each answer after `SLOW_SITEMAP_SECONDS`.
 
 Absolute URLs are written with the Host the request came to, so they carry the test port.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -20,6 +22,7 @@ from starlette.responses import Response
 __all__ = ["MAP_ROUTES"]
 
 XML = "application/xml; charset=utf-8"
+SLOW_SITEMAP_SECONDS = 3.0  # slowmap.test's sitemaps: longer than a test's map may take
 HTML = "text/html; charset=utf-8"
 
 
@@ -193,6 +196,17 @@ async def _badname_sitemap(request: Request) -> Response:
     return Response(_urlset(base, entries), media_type=XML)
 
 
+async def _slow_robots(request: Request) -> Response:
+    base = f"http://{_host(request)}"
+    lines = "".join(f"Sitemap: {base}/sitemap-{n}.xml\n" for n in range(6))
+    return Response(lines, media_type="text/plain")
+
+
+async def _slow_sitemap(request: Request) -> Response:
+    await asyncio.sleep(SLOW_SITEMAP_SECONDS)
+    return await _nomap_sitemap(request)
+
+
 def _site_handler(handler: Handler) -> Callable[[Request, Any], Awaitable[Response]]:
     """site.py's handler shape (request, state)."""
 
@@ -226,6 +240,10 @@ _ROUTES: dict[str, dict[str, Handler]] = {
     },
     "xxe.test": {"/robots.txt": _xxe_robots, "/sitemap.xml": _xxe_sitemap},
     "badname.test": {"/robots.txt": _badname_robots, "/sitemap.xml": _badname_sitemap},
+    "slowmap.test": {
+        "/robots.txt": _slow_robots,
+        **{f"/sitemap-{n}.xml": _slow_sitemap for n in range(6)},
+    },
 }
 
 MAP_ROUTES = {

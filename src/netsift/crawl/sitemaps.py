@@ -240,8 +240,9 @@ class SitemapReader:
         async def ordered() -> AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]:
             top_up()
             while pending:
-                item, task = pending.popleft()
-                body = await task
+                item, task = pending[0]
+                body = await task  # left in `pending` until done, so a cancel reaches it
+                pending.popleft()
                 top_up()
                 yield item, body
 
@@ -250,7 +251,8 @@ class SitemapReader:
         finally:
             for _, task in pending:
                 task.cancel()
-            await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
+            with anyio.CancelScope(shield=True):  # wait for them even when we are cancelled
+                await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
 
     async def _fetch(self, url: str, via: Via) -> bytes | SitemapReport:
         """A sitemap's body, or the report that says it was refused or failed."""

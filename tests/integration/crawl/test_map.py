@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from netsift.errors import BlockedAddress, InvalidInput, NetsiftError
 from netsift.models import MapLink, MapResult
 from netsift.usage import Usage, metering
+from tests.offline_web.sitemaps import SLOW_SITEMAP_SECONDS
 
 
 def paths(result: MapResult) -> list[str]:
@@ -188,3 +190,13 @@ async def test_a_malformed_name_is_refused_by_the_guards_parser(web_client, offl
     with pytest.raises(InvalidInput) as caught:
         await web_client.map("http://xn--localhost-/")
     assert caught.value.code == "invalid_url"
+
+
+async def test_the_time_limit_ends_the_downloads_in_flight(web_client, offline_web):
+    """Sitemaps downloaded ahead of the one being read are cancelled with the map: the answer
+    comes at the limit, says so, and lists each sitemap as not read."""
+    started = time.monotonic()
+    result = await web_client.map(offline_web.url("slowmap.test", "/"), timeout=0.5)
+    assert time.monotonic() - started < SLOW_SITEMAP_SECONDS
+    assert "the map's time limit of 0.5s" in result.stopped_because
+    assert not any(r.status == "read" for r in result.sitemaps)
