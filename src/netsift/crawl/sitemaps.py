@@ -169,16 +169,16 @@ class SitemapReader:
                 return
             allowed = self._admit(level)
             level = []
+            if self._need is not None and self._need <= 0:
+                if allowed:
+                    self._enough(allowed)
+                return
             async with self._downloads(allowed) as downloads:
+                taken = 0
                 async for (url, via), body in downloads:
+                    taken += 1
                     if isinstance(body, SitemapReport):  # refused at a hop, or failed
                         self.reports.append(body)
-                        continue
-                    if self._need is not None and self._need <= 0:
-                        self._stop(
-                            f"{self._max_urls} sitemap URLs were in hand: the rest were not read"
-                        )
-                        self._skip([(url, via)], "enough URLs were in hand")
                         continue
                     from_robots = url in robots_named
                     for entry in await self._parse(url, via, body, from_robots):
@@ -187,6 +187,11 @@ class SitemapReader:
                             level.append((entry.url, "index"))
                             if from_robots:
                                 robots_named.add(entry.url)
+                    if self._need is not None and self._need <= 0:
+                        # the downloads ahead are cancelled on leaving; the rest never start
+                        if allowed[taken:]:
+                            self._enough(allowed[taken:])
+                        break
             depth += 1
 
     def _admit(self, level: list[tuple[str, Via]]) -> list[tuple[str, Via]]:
@@ -204,6 +209,11 @@ class SitemapReader:
                 continue
             allowed.append((url, via))
         return allowed
+
+    def _enough(self, unread: list[tuple[str, Via]]) -> None:
+        """`max_urls` are in hand with more left unread: say so, and skip `unread`."""
+        self._skip(unread, "enough URLs were in hand")
+        self._stop(f"{self._max_urls} sitemap URLs were in hand: the rest were not read")
 
     def _skip(self, level: list[tuple[str, Via]], reason: str) -> None:
         for url, via in level:
@@ -278,7 +288,7 @@ class SitemapReader:
             notes.append(f"it lists more than {SITEMAP_MAX_URLS} URLs: the first were read")
         if part.more:
             notes.append(f"reading stopped once {self._max_urls} URLs were in hand")
-            self._stop(f"{self._max_urls} sitemap URLs were in hand: the rest were not read")
+            self._enough([])
         self.reports.append(
             SitemapReport(
                 url=safe_url(url),
