@@ -325,6 +325,7 @@ class SitemapReader:
                 read_sitemap, body, sieve, want, what=f"the sitemap at {safe_url(url)}"
             )
         except NetsiftError as exc:  # past the worker's limits: a problem, not a failed map
+            self._stop(f"the sitemap at {safe_url(url)} was not read: {exc.message}")
             return SitemapPart(problem=f"{exc.message} ({exc.code})")
 
     async def _download(self, url: str) -> bytes:
