@@ -58,7 +58,12 @@ def tree_cpu(pid: int) -> float:
 
 
 def p99(waits: list[float]) -> float:
-    return statistics.quantiles(waits, n=100)[98] if len(waits) >= 2 else max(waits)
+    # inclusive: a p99 within the probes taken, never extrapolated past the slowest
+    return (
+        statistics.quantiles(waits, n=100, method="inclusive")[98]
+        if len(waits) >= 2
+        else max(waits)
+    )
 
 
 def busy(

@@ -47,6 +47,7 @@ from ..params import FetchOptions, MapOptions
 from .feeds import feed_links
 from .map_rank import joined, ranked
 from .scope import Scope, canonical_url
+from .sitemap_parse import key_origin
 from .sitemaps import Sieve, SitemapReader, Via, origin_of
 
 if TYPE_CHECKING:
@@ -331,7 +332,7 @@ class _Run:
 
     def robots_checked(self, key: str) -> bool:
         """Whether the sieve applied robots.txt to the URL of canonical form `key`."""
-        return origin_of(key) in self.robots_origins
+        return key_origin(key) in self.robots_origins
 
 
 class _RobotsChecker:

@@ -38,6 +38,7 @@ __all__ = [
     "Sieve",
     "SitemapEntry",
     "SitemapPart",
+    "key_origin",
     "origin_of",
     "parse_sitemap",
     "read_sitemap",
@@ -270,7 +271,7 @@ class Sieve:
             return None, "duplicate"
         if self.scope is not None and self.scope.refusal(url) is not None:
             return None, "scope"
-        rules = self.robots.get(_key_origin(key))
+        rules = self.robots.get(key_origin(key))
         if rules is False or (
             isinstance(rules, Protego) and not rules.can_fetch(url, self.user_agent)
         ):
@@ -280,10 +281,10 @@ class Sieve:
 
 def origin_of(url: str) -> str:
     """The origin of `url` in canonical form (`scheme://host[:port]`), the key of `Sieve.robots`."""
-    return _key_origin(canonical_url(url))
+    return key_origin(canonical_url(url))
 
 
-def _key_origin(key: str) -> str:
+def key_origin(key: str) -> str:
     """The origin of a URL already in canonical form (`scheme://netloc/...`)."""
     scheme, _, netloc = key.split("/", 3)[:3]
     return f"{scheme}//{netloc}"
