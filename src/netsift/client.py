@@ -342,7 +342,9 @@ class Client:
         if self._mapper is None:
             from .crawl.map import Mapper
 
-            self._mapper = Mapper(self.settings, self.http, self.robots, self.fetcher)
+            self._mapper = Mapper(
+                self.settings, self.http, self.robots, self.fetcher, compute=self.compute
+            )
         return self._mapper
 
     def _research_agent(self) -> ResearchAgent:

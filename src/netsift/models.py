@@ -329,8 +329,10 @@ class MapResult(_Model):
     """A site's URLs, each once (by canonical URL), without reading every page.
 
     `left_out` counts what was found and not listed, by reason: `robots` (disallowed for
-    netsift), `scope` (another site, or the include/exclude patterns), `duplicate`, `limit`.
-    `stopped_because` names each bound that cut discovery short."""
+    netsift), `scope` (another site, or the include/exclude patterns), `duplicate`, `invalid`
+    (a URL the guard's parser refuses), `limit`. Without a query, reading stops once `limit`
+    URLs are in hand, so `found` counts what was found by then. `stopped_because` names each
+    bound that cut discovery short."""
 
     url: str
     links: list[MapLink] = Field(default_factory=list)

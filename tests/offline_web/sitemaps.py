@@ -2,13 +2,16 @@
 sitemap with lastmod, an RSS feed the home page announces, and links; plus the traps a map must
 refuse (a private-address and an off-site sitemap, a sitemap redirecting off the site, URLs
 robots.txt disallows). `nomap.test` names no sitemap in robots.txt (netsift guesses
-/sitemap.xml), and `xxe.test` serves a sitemap that tries an external entity.
+/sitemap.xml), `xxe.test` serves a sitemap that tries an external entity, and `badname.test`
+names a sitemap, and lists a page, under a malformed IDNA name (`xn--localhost-`);
+`slowmap.test` names six sitemaps that each answer after `SLOW_SITEMAP_SECONDS`.
 
 Absolute URLs are written with the Host the request came to, so they carry the test port.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -19,6 +22,7 @@ from starlette.responses import Response
 __all__ = ["MAP_ROUTES"]
 
 XML = "application/xml; charset=utf-8"
+SLOW_SITEMAP_SECONDS = 3.0  # slowmap.test's sitemaps: longer than a test's map may take
 HTML = "text/html; charset=utf-8"
 
 
@@ -178,6 +182,31 @@ async def _xxe_sitemap(request: Request) -> Response:
     return Response(body, media_type=XML)
 
 
+async def _badname_robots(request: Request) -> Response:
+    text = (
+        "Sitemap: http://xn--localhost-/sitemap.xml\n"  # a malformed IDNA name
+        f"Sitemap: http://{_host(request)}/sitemap.xml\n"
+    )
+    return Response(text, media_type="text/plain")
+
+
+async def _badname_sitemap(request: Request) -> Response:
+    base = f"http://{_host(request)}"
+    entries: list[tuple[str, str | None]] = [("http://xn--localhost-/page", None), ("/ok", None)]
+    return Response(_urlset(base, entries), media_type=XML)
+
+
+async def _slow_robots(request: Request) -> Response:
+    base = f"http://{_host(request)}"
+    lines = "".join(f"Sitemap: {base}/sitemap-{n}.xml\n" for n in range(6))
+    return Response(lines, media_type="text/plain")
+
+
+async def _slow_sitemap(request: Request) -> Response:
+    await asyncio.sleep(SLOW_SITEMAP_SECONDS)
+    return await _nomap_sitemap(request)
+
+
 def _site_handler(handler: Handler) -> Callable[[Request, Any], Awaitable[Response]]:
     """site.py's handler shape (request, state)."""
 
@@ -210,6 +239,11 @@ _ROUTES: dict[str, dict[str, Handler]] = {
         "/": _simple("No map"),
     },
     "xxe.test": {"/robots.txt": _xxe_robots, "/sitemap.xml": _xxe_sitemap},
+    "badname.test": {"/robots.txt": _badname_robots, "/sitemap.xml": _badname_sitemap},
+    "slowmap.test": {
+        "/robots.txt": _slow_robots,
+        **{f"/sitemap-{n}.xml": _slow_sitemap for n in range(6)},
+    },
 }
 
 MAP_ROUTES = {

@@ -7,18 +7,25 @@ start page announces, and the start page's links. Every URL is listed once (by
 URLs outside the scope, disallowed by robots.txt or past the limit are left out and counted.
 With a query, the URLs are ranked by BM25 over the words of their path and title (the
 ranker search uses), so "the pricing pages" come first.
+
+Bounded however large the site: sitemaps are parsed off the event loop and stop once `limit`
+URLs are in hand (without a query; with one, at `MAX_CANDIDATES`, as ranking needs them all),
+ranking runs in the compute pool, and the loop merges what they found a slice at a time.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import anyio
+import anyio.lowlevel
+import anyio.to_thread
 import httpx
+from protego import Protego
 
 from ..config import Settings
 from ..errors import (
@@ -37,10 +44,14 @@ from ..net.guard import check_url, safe_url
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache, RobotsRules
 from ..params import FetchOptions, MapOptions
-from ..search.rank import bm25_scores
 from .feeds import feed_links
+from .map_rank import joined, ranked
 from .scope import Scope, canonical_url
-from .sitemaps import SitemapReader, Via
+from .sitemap_parse import key_origin
+from .sitemaps import Sieve, SitemapReader, Via, origin_of
+
+if TYPE_CHECKING:
+    from ..compute import Compute
 
 __all__ = ["MAP_TIMEOUT", "MAX_CANDIDATES", "MAX_ROBOTS_ORIGINS", "Mapper"]
 
@@ -56,7 +67,9 @@ MAX_ROBOTS_ORIGINS = 20
 # Start-page errors that mean the site cannot be mapped at all (the guard refused it, or it
 # cannot be reached); any other failure of the start page leaves the sitemaps to answer.
 FATAL = (BlockedAddress, InvalidInput, DNSError, ConnectError, TLSError)
-_PATH_WORDS = re.compile(r"[/\-_.?=&+%~:;,]+")
+# Candidates merged between two turns of the event loop: a candidate costs up to ~80 µs
+# (canonical form, scope, robots), so a slice holds the loop about a millisecond.
+SLICE = 16
 
 
 @dataclass(frozen=True)
@@ -66,18 +79,27 @@ class _Candidate:
     found_in: str
     lastmod: str | None = None
     title: str | None = None
+    key: str | None = None  # the canonical form, when a sitemap's sieve made it
+    checked: bool = False  # the sieve checked its scope and robots.txt
 
 
 class Mapper:
     """Maps sites for one Client: its HttpClient, robots cache and Fetcher."""
 
     def __init__(
-        self, settings: Settings, http: HttpClient, robots: RobotsCache, fetcher: Fetcher
+        self,
+        settings: Settings,
+        http: HttpClient,
+        robots: RobotsCache,
+        fetcher: Fetcher,
+        *,
+        compute: Compute | None = None,
     ) -> None:
         self._settings = settings
         self._http = http
         self._robots = robots
         self._fetcher = fetcher
+        self._compute = compute
 
     async def map(self, params: MapOptions) -> MapResult:
         started = time.perf_counter()
@@ -85,7 +107,7 @@ class Mapper:
         scope = Scope.of(
             start, subdomains=params.subdomains, include=params.include, exclude=params.exclude
         )
-        run = _Run(self, params, start, Scope.of(start, subdomains=params.subdomains))
+        run = _Run(self, params, start, Scope.of(start, subdomains=params.subdomains), scope)
         deadline = params.timeout or MAP_TIMEOUT
         with anyio.move_on_after(deadline) as timer:
             try:
@@ -104,37 +126,60 @@ class Mapper:
 
     async def _assemble(self, run: _Run, scope: Scope) -> MapResult:
         params = run.params
-        left_out = {"robots": 0, "scope": 0, "duplicate": 0, "limit": 0}
-        kept: dict[str, MapLink] = {}
+        left_out = {"robots": 0, "scope": 0, "duplicate": 0, "invalid": 0, "limit": 0}
+        if run.reader is not None:
+            for reason, count in run.reader.left_out.items():
+                left_out[reason] = left_out.get(reason, 0) + count
+        kept: dict[str, _Candidate] = {}
         checker = _RobotsChecker(self._robots, enabled=run.respect_robots)
-        for candidate in run.candidates():
-            try:
-                key = canonical_url(candidate.url)
-            except InvalidInput:
-                left_out["scope"] += 1
-                continue
+        for n, candidate in enumerate(run.candidates()):
+            if n % SLICE == 0:
+                await anyio.lowlevel.checkpoint()  # the loop answers between two slices
+            key = candidate.key
+            if key is None:
+                try:
+                    check_url(candidate.url)  # the guard's parser, before anything decodes it
+                    key = canonical_url(candidate.url)
+                except NetsiftError:
+                    left_out["invalid"] += 1
+                    continue
             if (known := kept.get(key)) is not None:
                 left_out["duplicate"] += 1
-                known.lastmod = known.lastmod or candidate.lastmod
-                known.title = known.title or candidate.title
+                kept[key] = _Candidate(
+                    known.url,
+                    known.source,
+                    known.found_in,
+                    known.lastmod or candidate.lastmod,
+                    known.title or candidate.title,
+                )
                 continue
-            if scope.refusal(candidate.url) is not None:
-                left_out["scope"] += 1
-                continue
-            if not await checker.allows(candidate.url):
-                left_out["robots"] += 1
-                continue
-            kept[key] = MapLink(
-                url=candidate.url,
-                source=candidate.source,
-                found_in=candidate.found_in,
-                lastmod=candidate.lastmod,
-                title=candidate.title,
-            )
-        links = list(kept.values())
+            if not candidate.checked:
+                if scope.refusal(candidate.url) is not None:
+                    left_out["scope"] += 1
+                    continue
+            if not (candidate.checked and run.robots_checked(key)):
+                if not await checker.allows(candidate.url):
+                    left_out["robots"] += 1
+                    continue
+            kept[key] = candidate
+        found = list(kept.values())
+        order: list[tuple[int, float | None]]
         if params.query:
-            links = rank_links(params.query, links)
-        left_out["limit"] = max(0, len(links) - params.limit)
+            order = list(await self._rank(params.query, found, params.limit))
+        else:
+            order = [(index, None) for index in range(min(len(found), params.limit))]
+        links = [
+            MapLink(
+                url=(chosen := found[index]).url,
+                source=chosen.source,
+                found_in=chosen.found_in,
+                lastmod=chosen.lastmod,
+                title=chosen.title,
+                score=score,
+            )
+            for index, score in order
+        ]
+        left_out["limit"] = max(0, len(found) - params.limit)
         if checker.skipped_origins:
             run.warnings.append(
                 f"robots.txt was read for {MAX_ROBOTS_ORIGINS} origins only; URLs of "
@@ -142,8 +187,8 @@ class Mapper:
             )
         return MapResult(
             url=params.url,
-            links=links[: params.limit],
-            found=len(links),
+            links=links,
+            found=len(found),
             sitemaps=run.reader.reports if run.reader else [],
             feeds=run.feeds,
             left_out=left_out,
@@ -151,15 +196,30 @@ class Mapper:
             warnings=run.warnings,
         )
 
+    async def _rank(
+        self, query: str, found: list[_Candidate], limit: int
+    ) -> list[tuple[int, float]]:
+        """The best `limit` of `found` for `query` (index, score), ranked off the loop."""
+        if not found:  # nothing to rank (and "".split() would be one empty document)
+            return []
+        urls, titles = joined([c.url for c in found], [c.title for c in found])
+        if self._compute is None:
+            return await anyio.to_thread.run_sync(ranked, query, urls, titles, limit)
+        return await self._compute.run(ranked, query, urls, titles, limit, what="the ranking")
+
 
 class _Run:
     """One map's discovery: what each source found, in a fixed order (so two runs agree)."""
 
-    def __init__(self, mapper: Mapper, params: MapOptions, start: str, site: Scope) -> None:
+    def __init__(
+        self, mapper: Mapper, params: MapOptions, start: str, site: Scope, scope: Scope
+    ) -> None:
         self.mapper = mapper
         self.params = params
         self.start = start
         self.site = site
+        self.scope = scope
+        self.robots_origins: frozenset[str] = frozenset()  # whose rules the sieve applied
         settings = mapper._settings
         self.respect_robots = (
             settings.respect_robots if params.respect_robots is None else params.respect_robots
@@ -178,7 +238,14 @@ class _Run:
         if self.reader is not None:
             for listed in self.reader.listed:
                 source: MapSource = "robots" if listed.from_robots else "sitemap"
-                yield _Candidate(listed.url, source, listed.sitemap, listed.lastmod)
+                yield _Candidate(
+                    listed.url,
+                    source,
+                    listed.sitemap,
+                    listed.lastmod,
+                    key=listed.key,
+                    checked=listed.key is not None,
+                )
         yield from self.feed_found
         yield from self.page_found[1:]
 
@@ -245,14 +312,27 @@ class _Run:
             if self.respect_robots:
                 await mapper._robots.check(str(hop))
 
+        known: dict[str, Protego | bool] = {}
+        if self.respect_robots:  # the site's own rules go to the sieve; others are checked here
+            known[origin_of(origin)] = rules.parser if rules.parser is not None else rules.allow_all
+        self.robots_origins = frozenset(known)
+        # Without a query the first `limit` URLs are the answer: reading stops once they are
+        # in hand. A ranking needs every candidate, up to the bound.
+        want = MAX_CANDIDATES if self.params.query else self.params.limit
         self.reader = SitemapReader(
             mapper._http,
             self.site,
             on_hop=on_hop,
             timeout=mapper._settings.timeout,
-            max_urls=MAX_CANDIDATES,
+            max_urls=want,
+            compute=mapper._compute,
+            sieve=Sieve(scope=self.scope, robots=known, user_agent=mapper._robots.user_agent),
         )
         await self.reader.read(roots)
+
+    def robots_checked(self, key: str) -> bool:
+        """Whether the sieve applied robots.txt to the URL of canonical form `key`."""
+        return key_origin(key) in self.robots_origins
 
 
 class _RobotsChecker:
@@ -292,19 +372,3 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
-
-
-def _words(link: MapLink) -> str:
-    parts = urlsplit(link.url)
-    path = unquote(f"{parts.path} {parts.query}")
-    return f"{link.title or ''} {_PATH_WORDS.sub(' ', path)}"
-
-
-def rank_links(query: str, links: list[MapLink]) -> list[MapLink]:
-    """`links` by relevance to `query` (BM25 over path words and titles), each scored; ties
-    keep their discovery order."""
-    scores = bm25_scores(query, [_words(link) for link in links])
-    for link, score in zip(links, scores, strict=True):
-        link.score = round(score, 4)
-    order = sorted(range(len(links)), key=lambda i: -scores[i])
-    return [links[i] for i in order]

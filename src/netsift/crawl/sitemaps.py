@@ -1,200 +1,81 @@
-"""Sitemaps (sitemaps.org): read safely and within bounds, from robots.txt's lines down.
+"""Sitemaps (sitemaps.org): found and read safely and within bounds, from robots.txt's lines
+down.
 
-A sitemap is hostile input like any page. Its XML is parsed incrementally by lxml with entities
-never substituted and no DTD or network access (an `&xxe;` stays an unread reference, and a
-loc that holds one is dropped; libxml2 refuses entity amplification, so "billion laughs" is a
-parse error, not gigabytes). A gzipped sitemap is inflated piece by piece under a cap, so a
-compression bomb stops at `SITEMAP_MAX_BYTES`. Indexes are followed breadth-first to
-`MAX_DEPTH`, at most `MAX_SITEMAPS` documents, and only on the site being mapped: a sitemap
-URL on another site or a private address is reported as refused and never requested.
+Indexes are followed breadth-first to `MAX_DEPTH`, at most `MAX_SITEMAPS` documents, and only
+on the site being mapped: a sitemap URL the guard's parser refuses, on another site or a
+private address is reported as refused and never requested. Each document is downloaded under
+the protocol's 50 MB cap and parsed off the event loop, in a compute worker (a thread when no
+pool is given) by sitemap_parse.py, which keeps its page URLs through a `Sieve` and stops once
+the reader has `max_urls` in hand; the documents not yet read are then skipped unread. What
+is kept comes back in blocks that the loop merges one at a time, so a 200,000-URL sitemap
+never holds the loop for more than a block.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
-import itertools
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Literal
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
 
+import anyio
+import anyio.lowlevel
+import anyio.to_thread
 import httpx
-from lxml import etree
 
-from ..errors import DecodeError, HTTPError, NetsiftError
+from ..compute import INLINE_MAX_BYTES
+from ..errors import HTTPError, NetsiftError
 from ..models import SitemapReport
-from ..net.decompress import build_decoder, decode_errors
 from ..net.guard import check_url, safe_url
 from ..net.http import HttpClient
 from ..usage import charge_page
 from .scope import Scope
+from .sitemap_parse import (
+    SITEMAP_MAX_BYTES,
+    SITEMAP_MAX_URLS,
+    ParsedSitemap,
+    Sieve,
+    SitemapEntry,
+    SitemapPart,
+    origin_of,
+    parse_sitemap,
+    read_sitemap,
+)
+
+if TYPE_CHECKING:
+    from ..compute import Compute
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_SITEMAPS",
     "SITEMAP_MAX_BYTES",
     "SITEMAP_MAX_URLS",
+    "Listed",
     "ParsedSitemap",
+    "Sieve",
     "SitemapEntry",
+    "SitemapPart",
     "SitemapReader",
+    "origin_of",
     "parse_sitemap",
+    "read_sitemap",
 ]
 
-# The protocol's own limits for one sitemap file: 50,000 URLs and 50 MB uncompressed.
-SITEMAP_MAX_URLS = 50_000
-SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 # Documents read for one map: a large site's index lists a few dozen sitemaps; more is a
 # generator, and a map that wants "every URL" of such a site is a crawl job, not a request.
 MAX_SITEMAPS = 50
 # Index → sitemap is the protocol's one level; real sites nest one or two more. Deeper is a loop
 # or a trap.
 MAX_DEPTH = 3
-# Sitemaps read at once: hides one slow document behind others, without hammering the site.
+# Sitemaps downloaded ahead of the one being parsed: hides one slow document behind others,
+# without hammering the site, and bounds the bodies held at once.
 SITEMAP_CONCURRENCY = 4
-MAX_LASTMOD = 64  # a W3C datetime is 25 characters; anything longer is not one
-MAX_LOC = 4096  # as fetch/links.py: longer "URLs" are payloads
 ACCEPT = "application/xml,text/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5"
-GZIP_MAGIC = b"\x1f\x8b"
 
-Kind = Literal["urlset", "index", "text"]
 Via = Literal["robots", "guess", "index"]
-
-
-@dataclass(frozen=True)
-class SitemapEntry:
-    """One `<loc>` of a sitemap: a page (urlset) or another sitemap (index)."""
-
-    url: str
-    lastmod: str | None = None
-
-
-@dataclass
-class ParsedSitemap:
-    kind: Kind = "urlset"
-    entries: list[SitemapEntry] = field(default_factory=list)
-    dropped: int = 0  # entries past SITEMAP_MAX_URLS
-    problem: str | None = None  # why reading stopped early (entries so far are kept)
-
-
-def _local(tag: object) -> str:
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
-
-
-def _text(element: etree._Element) -> str | None:
-    """An element's own text; None when it holds markup or an entity reference (`&xxe;`)."""
-    if len(element):
-        return None
-    return (element.text or "").strip() or None
-
-
-class _Collector:
-    """Entries of one document as its XML or text arrives."""
-
-    def __init__(self) -> None:
-        self.parsed = ParsedSitemap()
-        self._parser = etree.XMLPullParser(
-            events=("end",),
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            huge_tree=False,
-            remove_comments=True,
-            remove_pis=True,
-        )
-        self._text: list[bytes] | None = None  # a plain-text sitemap: one URL per line
-        self._started = False
-
-    def feed(self, data: bytes) -> None:
-        if not self._started:
-            head = data.lstrip()
-            if not head:
-                return
-            self._started = True
-            if not head.startswith(b"<"):
-                self.parsed.kind = "text"
-                self._text = []
-        if self._text is not None:
-            self._text.append(data)
-            return
-        self._parser.feed(data)
-        self._drain()
-
-    def close(self) -> None:
-        if self._text is not None:
-            for line in b"".join(self._text).decode("utf-8", "replace").splitlines():
-                if line.strip():
-                    self._add(line.strip(), None)
-            return
-        if self._started:
-            self._parser.close()
-            self._drain()
-
-    def _drain(self) -> None:
-        for _, element in self._parser.read_events():
-            name = _local(element.tag)
-            if name in ("url", "sitemap"):
-                if name == "sitemap":
-                    self.parsed.kind = "index"
-                loc = lastmod = None
-                for child in element:
-                    child_name = _local(child.tag)
-                    if child_name == "loc":
-                        loc = _text(child)
-                    elif child_name == "lastmod":
-                        lastmod = _text(child)
-                if loc:
-                    self._add(loc, lastmod)
-                element.clear()  # keep memory flat: a urlset is read, not kept
-                parent = element.getparent()
-                if parent is not None:
-                    while element.getprevious() is not None:
-                        del parent[0]
-
-    def _add(self, loc: str, lastmod: str | None) -> None:
-        if len(self.parsed.entries) >= SITEMAP_MAX_URLS:
-            self.parsed.dropped += 1
-            return
-        if len(loc) > MAX_LOC or not loc.lower().startswith(("http://", "https://")):
-            return
-        if lastmod is not None and len(lastmod) > MAX_LASTMOD:
-            lastmod = None
-        self.parsed.entries.append(SitemapEntry(loc, lastmod))
-
-
-def _pieces(body: bytes, *, limit: int) -> Iterator[bytes]:
-    """The document's bytes, gunzipped when it is gzip (the `.xml.gz` files servers send as
-    they are), never more than `limit` in all; raises DecodeError past it or on bad gzip."""
-    if not body.startswith(GZIP_MAGIC):
-        if len(body) > limit:
-            raise DecodeError(f"the sitemap is over {limit} bytes")
-        yield body
-        return
-    decoder = build_decoder("gzip")
-    size = 0
-    try:
-        # lazily, piece by piece: a bomb stops at the cap, never inflated whole first
-        for piece in itertools.chain(decoder.decode(body), decoder.flush()):
-            size += len(piece)
-            if size > limit:
-                raise DecodeError(f"the sitemap inflates past {limit} bytes")
-            yield piece
-    except decode_errors() as exc:
-        raise DecodeError(f"the sitemap's gzip is broken ({exc})") from None
-
-
-def parse_sitemap(body: bytes, *, max_bytes: int = SITEMAP_MAX_BYTES) -> ParsedSitemap:
-    """The entries of one sitemap document (XML urlset or index, plain text, gzipped or not);
-    pure. What was read before a problem is kept, and the problem said."""
-    collector = _Collector()
-    try:
-        for piece in _pieces(body, limit=max_bytes):
-            collector.feed(piece)
-        collector.close()
-    except etree.XMLSyntaxError as exc:
-        collector.parsed.problem = f"not a readable sitemap ({exc.msg or 'XML error'})"
-    except DecodeError as exc:
-        collector.parsed.problem = exc.message
-    return collector.parsed
 
 
 @dataclass(frozen=True)
@@ -205,13 +86,20 @@ class Listed:
     lastmod: str | None
     sitemap: str
     from_robots: bool  # robots.txt named that sitemap, or the index above it
+    key: str | None = None  # its canonical form (scope.canonical_url)
 
 
 OnHop = Callable[[httpx.URL], Awaitable[None]]
 
 
 class SitemapReader:
-    """Reads a site's sitemaps breadth-first through the guarded client, within the bounds."""
+    """Reads a site's sitemaps breadth-first through the guarded client, within the bounds.
+
+    Each document is downloaded under the protocol's cap, then parsed off the event loop (in
+    the compute pool when one is given, else in a thread), its page URLs passed through
+    `sieve`; reading stops once `max_urls` are in hand, and the sitemaps not yet read are
+    reported skipped. `read(roots)` fills `listed`, `reports`, `left_out` and `stopped`.
+    """
 
     def __init__(
         self,
@@ -222,6 +110,8 @@ class SitemapReader:
         timeout: float | None = None,
         max_sitemaps: int = MAX_SITEMAPS,
         max_urls: int | None = None,
+        compute: Compute | None = None,
+        sieve: Sieve | None = None,
     ) -> None:
         self._http = http
         self._site = site
@@ -229,17 +119,22 @@ class SitemapReader:
         self._timeout = timeout
         self._max_sitemaps = max_sitemaps
         self._max_urls = max_urls
+        self._compute = compute
+        self._sieve = sieve or Sieve()
+        self._keys: set[str] = set()
         self.reports: list[SitemapReport] = []
         self.listed: list[Listed] = []
+        self.left_out: Counter[str] = Counter()
         self.stopped: list[str] = []
 
     def refusal(self, url: str) -> str | None:
-        """Why a sitemap URL is not requested: a private address, another site, not http(s)."""
+        """Why a sitemap URL is not requested: not a URL the guard's parser accepts, a private
+        address, another site, not http(s)."""
         try:
             target = check_url(url)
         except NetsiftError as exc:
             return exc.message
-        host = target.host
+        host = target.raw_host.decode("ascii")
         try:
             address = ipaddress.ip_address(host)
         except ValueError:
@@ -250,6 +145,10 @@ class SitemapReader:
             except NetsiftError as exc:
                 return exc.message
         return self._site.refusal(url)
+
+    @property
+    def _need(self) -> int | None:
+        return None if self._max_urls is None else self._max_urls - len(self.listed)
 
     async def read(self, roots: list[tuple[str, Via]]) -> None:
         """Read `roots` and the sitemaps their indexes list; fills reports, listed, stopped."""
@@ -266,50 +165,61 @@ class SitemapReader:
         while level:
             if depth >= MAX_DEPTH:
                 self._stop(f"sitemap indexes nest deeper than {MAX_DEPTH} levels")
-                for url, via in level:
-                    self.reports.append(
-                        SitemapReport(url=url, via=via, status="skipped", reason="too deep")
-                    )
+                self._skip(level, "too deep")
                 return
             allowed = self._admit(level)
-            results = await self._read_level(allowed)
             level = []
-            for (url, _), parsed in zip(allowed, results, strict=True):
-                if parsed is None:
-                    continue
-                from_robots = url in robots_named
-                if parsed.kind == "index":
-                    for entry in parsed.entries:
+            if self._need is not None and self._need <= 0:
+                if allowed:
+                    self._enough(allowed)
+                return
+            async with self._downloads(allowed) as downloads:
+                taken = 0
+                async for (url, via), body in downloads:
+                    taken += 1
+                    if isinstance(body, SitemapReport):  # refused at a hop, or failed
+                        self.reports.append(body)
+                        continue
+                    from_robots = url in robots_named
+                    for entry in await self._parse(url, via, body, from_robots):
                         if entry.url not in seen:
                             seen.add(entry.url)
                             level.append((entry.url, "index"))
                             if from_robots:
                                 robots_named.add(entry.url)
-                    continue
-                for entry in parsed.entries:
-                    if self._max_urls is not None and len(self.listed) >= self._max_urls:
-                        self._stop(f"the map's bound of {self._max_urls} sitemap URLs")
-                        return
-                    self.listed.append(Listed(entry.url, entry.lastmod, url, from_robots))
+                    if self._need is not None and self._need <= 0:
+                        # the downloads ahead are cancelled on leaving; the rest never start
+                        if allowed[taken:]:
+                            self._enough(allowed[taken:])
+                        break
             depth += 1
 
     def _admit(self, level: list[tuple[str, Via]]) -> list[tuple[str, Via]]:
         allowed: list[tuple[str, Via]] = []
         for url, via in level:
-            shown = safe_url(url)
-            if reason := self.refusal(url):
+            reason = self.refusal(url)  # the guard's parser first; safe_url only shows it
+            if reason:
                 self.reports.append(
-                    SitemapReport(url=shown, via=via, status="refused", reason=reason)
+                    SitemapReport(url=safe_url(url), via=via, status="refused", reason=reason)
                 )
                 continue
             if len(allowed) + self._fetched >= self._max_sitemaps:
                 self._stop(f"at most {self._max_sitemaps} sitemaps are read for one map")
-                self.reports.append(
-                    SitemapReport(url=shown, via=via, status="skipped", reason="too many sitemaps")
-                )
+                self._skip([(url, via)], "too many sitemaps")
                 continue
             allowed.append((url, via))
         return allowed
+
+    def _enough(self, unread: list[tuple[str, Via]]) -> None:
+        """`max_urls` are in hand with more left unread: say so, and skip `unread`."""
+        self._skip(unread, "enough URLs were in hand")
+        self._stop(f"{self._max_urls} sitemap URLs were in hand: the rest were not read")
+
+    def _skip(self, level: list[tuple[str, Via]], reason: str) -> None:
+        for url, via in level:
+            self.reports.append(
+                SitemapReport(url=safe_url(url), via=via, status="skipped", reason=reason)
+            )
 
     @property
     def _fetched(self) -> int:
@@ -319,42 +229,104 @@ class SitemapReader:
         if reason not in self.stopped:
             self.stopped.append(reason)
 
-    async def _read_level(self, level: list[tuple[str, Via]]) -> list[ParsedSitemap | None]:
-        gate = asyncio.Semaphore(SITEMAP_CONCURRENCY)
+    @contextlib.asynccontextmanager
+    async def _downloads(
+        self, level: list[tuple[str, Via]]
+    ) -> AsyncIterator[AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]]:
+        """The level's documents in order, downloaded up to SITEMAP_CONCURRENCY ahead of the
+        one being parsed (so one slow document hides behind others while memory holds at most
+        that many bodies); the report of one that was not read. Downloads
+        not yet taken are cancelled on leaving, as when enough URLs are in hand."""
+        pending: deque[tuple[tuple[str, Via], asyncio.Task[bytes | SitemapReport]]] = deque()
+        waiting = iter(level)
 
-        async def one(url: str, via: Via) -> tuple[SitemapReport, ParsedSitemap | None]:
-            async with gate:
-                return await self._read_one(url, via)
+        def top_up() -> None:
+            while len(pending) < SITEMAP_CONCURRENCY:
+                item = next(waiting, None)
+                if item is None:
+                    return
+                pending.append((item, asyncio.ensure_future(self._fetch(*item))))
 
-        done = await asyncio.gather(*(one(url, via) for url, via in level))
-        self.reports.extend(report for report, _ in done)
-        return [parsed for _, parsed in done]
+        async def ordered() -> AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]:
+            top_up()
+            while pending:
+                item, task = pending[0]
+                body = await task  # left in `pending` until done, so a cancel reaches it
+                pending.popleft()
+                top_up()
+                yield item, body
 
-    async def _read_one(self, url: str, via: Via) -> tuple[SitemapReport, ParsedSitemap | None]:
+        try:
+            yield ordered()
+        finally:
+            for _, task in pending:
+                task.cancel()
+            with anyio.CancelScope(shield=True):  # wait for them even when we are cancelled
+                await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
+
+    async def _fetch(self, url: str, via: Via) -> bytes | SitemapReport:
+        """A sitemap's body, or the report that says it was refused or failed."""
         shown = safe_url(url)
         try:
-            body = await self._download(url)
+            return await self._download(url)
         except _Refused as exc:
-            return SitemapReport(url=shown, via=via, status="refused", reason=str(exc)), None
+            report = SitemapReport(url=shown, via=via, status="refused", reason=str(exc))
         except NetsiftError as exc:
             reason = f"{exc.message} ({exc.code})"
-            return SitemapReport(url=shown, via=via, status="failed", reason=reason), None
-        parsed = parse_sitemap(body)
-        notes = [parsed.problem] if parsed.problem else []
-        if parsed.dropped:
-            notes.append(
-                f"kept the first {SITEMAP_MAX_URLS} URLs of "
-                f"{SITEMAP_MAX_URLS + parsed.dropped} (the protocol's limit)"
+            report = SitemapReport(url=shown, via=via, status="failed", reason=reason)
+        return report
+
+    async def _parse(
+        self, url: str, via: Via, body: bytes, from_robots: bool
+    ) -> list[SitemapEntry]:
+        """Parse `body` off the loop and keep its page URLs until `max_urls` are in hand;
+        an index's sitemaps are returned for the next level."""
+        sieve = replace(self._sieve, seen=frozenset(self._keys))
+        part = await self._read_part(url, body, sieve, self._need)
+        notes = [part.problem] if part.problem else []
+        if part.dropped:
+            notes.append(f"it lists more than {SITEMAP_MAX_URLS} URLs: the first were read")
+        if part.more:
+            notes.append(f"reading stopped once {self._max_urls} URLs were in hand")
+            self._enough([])
+        self.reports.append(
+            SitemapReport(
+                url=safe_url(url),
+                via=via,
+                status="read",
+                kind=part.kind,
+                urls=part.read,
+                reason="; ".join(notes) or None,
             )
-        report = SitemapReport(
-            url=shown,
-            via=via,
-            status="read",
-            kind=parsed.kind,
-            urls=len(parsed.entries),
-            reason="; ".join(notes) or None,
         )
-        return report, parsed
+        self.left_out.update(part.left_out)
+        found: list[SitemapEntry] = []
+        for block in part.blocks:
+            for entry, key in part.entries(block):
+                if part.kind == "index":
+                    found.append(entry)
+                elif key in self._keys:  # kept from a sitemap read alongside
+                    self.left_out["duplicate"] += 1
+                else:
+                    self._keys.add(key)
+                    self.listed.append(Listed(entry.url, entry.lastmod, url, from_robots, key))
+            await anyio.lowlevel.checkpoint()  # the loop answers between two blocks
+        return found
+
+    async def _read_part(
+        self, url: str, body: bytes, sieve: Sieve, want: int | None
+    ) -> SitemapPart:
+        if len(body) <= INLINE_MAX_BYTES:  # a worker's round trip would cost more
+            return read_sitemap(body, sieve, want)
+        if self._compute is None:
+            return await anyio.to_thread.run_sync(read_sitemap, body, sieve, want)
+        try:
+            return await self._compute.run(
+                read_sitemap, body, sieve, want, what=f"the sitemap at {safe_url(url)}"
+            )
+        except NetsiftError as exc:  # past the worker's limits: a problem, not a failed map
+            self._stop(f"the sitemap at {safe_url(url)} was not read: {exc.message}")
+            return SitemapPart(problem=f"{exc.message} ({exc.code})")
 
     async def _download(self, url: str) -> bytes:
         async def on_hop(hop: httpx.URL) -> None:

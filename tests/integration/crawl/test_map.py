@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from netsift.errors import BlockedAddress, InvalidInput, NetsiftError
 from netsift.models import MapLink, MapResult
 from netsift.usage import Usage, metering
+from tests.offline_web.sitemaps import SLOW_SITEMAP_SECONDS
 
 
 def paths(result: MapResult) -> list[str]:
@@ -84,8 +86,16 @@ async def test_scope_subdomains_include_exclude(web_client, offline_web):
 
 async def test_limit_and_query_ranking(web_client, offline_web):
     start = offline_web.url("map.test", "/")
+    blog_reads = offline_web.state.hits("map.test", "/sitemaps/blog.xml")
     few = await web_client.map(start, limit=3)
-    assert len(few.links) == 3 and few.found == 10 and few.left_out["limit"] == 7
+    assert len(few.links) == 3 and few.left_out["limit"] == few.found - 3
+    # Reading stops once the limit is in hand: the sitemaps after are skipped, unread.
+    assert "3 sitemap URLs were in hand: the rest were not read" in few.stopped_because
+    skipped = [r for r in few.sitemaps if r.status == "skipped"]
+    assert skipped and all(r.reason == "enough URLs were in hand" for r in skipped)
+    assert offline_web.state.hits("map.test", "/sitemaps/blog.xml") == blog_reads
+    whole = await web_client.map(start)
+    assert whole.found == 10 and whole.left_out["limit"] == 0 and not whole.stopped_because
     ranked = await web_client.map(start, query="pricing plans", limit=3)
     assert paths(ranked)[0] == "/pricing"
     assert set(paths(ranked)) <= {"/pricing", "/pricing/enterprise", "/blog/third-post"}
@@ -158,3 +168,35 @@ async def test_a_sitemap_may_be_larger_than_a_page(web_settings, offline_web):
         result = await client.map(offline_web.url("map.test", "/"), sitemaps="only")
     assert [r.url for r in result.sitemaps if r.status == "failed"] == []
     assert {"/docs/api-reference", "/blog/second-post"} <= set(paths(result))
+
+
+async def test_a_query_over_nothing_found_is_an_empty_answer(web_client, offline_web):
+    """A map with a query whose sources found nothing answers no links (not an error)."""
+    result = await web_client.map(
+        offline_web.url("map.test", "/"), query="pricing", include=["^/nowhere/"]
+    )
+    assert result.links == [] and result.found == 0
+
+
+async def test_a_malformed_name_is_refused_by_the_guards_parser(web_client, offline_web):
+    """`xn--localhost-` (an IDNA name that does not decode), as a sitemap robots.txt names, a
+    page a sitemap lists and a start URL: refused with a reason or skipped and counted, before
+    anything decodes it; never a traceback."""
+    result = await web_client.map(offline_web.url("badname.test", "/"), sitemaps="only")
+    refused = [r for r in result.sitemaps if r.status == "refused"]
+    assert [r.url for r in refused] == ["http://xn--localhost-/sitemap.xml"]
+    assert "not a valid" in (refused[0].reason or "")
+    assert paths(result) == ["/ok"] and result.left_out["invalid"] == 1
+    with pytest.raises(InvalidInput) as caught:
+        await web_client.map("http://xn--localhost-/")
+    assert caught.value.code == "invalid_url"
+
+
+async def test_the_time_limit_ends_the_downloads_in_flight(web_client, offline_web):
+    """Sitemaps downloaded ahead of the one being read are cancelled with the map: the answer
+    comes at the limit, says so, and lists each sitemap as not read."""
+    started = time.monotonic()
+    result = await web_client.map(offline_web.url("slowmap.test", "/"), timeout=0.5)
+    assert time.monotonic() - started < SLOW_SITEMAP_SECONDS
+    assert "the map's time limit of 0.5s" in result.stopped_because
+    assert not any(r.status == "read" for r in result.sitemaps)

@@ -7,7 +7,11 @@ import time
 import tracemalloc
 import zlib
 
+from protego import Protego
+
 from netsift.crawl.feeds import MAX_FEEDS, feed_links
+from netsift.crawl.scope import Scope
+from netsift.crawl.sitemap_parse import BLOCK, Sieve, origin_of, read_sitemap
 from netsift.crawl.sitemaps import SITEMAP_MAX_URLS, parse_sitemap
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -99,7 +103,8 @@ def test_a_gzip_bomb_is_never_inflated_whole_in_memory():
 def test_at_most_the_protocols_50000_urls():
     rows = "".join(f"<url><loc>https://a.test/{n}</loc></url>" for n in range(SITEMAP_MAX_URLS + 3))
     parsed = parse_sitemap(f"<urlset {NS}>{rows}</urlset>".encode())
-    assert len(parsed.entries) == SITEMAP_MAX_URLS and parsed.dropped == 3
+    # reading stops at the limit: the rest is neither parsed nor counted
+    assert len(parsed.entries) == SITEMAP_MAX_URLS and parsed.dropped == 1
 
 
 def test_broken_xml_keeps_what_was_read():
@@ -124,3 +129,75 @@ def test_feed_links_announced_by_a_page():
         f'<link rel="alternate" type="application/rss+xml" href="/f{n}">' for n in range(9)
     )
     assert len(feed_links(many, "https://a.test/")) == MAX_FEEDS
+
+
+def big_urlset(count: int) -> bytes:
+    rows = "".join(
+        f"<url><loc>https://big.test/docs/sec{n // 1000:03d}/p{n:06d}.html</loc>"
+        "<lastmod>2026-01-02</lastmod></url>"
+        for n in range(count)
+    )
+    return f'<?xml version="1.0"?><urlset {NS}>{rows}</urlset>'.encode()
+
+
+def test_a_sitemap_over_libxml2s_10_mb_feed_is_read():
+    """A body arrives whole; fed to libxml2 in one piece past 10 MB it was a parse error."""
+    parsed = parse_sitemap(big_urlset(SITEMAP_MAX_URLS + 100))
+    assert parsed.problem is None and len(parsed.entries) == SITEMAP_MAX_URLS
+
+
+def test_reading_stops_once_want_urls_are_kept():
+    body = big_urlset(200_000)
+    started = time.process_time()
+    part = read_sitemap(body, Sieve(), 50)
+    spent = time.process_time() - started
+    whole = read_sitemap(body, Sieve())
+    assert part.kept == 50 and part.more and part.read == 50
+    assert whole.kept == SITEMAP_MAX_URLS and not whole.more and whole.dropped == 1
+    # kept entries cross in blocks of BLOCK lines, each with its canonical key
+    assert len(whole.blocks) == SITEMAP_MAX_URLS // BLOCK
+    entry, key = next(whole.entries(whole.blocks[0]))
+    assert entry.lastmod == "2026-01-02" and key == entry.url
+    assert spent < 0.25  # 50 of 200,000 entries: a sliver of the whole parse
+
+
+def test_the_sieve_says_why_each_url_is_left_out():
+    rows = [
+        "<url><loc>http://xn--localhost-/p</loc></url>",  # a malformed IDNA name
+        "<url><loc>https://a.test/guide/one?utm_source=x</loc></url>",
+        "<url><loc>https://a.test/guide/one</loc></url>",  # the same page
+        "<url><loc>https://a.test/blog/two</loc></url>",  # no include pattern
+        "<url><loc>https://a.test/guide/private/x</loc></url>",  # robots.txt
+        "<url><loc>https://b.a.test/guide/three</loc></url>",  # another origin: not judged
+        "<url><loc>https://a.test/guide/seen</loc></url>",  # in hand before
+        "<url><loc>https://a.test/guide/four\tx</loc></url>",  # a tab: no URL
+    ]
+    robots = Protego.parse("User-agent: *\nDisallow: /guide/private/\n")
+    sieve = Sieve(
+        scope=Scope.of("https://a.test/", subdomains=True, include=["^/guide/"]),
+        robots={origin_of("https://a.test/"): robots},
+        user_agent="netsift",
+        seen=frozenset({"https://a.test/guide/seen"}),
+    )
+    part = read_sitemap(urlset(*rows), sieve)
+    kept = [entry.url for block in part.blocks for entry, _ in part.entries(block)]
+    assert kept == ["https://a.test/guide/one?utm_source=x", "https://b.a.test/guide/three"]
+    assert part.left_out == {"invalid": 2, "duplicate": 2, "scope": 1, "robots": 1}
+    assert read_sitemap(urlset(rows[4]), Sieve(robots={"https://a.test": False})).kept == 0
+
+
+def test_an_index_lists_sitemaps_unsieved_and_unbounded_by_want():
+    index = "".join(f"<sitemap><loc>https://a.test/s{n}.xml</loc></sitemap>" for n in range(5))
+    part = read_sitemap(
+        f"<sitemapindex {NS}>{index}</sitemapindex>".encode(),
+        Sieve(scope=Scope.of("https://a.test/", include=["^/guide/"])),
+        2,
+    )
+    assert part.kind == "index" and part.kept == 5 and not part.more
+
+
+def test_a_text_sitemap_is_read_line_by_line_and_a_giant_line_dropped():
+    body = b"https://a.test/1\n" + b"https://a.test/" + b"x" * 100_000 + b"\nhttps://a.test/2\n"
+    parsed = parse_sitemap(body)
+    assert parsed.kind == "text"
+    assert [e.url for e in parsed.entries] == ["https://a.test/1", "https://a.test/2"]
