@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import email.utils
 import html as html_lib
-import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime
@@ -21,6 +20,7 @@ from urllib.parse import urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..models import Metadata
+from .jsonld import is_json_ld, read_json_ld, type_names
 from .links import absolute_url, page_base
 
 if TYPE_CHECKING:  # the byline reader brings lxml and trafilatura, which feeds do not need
@@ -31,8 +31,6 @@ __all__ = ["extract_metadata", "parse_date", "with_byline"]
 MAX_DESCRIPTION = 1000
 MAX_TITLE = 500
 MAX_VALUE = 2000
-MAX_JSON_LD_BLOCKS = 20
-MAX_JSON_LD_BYTES = 100_000
 MAX_PROPERTIES = 100
 
 _OG_PREFIXES = ("og:", "article:", "profile:", "book:")
@@ -74,8 +72,6 @@ _META_AUTHORS = ("dc.creator", "citation_author", "parsely-author", "sailthru.au
 _URL_KEYS = (":url", ":secure_url", ":image", ":image:src", ":video", ":audio", ":player")
 _LANG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_LD_WRAPPER = re.compile(r"^\s*(?://\s*)?(?:<!--|<!\[CDATA\[)|(?://\s*)?(?:-->|\]\]>)\s*$")
 
 
 def extract_metadata(html: str | LexborHTMLParser, url: str | None) -> Metadata:
@@ -124,7 +120,7 @@ def extract_metadata(html: str | LexborHTMLParser, url: str | None) -> Metadata:
         ),
         url=page_url or _first_url(base, meta("og:url"), [canonical or ""]),
         type=_first_text(
-            MAX_TITLE, meta("og:type"), (t for i in ld_items[:1] for t in _type_names(i))
+            MAX_TITLE, meta("og:type"), (t for i in ld_items[:1] for t in type_names(i))
         ),
         author=_first_text(
             MAX_TITLE,
@@ -230,42 +226,9 @@ def _links(tree: LexborHTMLParser, base: str | None) -> dict[str, str]:
 
 
 def _json_ld(tree: LexborHTMLParser) -> list[dict[str, Any]]:
-    """Every JSON-LD object, `@graph` flattened; broken blocks repaired when easy, else skipped."""
-    items: list[dict[str, Any]] = []
-    blocks = 0
-    for node in tree.css("script[type]"):
-        if (node.attributes.get("type") or "").strip().lower() != "application/ld+json":
-            continue
-        blocks += 1
-        if blocks > MAX_JSON_LD_BLOCKS:
-            break
-        raw = node.text(deep=True)
-        if len(raw) > MAX_JSON_LD_BYTES:
-            continue
-        items.extend(_flatten(_parse_loose_json(raw)))
-    return items[:MAX_JSON_LD_BLOCKS]
-
-
-def _parse_loose_json(raw: str) -> Any:
-    text = _LD_WRAPPER.sub("", raw.strip())
-    for attempt in (text, _TRAILING_COMMA.sub(r"\1", text)):
-        try:
-            return json.loads(attempt, strict=False)
-        except (ValueError, RecursionError):
-            continue
-    return None
-
-
-def _flatten(value: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(value, list):
-        for item in value:
-            yield from _flatten(item)
-    elif isinstance(value, dict):
-        graph = value.get("@graph")
-        if isinstance(graph, list):
-            yield from (item for item in graph if isinstance(item, dict))
-        else:
-            yield value
+    """Every JSON-LD object (jsonld.py: `@graph` flattened, repaired when easy, bounded)."""
+    blocks = tree.css("script[type]")
+    return read_json_ld(n.text(deep=True) for n in blocks if is_json_ld(n.attributes.get("type")))
 
 
 def _by_preference(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -274,13 +237,7 @@ def _by_preference(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _types(item: dict[str, Any]) -> set[str]:
-    return {kind.lower() for kind in _type_names(item)}
-
-
-def _type_names(item: dict[str, Any]) -> list[str]:
-    kind = item.get("@type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    return [k for k in kinds if isinstance(k, str)]
+    return {kind.lower() for kind in type_names(item)}
 
 
 def _names(value: Any) -> Iterator[str]:

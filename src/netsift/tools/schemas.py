@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import Settings
 from ..errors import InvalidInput
-from ..models import ContentFormat, RenderMode, TimeRange
+from ..models import ContentFormat, PageTypeChoice, RenderMode, TimeRange
 from ..operations import by_tool
 from ..params import (
     MAX_BATCH_QUERIES,
@@ -22,7 +22,6 @@ from ..params import (
     Depth,
     FlagDiscoveryParams,
     JobStatusParams,
-    PageTypeChoice,
     ResearchParams,
     SleepParams,
 )

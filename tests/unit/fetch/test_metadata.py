@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from netsift.fetch.jsonld import MAX_JSON_LD_BLOCKS
 from netsift.fetch.metadata import (
     MAX_DESCRIPTION,
-    MAX_JSON_LD_BLOCKS,
     extract_metadata,
     parse_date,
 )
