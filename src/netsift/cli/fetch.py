@@ -143,6 +143,14 @@ def meta(
     url: Annotated[str, typer.Argument(help="The http(s) URL to describe.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Say why the page was read as its page type: each signal, its weight and "
+            "where it was found, and the runner-up.",
+        ),
+    ] = False,
 ) -> None:
     """Print a page's link-preview card: title, description, image, site name, favicon."""
     from ..params import MetaParams
@@ -151,10 +159,10 @@ def meta(
     _one_shot(settings)
 
     async def one() -> Metadata:
-        params = MetaParams(url=url)
+        params = MetaParams(url=url, explain=explain)
         async with jobless_client(settings) as client:
             with status(f"Reading {url}"):
-                return await client.meta(params.url)
+                return await client.meta(params.url, explain=params.explain)
 
     card = run(one, as_json=as_json)
     if as_json:

@@ -129,6 +129,10 @@ class PageMetaArgs(_Args):
     """Read a page's link-preview card: title, description, image, site name, favicon, date."""
 
     url: str = Field(min_length=1, max_length=8192, description="The http(s) URL to describe.")
+    explain: bool = Field(
+        default=False,
+        description="Also say why the page was read as its page type (page_type_explanation).",
+    )
 
 
 class BatchSearchArgs(_Args):
