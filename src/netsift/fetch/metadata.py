@@ -9,24 +9,23 @@ can poison or blow up the card. Each field has a fallback order, documented wher
 
 from __future__ import annotations
 
-import email.utils
 import html as html_lib
 import re
 from collections.abc import Iterable, Iterator
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..models import Metadata
+from .dates import parse_date, read_date
 from .jsonld import is_json_ld, read_json_ld, type_names
 from .links import absolute_url, page_base
 
 if TYPE_CHECKING:  # the byline reader brings lxml and trafilatura, which feeds do not need
     from .byline import Byline
 
-__all__ = ["extract_metadata", "parse_date", "with_byline"]
+__all__ = ["extract_metadata", "with_byline"]
 
 MAX_DESCRIPTION = 1000
 MAX_TITLE = 500
@@ -152,23 +151,8 @@ def with_byline(metadata: Metadata, byline: Byline | None) -> Metadata:
     if byline is None:
         return metadata
     author = metadata.author or (_clean(byline.author, MAX_TITLE) if byline.author else None)
-    published = metadata.published or (_byline_date(byline.date) if byline.date else None)
+    published = metadata.published or (read_date(byline.date) if byline.date else None)
     return metadata.model_copy(update={"author": author, "published": published})
-
-
-_WRITTEN_DATES = ("%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y")
-
-
-def _byline_date(value: str) -> str | None:
-    """A byline's date: ISO or as people write it ("3 March 2025", "Mar 3, 2025")."""
-    if found := parse_date(value):
-        return found
-    for pattern in _WRITTEN_DATES:
-        try:
-            return _sane(datetime.strptime(value.strip(), pattern).date())
-        except ValueError:
-            continue
-    return None
 
 
 # --- collecting -------------------------------------------------------------------------------
@@ -343,39 +327,3 @@ def _lang(html_node: LexborNode | None, fallbacks: Iterable[str]) -> str | None:
         if _LANG.match(tag):
             return tag
     return None
-
-
-_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_BASIC_DAY = re.compile(r"^\d{8}$")
-_ISO_MONTH = re.compile(r"^\d{4}-\d{2}$")
-_SLASHED = re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})")
-
-
-def parse_date(value: str) -> str | None:
-    """Normalize a date or date-time to ISO 8601 (date only stays date only); None if unclear."""
-    value = value.strip()[:64]
-    if not value:
-        return None
-    if slashed := _SLASHED.match(value):
-        year, month, day = (int(part) for part in slashed.groups())
-        value = f"{year:04d}-{month:02d}-{day:02d}{value[slashed.end() :]}"
-    if _ISO_MONTH.match(value):
-        return value if 1 <= int(value[5:]) <= 12 else None
-    try:
-        if _ISO_DAY.match(value) or _BASIC_DAY.match(value):
-            return _sane(date.fromisoformat(value))
-        parsed = datetime.fromisoformat(value.replace(" ", "T", 1))
-    except ValueError:
-        try:
-            parsed = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-    return _sane(parsed)
-
-
-def _sane(value: date) -> str | None:
-    if not 1900 <= value.year <= 2200:
-        return None
-    if isinstance(value, datetime):
-        return value.isoformat(timespec="seconds")
-    return value.isoformat()
