@@ -40,11 +40,11 @@ from .dom import (
     link_base,
     resolve_links,
     run_trafilatura,
-    string_length,
 )
 from .forum import read_forum
 from .hidden import Hidden, drop_hidden
 from .markdown import normalize_space
+from .measure import string_length
 from .pagetype import Classification, classify_page, publication_marks
 from .product import read_product
 from .tidy import plain_tables, tidy
