@@ -246,15 +246,15 @@ _URL_RULES_TABLE: Final[tuple[UrlRule, ...]] = (
             "service", 2.0, "a business's pages about what it offers"),
     UrlRule("url:story-path", r"/(19|20)\d\d/\d\d?/|/(article|story|post|news|blog)s?/[^/]+",
             "article", 1.5, "a dated path or a story under its section: one story"),
+    # a front page shows the whole site: one cart button on it is a featured product's (1.0 let
+    # a cart button win; 1.6 reads 2 more WCXB collection front pages as blocks, a card grid or
+    # two cart buttons still win)
+    UrlRule("url:home", r"^/$", "service", 1.6, "a site's front page shows the whole site"),
 )  # fmt: skip
 _URL_RULES: Final = tuple(
     (rule, re.compile(rule.pattern, re.IGNORECASE)) for rule in _URL_RULES_TABLE
 )
 HOME: Final = "url:home"
-# a front page shows the whole site: one cart button on it is a featured product's (1.0 let a
-# cart button win; 1.6 reads 2 more WCXB collection front pages as blocks, a card grid or two
-# cart buttons still win)
-_HOME_WEIGHT = 1.6
 
 # --- the page's shape --------------------------------------------------------------------
 
@@ -453,8 +453,6 @@ def _declarations(tree: etree._Element, url: str | None, ev: _Evidence) -> None:
         for rule, pattern in _URL_RULES:
             if pattern.search(path):
                 ev.add(rule.type, rule.weight, rule.name, path, "url")
-        if path in ("", "/"):
-            ev.add("service", _HOME_WEIGHT, HOME, path, "url")
 
 
 def _text_length(body: etree._Element, tag: str | None = None) -> float:
