@@ -194,8 +194,8 @@ def test_unsigned_prose_goes_to_the_block_type_with_evidence() -> None:
     )
     html = _page(f"<h1>Workshop</h1>{ABOUT_PROSE}{ABOUT_PROSE}<ul class='grid'>{cards}</ul>")
     result = classify_page(_tree(html), "https://x.example/a")
-    cards = _found(result, "dom:cards")
-    assert (cards.seen, cards.type, cards.weight) == ("6", "listing", 1.75)
+    found = _found(result, "dom:cards")
+    assert (found.seen, found.type, found.weight) == ("6", "listing", 1.75)
     assert result.type == "listing", result.evidence
 
 
