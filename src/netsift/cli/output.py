@@ -71,9 +71,8 @@ def print_page_type_explanation(why: PageTypeExplanation) -> None:
     sys.stdout.write(f"page_type_rule: {why.rule}\n")
     sys.stdout.write(f"page_type_confidence: {why.confidence:g}\n")
     for signal in why.signals:
-        sys.stdout.write(
-            f"  +{signal.weight:g} {signal.type:<13} {signal.signal}  ({signal.where})\n"
-        )
+        weight = f"+{signal.weight:g}"
+        sys.stdout.write(f"  {weight:<6}{signal.type:<14}{signal.signal}  ({signal.where})\n")
     if why.scores:
         totals = ", ".join(f"{kind} {score:g}" for kind, score in why.scores.items())
         sys.stdout.write(f"page_type_scores: {totals}\n")
