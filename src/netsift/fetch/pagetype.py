@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
@@ -62,7 +63,7 @@ class Evidence:
     """One signal that counted: which rule saw it (`signal`), what it saw (`seen`: a schema.org
     type, a URL path, a count), where, and the weight it added to which type."""
 
-    signal: str  # the rule's name: "schema", "og:type", "url:dated-path", "dom:posts", …
+    signal: str  # the rule's name: "schema", "og:type", "url:story-path", "dom:posts", …
     seen: str
     type: HtmlPageType
     weight: float
@@ -113,10 +114,7 @@ class Classification:
     @property
     def scores(self) -> dict[HtmlPageType, float]:
         """Total weight per type, in the order each type was first seen (ties go to the first)."""
-        totals: dict[HtmlPageType, float] = {}
-        for ev in self.evidence:
-            totals[ev.type] = totals.get(ev.type, 0.0) + ev.weight
-        return totals
+        return _totals(self.evidence)
 
     @property
     def runner_up(self) -> tuple[HtmlPageType, float] | None:
@@ -381,18 +379,24 @@ def schema_types(tree: etree._Element) -> list[str]:
     return [name for name, _ in _declared_types(tree)]
 
 
+def _totals(evidence: Iterable[Evidence]) -> dict[HtmlPageType, float]:
+    """Total weight per type, in the order each type was first seen: a tie goes to the type
+    seen first."""
+    totals: dict[HtmlPageType, float] = {}
+    for ev in evidence:
+        totals[ev.type] = totals.get(ev.type, 0.0) + ev.weight
+    return totals
+
+
 class _Evidence:
-    """The evidence as it is found, and each type's running total (in first-seen order: a tie
-    goes to the type seen first)."""
+    """The evidence, in the order it is found."""
 
     def __init__(self) -> None:
         self.found: list[Evidence] = []
-        self.scores: dict[HtmlPageType, float] = {}
 
     def add(
         self, kind: HtmlPageType, weight: float, signal: str, seen: str, where: SignalSource
     ) -> None:
-        self.scores[kind] = self.scores.get(kind, 0.0) + weight
         self.found.append(Evidence(signal, seen, kind, weight, where))
 
     def count(self, rule: CountRule, count: int, seen: str | None = None) -> None:
@@ -407,10 +411,11 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
     ev = _Evidence()
     _declarations(tree, url, ev)
     declared = sum(1 for e in ev.found if e.declares_story)
-    if not (declared >= _DECLARED_STORY and set(ev.scores) == {"article"}):
+    if not (declared >= _DECLARED_STORY and {e.type for e in ev.found} == {"article"}):
         _dom_signals(tree, ev, url)
     evidence = tuple(ev.found)
-    if not ev.scores:
+    scores = _totals(evidence)
+    if not scores:
         body = next(tree.iterdescendants("body"), tree)
         text = _text_length(body)
         if text < _UNSIGNED_TEXT or _text_length(body, "article") >= _ARTICLE_SHARE * text:
@@ -419,8 +424,8 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
         # holding most of it, is unsigned prose at its least: a landing, schedule or catalogue
         # page that names no type reads as its blocks
         return Classification("service", 0.0, evidence, "unsigned-text")
-    kind, best = max(ev.scores.items(), key=lambda item: item[1])
-    total = sum(ev.scores.values())
+    kind, best = max(scores.items(), key=lambda item: item[1])
+    total = sum(scores.values())
     decision: Decision = "highest"
     if kind == "article" and not (_signed(evidence) and _told(evidence)):
         # prose that no publisher markup, dated address or byline calls a story is an about,
@@ -429,8 +434,8 @@ def classify_page(tree: etree._Element, url: str | None = None) -> Classificatio
         # template), has no one story: either way its blocks are the content (ties go to
         # service, the first)
         decision = "thin-story" if _signed(evidence) else "unsigned-story"
-        kind = max(BLOCK_PAGE_TYPES, key=lambda k: ev.scores.get(k, 0.0))
-        best = ev.scores.get(kind, 0.0)
+        kind = max(BLOCK_PAGE_TYPES, key=lambda k: scores.get(k, 0.0))
+        best = scores.get(kind, 0.0)
     return Classification(kind, round(best / total, 2), evidence, decision)
 
 
