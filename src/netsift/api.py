@@ -13,13 +13,14 @@ from .fetch.extract import extract
 from .models import (
     ContentFormat,
     Page,
+    PageTypeChoice,
     RenderMode,
     ResearchReport,
     SafeSearch,
     SearchResponse,
     TimeRange,
 )
-from .params import Depth, PageTypeChoice
+from .params import Depth
 
 __all__ = ["extract", "fetch", "research", "search"]
 

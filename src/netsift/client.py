@@ -24,6 +24,7 @@ from .models import (
     MapResult,
     Metadata,
     Page,
+    PageTypeChoice,
     RenderMode,
     ResearchReport,
     SafeSearch,
@@ -46,7 +47,6 @@ from .params import (
     FlagDiscoveryParams,
     MapOptions,
     MetaParams,
-    PageTypeChoice,
     ResearchParams,
     RobotsCheckParams,
     SearchParams,
@@ -479,11 +479,35 @@ class Client:
         )
         return await self.mapper.map(params)
 
-    async def meta(self, url: str, *, respect_robots: bool | None = None) -> Metadata:
-        """The link-preview card of `url`: title, description, image, site name, favicon…"""
-        params = validated(MetaParams, url=url, respect_robots=respect_robots)
-        page = await self.fetch(params.url, respect_robots=params.respect_robots, max_length=1)
-        return page.metadata.model_copy(update={"page_type": page.page_type})
+    async def meta(
+        self, url: str, *, respect_robots: bool | None = None, explain: bool = False
+    ) -> Metadata:
+        """The link-preview card of `url`: title, description, image, site name, favicon…
+        `explain` also says why the page was read as its page type
+        (`page_type_explanation`: each signal, its weight and where it was found, the
+        runner-up)."""
+        params = validated(MetaParams, url=url, respect_robots=respect_robots, explain=explain)
+        page = await self.fetch(
+            params.url,
+            respect_robots=params.respect_robots,
+            max_length=1,
+            keep_source=params.explain,
+        )
+        card = page.metadata.model_copy(update={"page_type": page.page_type})
+        if not params.explain:
+            return card
+        from functools import partial
+
+        from .fetch.explain import explain_page
+
+        # the page as read (its HTML, or the DOM when rendered), classified again in the
+        # extraction worker: a page is hostile input wherever it is parsed
+        explained = await self.compute.run(
+            partial(explain_page, page_type=page.page_type, url=page.final_url),
+            page.source,
+            what="the page",
+        )
+        return card.model_copy(update={"page_type_explanation": explained})
 
     def extract(
         self,

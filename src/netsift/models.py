@@ -7,11 +7,12 @@ rename nothing, add with defaults.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "HTML_PAGE_TYPES",
     "TIME_RANGE_WORDS",
     "Attempt",
     "Citation",
@@ -21,6 +22,7 @@ __all__ = [
     "Event",
     "EventType",
     "FeedEntry",
+    "HtmlPageType",
     "Link",
     "MapLink",
     "MapResult",
@@ -28,6 +30,9 @@ __all__ = [
     "Metadata",
     "Page",
     "PageType",
+    "PageTypeChoice",
+    "PageTypeExplanation",
+    "PageTypeSignal",
     "Query",
     "Redirect",
     "RenderMode",
@@ -35,6 +40,7 @@ __all__ = [
     "SafeSearch",
     "SearchResponse",
     "SearchResult",
+    "SignalSource",
     "SitemapReport",
     "TimeRange",
 ]
@@ -54,19 +60,14 @@ TIME_RANGE_WORDS: dict[str, TimeRange] = {
     "year": "y",
 }
 SafeSearch = Literal["off", "moderate", "strict"]
-PageType = Literal[
-    "article",
-    "documentation",
-    "forum",
-    "product",
-    "service",
-    "listing",
-    "collection",
-    "feed",
-    "pdf",
-    "json",
-    "text",
-]
+# The page types, written once: an HTML page is classified as one of these (fetch/pagetype.py)
+# or forced to one (`page_type=`); other content types know their kind.
+HtmlPageType = Literal[
+    "article", "documentation", "forum", "product", "service", "listing", "collection"
+]  # fmt: skip
+PageType = Literal[HtmlPageType, "feed", "pdf", "json", "text"]
+PageTypeChoice = Literal["auto", HtmlPageType]  # what `page_type=` accepts
+HTML_PAGE_TYPES: Final[tuple[HtmlPageType, ...]] = get_args(HtmlPageType)
 
 
 class _Model(BaseModel):
@@ -134,6 +135,32 @@ class Redirect(_Model):
     location: str
 
 
+# Where a page-type signal was found (fetch/pagetype.py's Evidence.where).
+SignalSource = Literal["json-ld", "microdata", "opengraph", "url", "body"]
+
+
+class PageTypeSignal(_Model):
+    """One piece of evidence the classifier weighed: what it saw, where, for which type."""
+
+    signal: str  # what was seen: "schema:newsarticle", "url:dated-path", "dom:posts=4"
+    where: SignalSource
+    type: HtmlPageType
+    weight: float
+
+
+class PageTypeExplanation(_Model):
+    """Why netsift read a page as its type (`netsift meta --explain`): each signal with its
+    weight and where it was found, the totals per type, the rule that decided, the runner-up."""
+
+    type: PageType
+    confidence: float  # the winner's share of all the weight (0 when no signal counted)
+    rule: str  # how the type was decided: the highest total, or the rule that overruled it
+    signals: list[PageTypeSignal] = Field(default_factory=list)
+    scores: dict[str, float] = Field(default_factory=dict)  # total weight per type
+    runner_up: HtmlPageType | None = None  # the best-scoring type that was not chosen
+    runner_up_score: float | None = None
+
+
 class Metadata(_Model):
     """What a client needs to draw a link-preview card, plus the raw structured data."""
 
@@ -153,6 +180,8 @@ class Metadata(_Model):
     # captured from and when; None for a page read live.
     archived_from: str | None = None
     archived_at: datetime | None = None
+    # why it was read as that type; filled only by `meta` when asked (`explain`)
+    page_type_explanation: PageTypeExplanation | None = None
     twitter: dict[str, str] = Field(default_factory=dict)
     opengraph: dict[str, str] = Field(default_factory=dict)
     json_ld: list[dict[str, Any]] = Field(default_factory=list)

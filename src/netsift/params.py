@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 from .errors import InvalidInput
 from .models import (
     ContentFormat,
+    PageTypeChoice,
     RenderMode,
     SafeSearch,
     SearchResult,
@@ -123,10 +124,6 @@ def validated(model: type[P], **fields: Any) -> P:
         raise InvalidInput.from_validation(exc) from None
 
 
-PageTypeChoice = Literal[
-    "auto", "article", "documentation", "forum", "product", "service", "listing", "collection"
-]
-
 Url = Annotated[
     str,
     Field(min_length=1, max_length=MAX_URL_CHARS, description="An http or https URL to read."),
@@ -193,6 +190,11 @@ class MetaParams(_Params):
     url: Url
     respect_robots: bool | None = Field(
         default=None, description="Obey robots.txt (default: the server's setting, on)."
+    )
+    explain: bool = Field(
+        default=False,
+        description="Say why the page was read as its page type: each signal with its weight "
+        "and where it was found, and the runner-up (page_type_explanation).",
     )
 
 

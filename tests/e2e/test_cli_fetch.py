@@ -233,6 +233,29 @@ def test_meta_json(invoke: CliCall, offline_web: OfflineWeb) -> None:
     assert card.canonical == "https://blog.example/posts/fridge-starter"
 
 
+def test_meta_explain(netsift: CliCall, offline_web: OfflineWeb) -> None:
+    run = netsift("meta", "--explain", offline_web.url("listing.test", "/category"))
+    assert run.code == 0, run.stderr
+    assert "page_type: listing" in run.stdout
+    assert "page_type_rule: highest: the highest total weight" in run.stdout
+    assert "+1.75 listing       dom:cards=6  (body)" in run.stdout
+    assert "page_type_runner_up: collection (1)" in run.stdout
+
+
+def test_meta_explain_json(invoke: CliCall, offline_web: OfflineWeb) -> None:
+    run = invoke("meta", "--json", "--explain", offline_web.url("shop.test", "/product"))
+    assert run.code == 0
+    why = Metadata.model_validate_json(run.stdout).page_type_explanation
+    assert why is not None and why.type == "product"
+    assert ("schema=product", "json-ld", 4.0) in [
+        (s.signal, s.where, s.weight) for s in why.signals
+    ]
+    plain = Metadata.model_validate_json(
+        invoke("meta", "--json", offline_web.url("shop.test", "/product")).stdout
+    )
+    assert plain.page_type_explanation is None
+
+
 def test_meta_no_robots(invoke: CliCall, offline_web: OfflineWeb) -> None:
     url = offline_web.url("docs.test", "/private/secret")
     assert invoke("meta", url).code == 3

@@ -136,6 +136,14 @@ def meta(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_robots: Annotated[bool, typer.Option("--no-robots", help="Ignore robots.txt.")] = False,
     stdin: StdinOption = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Say why the page was read as its page type: each signal, its weight and "
+            "where it was found, and the runner-up.",
+        ),
+    ] = False,
 ) -> None:
     """Print a page's link-preview card: title, description, image, site name, favicon."""
     from ..errors import InvalidInput
@@ -152,10 +160,10 @@ def meta(
     async def one() -> Metadata:
         if url is None:
             raise InvalidInput("give a URL, or --stdin for JSON lines")
-        params = MetaParams(url=url)
+        params = MetaParams(url=url, explain=explain)
         async with jobless_client(settings) as client:
             with status(f"Reading {url}"):
-                return await client.meta(params.url)
+                return await client.meta(params.url, explain=params.explain)
 
     card = run(one, as_json=as_json)
     if as_json:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..models import Metadata, Page, SearchResponse
+    from ..models import Metadata, Page, PageTypeExplanation, SearchResponse
 
 __all__ = ["emit_json", "human", "print_meta", "print_page", "print_search", "status"]
 
@@ -61,6 +61,23 @@ def print_meta(meta: Metadata) -> None:
         value = getattr(meta, name)
         if value:
             sys.stdout.write(f"{name}: {value}\n")
+    if meta.page_type_explanation is not None:
+        print_page_type_explanation(meta.page_type_explanation)
+
+
+def print_page_type_explanation(why: PageTypeExplanation) -> None:
+    """`meta --explain`: the decision, each signal with its weight and where it was found (in
+    the order found), the totals and the runner-up."""
+    sys.stdout.write(f"page_type_rule: {why.rule}\n")
+    sys.stdout.write(f"page_type_confidence: {why.confidence:g}\n")
+    for signal in why.signals:
+        weight = f"+{signal.weight:g}"
+        sys.stdout.write(f"  {weight:<6}{signal.type:<14}{signal.signal}  ({signal.where})\n")
+    if why.scores:
+        totals = ", ".join(f"{kind} {score:g}" for kind, score in why.scores.items())
+        sys.stdout.write(f"page_type_scores: {totals}\n")
+    if why.runner_up is not None:
+        sys.stdout.write(f"page_type_runner_up: {why.runner_up} ({why.runner_up_score:g})\n")
 
 
 def print_search(response: SearchResponse, *, verbose: bool = False) -> None:

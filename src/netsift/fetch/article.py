@@ -13,6 +13,7 @@ from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 from ..models import ContentFormat
 from .dom import run_trafilatura
 from .markdown import normalize_space
+from .tags import HEADING_TAGS
 from .tree import drop
 
 __all__ = ["read_article", "without_headline"]
@@ -147,9 +148,6 @@ def _join(chunks: list[etree._Element]) -> None:
             parent.remove(chunk)
 
 
-_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
-
-
 def _drop_related(tree: etree._Element) -> None:
     """Drop the teasers a heading its class names as related introduces: the heading and what
     follows it in its container. Trafilatura discards related blocks by their container's
@@ -157,7 +155,7 @@ def _drop_related(tree: etree._Element) -> None:
     that starts with the word counts: ids and slug classes spell out the heading's text."""
     marked = [
         h
-        for h in tree.iter(*_HEADINGS)
+        for h in tree.iter(*HEADING_TAGS[1:])  # below the page's title
         if any(t.startswith("related") for t in (h.get("class") or "").lower().split())
     ]
     for heading in marked:

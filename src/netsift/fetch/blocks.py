@@ -12,8 +12,10 @@ from lxml import etree
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
 from .dom import own_copy, render_node, resolve_links, run_trafilatura
-from .pagetype import card_run, post_run
+from .measure import node_text
+from .pagetype import BLOCK_PAGE_TYPES, card_run, post_run
 from .region import find_main_region, text_length
+from .tags import HEADING_TAGS
 from .tree import drop
 
 __all__ = [
@@ -25,7 +27,7 @@ __all__ = [
     "read_blocks",
 ]
 
-BLOCK_PAGES = frozenset({"listing", "collection", "service"})
+BLOCK_PAGES = frozenset(BLOCK_PAGE_TYPES)
 _REGION_SHARE = 0.8  # trafilatura kept under this share of the main region: it lost the blocks
 # trafilatura's pick holds under this share of the words of the region's run of cards: it read
 # the text around the grid (a filter bar, a result count) and left the items out
@@ -39,7 +41,6 @@ _CONTROL_WORDS = re.compile(
     r"(?:$|[-_\s])",
     re.IGNORECASE,
 )
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _REPEATS = 3  # a short link label on this many blocks is each block's button, not content
 _LABEL_WORDS = 3
 _DIGIT = re.compile(r"\d")
@@ -54,7 +55,7 @@ def _names(node: etree._Element) -> str:
 
 
 def _words(node: etree._Element) -> str:
-    return " ".join(" ".join(node.itertext()).split())
+    return node_text(node)
 
 
 @lru_cache(maxsize=4096)
@@ -170,7 +171,7 @@ def drop_repeats(region: etree._Element) -> None:
 def _is_toggle(button: etree._Element) -> bool:
     if button.get("aria-expanded") is not None or button.get("aria-controls") is not None:
         return True
-    return _words(button).endswith("?") or next(button.iter(*_HEADINGS), None) is not None
+    return _words(button).endswith("?") or next(button.iter(*HEADING_TAGS), None) is not None
 
 
 def _show(panel: etree._Element) -> None:

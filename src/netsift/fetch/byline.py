@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .dom import string_length
 from .markdown import normalize_space
+from .measure import string_length
+from .tags import HEADING_TAGS
 from .tree import drop
 
 __all__ = ["Byline", "take_byline"]
@@ -33,7 +34,7 @@ _NAMED = re.compile(
 )
 _BY = re.compile(r"^(?:by|written by|posted by|words by|von|par|por|door)\s+(.+)$", re.IGNORECASE)
 _HOLDERS = ("p", "div", "span", "address", "section", "small")
-_BLOCKS = ("h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "pre", "blockquote")
+_BLOCKS = (*HEADING_TAGS, "ul", "ol", "table", "pre", "blockquote")
 _ROLE = re.compile(r"\s*[,|•·–—]\s*.*$")  # what follows a name: a role, a date, a publication
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{4}"

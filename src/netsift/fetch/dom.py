@@ -28,7 +28,6 @@ __all__ = [
     "render_node",
     "resolve_links",
     "run_trafilatura",
-    "string_length",
 ]
 
 _ABSOLUTE = ("http://", "https://")
@@ -67,15 +66,6 @@ def _unbracketed(content: str, fmt: ContentFormat) -> str:
     if fmt != "markdown" or "[" not in content:
         return content
     return _TARGETLESS.sub(lambda m: m[1] or m[2], content)
-
-
-_STRING_LENGTH = etree.XPath("string-length(.)")
-
-
-def string_length(node: etree._Element) -> float:
-    """Characters of text under `node`, scripts included, counted by libxml2 without building
-    the string (the cheap measure for shares of a page)."""
-    return float(_STRING_LENGTH(node))
 
 
 def render_node(node: etree._Element, fmt: ContentFormat) -> str:

@@ -22,6 +22,8 @@ from trafilatura.settings import BASIC_CLEAN_XPATH
 from ..models import ContentFormat
 from .boilerplate import looks_like_boilerplate
 from .markdown import render
+from .measure import node_text
+from .tags import HEADING_TAGS
 from .tree import drop
 
 __all__ = ["Fallback", "read_fallback"]
@@ -32,7 +34,7 @@ LINK_SHARE = 0.5  # of a list's text in links: above it the list is a menu, not 
 
 # the blocks a page's text is read from when it has no dominant article: baseline's paragraph
 # tags, plus the headings, lists and tables it flattened away
-_BLOCKS = ("p", "blockquote", "pre", "q", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table")
+_BLOCKS = ("p", "blockquote", "pre", "q", *HEADING_TAGS, "ul", "ol", "table")
 _TEXT_BLOCKS = frozenset(_BLOCKS)
 _NAMED_BLOCKS = ("div", "section", "ul", "ol", "header", "form", "p")  # chrome can be named
 
@@ -75,7 +77,7 @@ def _as(container: etree._Element, fmt: ContentFormat, text: str) -> str:
 
 
 def _text_length(node: etree._Element) -> int:
-    return len(" ".join(" ".join(node.itertext()).split()))
+    return len(node_text(node))
 
 
 def _articles(tree: etree._Element) -> etree._Element | None:

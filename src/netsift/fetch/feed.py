@@ -19,7 +19,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from ..errors import DecodeError
 from ..models import FeedEntry
-from .metadata import parse_date
+from .dates import parse_date
 
 __all__ = ["MAX_ENTRIES", "FeedContent", "extract_feed"]
 

@@ -18,6 +18,7 @@ from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
 from .dom import own_copy, render_node
 from .markdown import TextFormat, normalize_space, render
+from .tags import HEADING_TAGS
 from .tree import drop
 
 __all__ = ["Post", "extract_posts", "find_posts", "read_forum", "render_posts"]
@@ -450,7 +451,6 @@ _CONTROL_WORDS = 4  # a script-driven link without a target ("Click to shrink...
 _LABEL_HIDDEN = re.compile(r"(?<!\S)\S*label-hidden\S*")
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _REPLY_PREFIX = re.compile(r"^(?:re\s*:\s*)+", re.IGNORECASE)
 _CHROME_WORDS = 6  # a button or label ("Reply with quote", "Click to expand...") is this short
 
@@ -468,7 +468,7 @@ def _drop_repeated_chrome(posts: list[Post]) -> None:
             if el is post.body or not isinstance(el.tag, str):
                 continue
             text = _text(el)
-            if el.tag in _HEADINGS:
+            if el.tag in HEADING_TAGS:
                 text = _REPLY_PREFIX.sub("", text)
             elif len(text.split()) > _CHROME_WORDS:
                 continue

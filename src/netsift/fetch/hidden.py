@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from .dom import string_length
+from .measure import string_length
 from .tree import drop
 
 __all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden"]

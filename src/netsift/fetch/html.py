@@ -27,7 +27,7 @@ from lxml import etree
 from trafilatura.settings import MANUALLY_CLEANED
 
 from ..errors import InvalidInput
-from ..models import ContentFormat, PageType
+from ..models import HTML_PAGE_TYPES, ContentFormat, HtmlPageType, PageType
 from .article import read_article, without_headline
 from .blocks import BLOCK_PAGES, read_blocks
 from .boilerplate import PRUNED_TAGS
@@ -40,18 +40,12 @@ from .dom import (
     link_base,
     resolve_links,
     run_trafilatura,
-    string_length,
 )
 from .forum import read_forum
 from .hidden import Hidden, drop_hidden
 from .markdown import normalize_space
-from .pagetype import (
-    HTML_PAGE_TYPES,
-    Classification,
-    HtmlPageType,
-    classify_page,
-    publication_marks,
-)
+from .measure import string_length
+from .pagetype import Classification, classify_page, publication_marks
 from .product import read_product
 from .tidy import plain_tables, tidy
 from .tree import drop
@@ -279,7 +273,7 @@ def _classify(tree: etree._Element, url: str | None, page_type: str) -> Classifi
     if page_type == "auto":
         return classify_page(tree, url)
     forced: HtmlPageType = next(k for k in HTML_PAGE_TYPES if k == page_type)
-    return Classification(forced, 1.0, ("requested",))
+    return Classification.requested(forced)
 
 
 def _read(

@@ -13,6 +13,8 @@ from typing import Literal
 
 from lxml import etree
 
+from .tags import HEADING_LEVELS
+
 __all__ = ["BLOCK_TAGS", "TextFormat", "normalize_space", "render"]
 
 TextFormat = Literal["markdown", "text"]
@@ -27,7 +29,6 @@ BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "head", "title", "meta"})
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SPACE = re.compile(r"[ \t\r\n\f\v\u00a0\u200b]+")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]])")
 
@@ -82,11 +83,11 @@ class _Renderer:
         tag = _tag(node)
         if not tag or tag in _SKIP:
             return
-        if tag in _HEADINGS:
+        if tag in HEADING_LEVELS:
             self.flush()
             text = self.inline_text(node)
             if text:
-                self.blocks.append(("#" * _HEADINGS[tag] + " " if self.md else "") + text)
+                self.blocks.append(("#" * HEADING_LEVELS[tag] + " " if self.md else "") + text)
             return
         if tag == "br":
             self.line.append("\n" if not self.md else "  \n")

@@ -9,30 +9,27 @@ can poison or blow up the card. Each field has a fallback order, documented wher
 
 from __future__ import annotations
 
-import email.utils
 import html as html_lib
-import json
 import re
 from collections.abc import Iterable, Iterator
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..models import Metadata
+from .dates import parse_date, read_date
+from .jsonld import is_json_ld, read_json_ld, type_names
 from .links import absolute_url, page_base
 
 if TYPE_CHECKING:  # the byline reader brings lxml and trafilatura, which feeds do not need
     from .byline import Byline
 
-__all__ = ["extract_metadata", "parse_date", "with_byline"]
+__all__ = ["extract_metadata", "with_byline"]
 
 MAX_DESCRIPTION = 1000
 MAX_TITLE = 500
 MAX_VALUE = 2000
-MAX_JSON_LD_BLOCKS = 20
-MAX_JSON_LD_BYTES = 100_000
 MAX_PROPERTIES = 100
 
 _OG_PREFIXES = ("og:", "article:", "profile:", "book:")
@@ -74,8 +71,6 @@ _META_AUTHORS = ("dc.creator", "citation_author", "parsely-author", "sailthru.au
 _URL_KEYS = (":url", ":secure_url", ":image", ":image:src", ":video", ":audio", ":player")
 _LANG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_LD_WRAPPER = re.compile(r"^\s*(?://\s*)?(?:<!--|<!\[CDATA\[)|(?://\s*)?(?:-->|\]\]>)\s*$")
 
 
 def extract_metadata(html: str | LexborHTMLParser, url: str | None) -> Metadata:
@@ -124,7 +119,7 @@ def extract_metadata(html: str | LexborHTMLParser, url: str | None) -> Metadata:
         ),
         url=page_url or _first_url(base, meta("og:url"), [canonical or ""]),
         type=_first_text(
-            MAX_TITLE, meta("og:type"), (t for i in ld_items[:1] for t in _type_names(i))
+            MAX_TITLE, meta("og:type"), (t for i in ld_items[:1] for t in type_names(i))
         ),
         author=_first_text(
             MAX_TITLE,
@@ -156,23 +151,8 @@ def with_byline(metadata: Metadata, byline: Byline | None) -> Metadata:
     if byline is None:
         return metadata
     author = metadata.author or (_clean(byline.author, MAX_TITLE) if byline.author else None)
-    published = metadata.published or (_byline_date(byline.date) if byline.date else None)
+    published = metadata.published or (read_date(byline.date) if byline.date else None)
     return metadata.model_copy(update={"author": author, "published": published})
-
-
-_WRITTEN_DATES = ("%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y")
-
-
-def _byline_date(value: str) -> str | None:
-    """A byline's date: ISO or as people write it ("3 March 2025", "Mar 3, 2025")."""
-    if found := parse_date(value):
-        return found
-    for pattern in _WRITTEN_DATES:
-        try:
-            return _sane(datetime.strptime(value.strip(), pattern).date())
-        except ValueError:
-            continue
-    return None
 
 
 # --- collecting -------------------------------------------------------------------------------
@@ -230,42 +210,9 @@ def _links(tree: LexborHTMLParser, base: str | None) -> dict[str, str]:
 
 
 def _json_ld(tree: LexborHTMLParser) -> list[dict[str, Any]]:
-    """Every JSON-LD object, `@graph` flattened; broken blocks repaired when easy, else skipped."""
-    items: list[dict[str, Any]] = []
-    blocks = 0
-    for node in tree.css("script[type]"):
-        if (node.attributes.get("type") or "").strip().lower() != "application/ld+json":
-            continue
-        blocks += 1
-        if blocks > MAX_JSON_LD_BLOCKS:
-            break
-        raw = node.text(deep=True)
-        if len(raw) > MAX_JSON_LD_BYTES:
-            continue
-        items.extend(_flatten(_parse_loose_json(raw)))
-    return items[:MAX_JSON_LD_BLOCKS]
-
-
-def _parse_loose_json(raw: str) -> Any:
-    text = _LD_WRAPPER.sub("", raw.strip())
-    for attempt in (text, _TRAILING_COMMA.sub(r"\1", text)):
-        try:
-            return json.loads(attempt, strict=False)
-        except (ValueError, RecursionError):
-            continue
-    return None
-
-
-def _flatten(value: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(value, list):
-        for item in value:
-            yield from _flatten(item)
-    elif isinstance(value, dict):
-        graph = value.get("@graph")
-        if isinstance(graph, list):
-            yield from (item for item in graph if isinstance(item, dict))
-        else:
-            yield value
+    """Every JSON-LD object (jsonld.py: `@graph` flattened, repaired when easy, bounded)."""
+    blocks = tree.css("script[type]")
+    return read_json_ld(n.text(deep=True) for n in blocks if is_json_ld(n.attributes.get("type")))
 
 
 def _by_preference(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -274,13 +221,7 @@ def _by_preference(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _types(item: dict[str, Any]) -> set[str]:
-    return {kind.lower() for kind in _type_names(item)}
-
-
-def _type_names(item: dict[str, Any]) -> list[str]:
-    kind = item.get("@type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    return [k for k in kinds if isinstance(k, str)]
+    return {kind.lower() for kind in type_names(item)}
 
 
 def _names(value: Any) -> Iterator[str]:
@@ -386,39 +327,3 @@ def _lang(html_node: LexborNode | None, fallbacks: Iterable[str]) -> str | None:
         if _LANG.match(tag):
             return tag
     return None
-
-
-_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_BASIC_DAY = re.compile(r"^\d{8}$")
-_ISO_MONTH = re.compile(r"^\d{4}-\d{2}$")
-_SLASHED = re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})")
-
-
-def parse_date(value: str) -> str | None:
-    """Normalize a date or date-time to ISO 8601 (date only stays date only); None if unclear."""
-    value = value.strip()[:64]
-    if not value:
-        return None
-    if slashed := _SLASHED.match(value):
-        year, month, day = (int(part) for part in slashed.groups())
-        value = f"{year:04d}-{month:02d}-{day:02d}{value[slashed.end() :]}"
-    if _ISO_MONTH.match(value):
-        return value if 1 <= int(value[5:]) <= 12 else None
-    try:
-        if _ISO_DAY.match(value) or _BASIC_DAY.match(value):
-            return _sane(date.fromisoformat(value))
-        parsed = datetime.fromisoformat(value.replace(" ", "T", 1))
-    except ValueError:
-        try:
-            parsed = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-    return _sane(parsed)
-
-
-def _sane(value: date) -> str | None:
-    if not 1900 <= value.year <= 2200:
-        return None
-    if isinstance(value, datetime):
-        return value.isoformat(timespec="seconds")
-    return value.isoformat()

@@ -24,8 +24,10 @@ from lxml import etree
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
 from .dom import body_of
+from .jsonld import json_ld_objects, type_names
 from .markdown import TextFormat, normalize_space, render
-from .pagetype import json_ld_objects
+from .measure import word_count, words_in
+from .prices import PRICE
 
 __all__ = [
     "ProductFacts",
@@ -93,8 +95,7 @@ def _price(offer: dict[str, Any]) -> str | None:
 def extract_product_facts(tree: etree._Element) -> ProductFacts | None:
     """Facts of the first schema.org Product (JSON-LD first, then microdata); None if absent."""
     for obj in json_ld_objects(tree):
-        raw = obj.get("@type")
-        types = [t.lower() for t in (raw if isinstance(raw, list) else [raw]) if isinstance(t, str)]
+        types = [t.lower() for t in type_names(obj)]
         if not {"product", "productgroup", "individualproduct"} & set(types):
             continue
         offer = _offer(obj.get("offers"))
@@ -148,7 +149,6 @@ _OWN = re.compile(
 _NOISE_SHARE = 0.5  # a "review" block holding this share of the page is its layout, not reviews
 _MIN_WORDS = 2  # single words ("Size", "Reviews") also occur in the description itself
 _KEPT_SHARE = 0.1  # dropping more than this leaves nothing: the extraction was the noise's own
-_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?(?:€|EUR|USD|GBP|CHF|zł|kr)\b")
 _BOX_CHARS = 3000  # a block around the h1 larger than this is the page, not its buy box
 _MIN_COPY_WORDS = 3  # shorter repeated lines ("Size", "In stock") are labels, not copies
 _LAYOUTS = 3  # copies of one block a page renders for its layouts; more are item cards
@@ -199,9 +199,9 @@ def card_text(tree: etree._Element) -> str:
     chain = set(h1.iterancestors()) if h1 is not None else set()
     priced: dict[etree._Element, set[etree._Element]] = {}
     for el in body_of(tree).iter():
-        if isinstance(el.tag, str) and el.text and _PRICE.search(el.text):
+        if isinstance(el.tag, str) and el.text and PRICE.search(el.text):
             _count_priced(el, priced)
-        if el.tail and _PRICE.search(el.tail) and el.getparent() is not None:
+        if el.tail and PRICE.search(el.tail) and el.getparent() is not None:
             _count_priced(el.getparent(), priced)
     rows = [n for n, kids in priced.items() if len(kids) >= _CARDS and n not in chain]
     found: list[str] = []
@@ -217,11 +217,11 @@ def card_text(tree: etree._Element) -> str:
 def _with_title(row: etree._Element, chain: set[etree._Element]) -> etree._Element:
     """The row with the blocks around it that add only a few words: its title ("Similar
     items") and controls."""
-    words = len(" ".join(row.itertext()).split())
+    words = word_count(row)
     for parent in row.iterancestors():
         if parent in chain or parent.tag == "body":
             break
-        size = len(" ".join(parent.itertext()).split())
+        size = word_count(parent)
         if size - words > _TITLE_WORDS:
             break
         row, words = parent, size
@@ -255,7 +255,7 @@ def _is_card(node: etree._Element) -> bool:
     if not any((a.get("href") or "#")[:1] != "#" for a in node.iter("a")):
         return False
     text = " ".join(node.itertext())
-    return len(text.split()) >= _CARD_WORDS and _PRICE.search(text) is not None
+    return words_in(text) >= _CARD_WORDS and PRICE.search(text) is not None
 
 
 _TITLE_WORDS = 12  # a row's title and arrows ("Customers also viewed", "Next") say less
@@ -279,10 +279,10 @@ def without_noise(content: str, noise: str, keep: float = _KEPT_SHARE) -> str:
     if not noise:
         return content
     lines = content.split("\n")
-    noisy = [len(line.split()) >= _MIN_WORDS and _in_noise(_plain(line), noise) for line in lines]
+    noisy = [words_in(line) >= _MIN_WORDS and _in_noise(_plain(line), noise) for line in lines]
     if not any(noisy):
         return content
-    long_lines = [i for i, line in enumerate(lines) if len(line.split()) >= _MIN_WORDS]
+    long_lines = [i for i, line in enumerate(lines) if words_in(line) >= _MIN_WORDS]
     drop = {i for i, n in enumerate(noisy) if n}
     for before, after in pairwise(long_lines):
         if noisy[before] and noisy[after]:
@@ -297,7 +297,7 @@ def without_noise(content: str, noise: str, keep: float = _KEPT_SHARE) -> str:
         kept.append(line)
         last = i
     trimmed = "\n".join(kept)
-    return trimmed if len(trimmed.split()) >= keep * len(content.split()) else content
+    return trimmed if words_in(trimmed) >= keep * words_in(content) else content
 
 
 def _in_noise(line: str, noise: str) -> bool:
@@ -326,7 +326,7 @@ def without_copies(content: str) -> str:
     kept = []
     for line in lines:
         key = _plain(line)
-        if key in seen and len(line.split()) >= _MIN_COPY_WORDS and counts[key] <= _LAYOUTS:
+        if key in seen and words_in(line) >= _MIN_COPY_WORDS and counts[key] <= _LAYOUTS:
             continue
         seen.add(key)
         kept.append(line)
@@ -344,7 +344,7 @@ def _buy_box(tree: etree._Element, fmt: TextFormat) -> list[str]:
         text = "".join(node.itertext())
         if len(text) > _BOX_CHARS or node.tag in ("body", "html"):
             return []
-        if _PRICE.search(text):
+        if PRICE.search(text):
             work = deepcopy(node)
             prune_boilerplate(work)
             return [line for line in render(work, fmt).split("\n") if line.strip()]

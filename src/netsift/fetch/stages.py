@@ -2,7 +2,13 @@
 work whose result it would discard: the copy of the tree when nothing in it is pruned, the
 raw-tree prunes when no id or class carries their words, and readability's rival extraction
 when it cannot be preferred. Outputs are byte-identical to `extract` (the tests compare them);
-on any other trafilatura release `SUPPORTED` is false and `dom` calls `extract` itself."""
+on any other trafilatura release `SUPPORTED` is false and `dom` calls `extract` itself.
+
+This is the one module that touches trafilatura's private names (`PRIVATE`, each with the
+signature it is called with); tests/unit/fetch/test_trafilatura_release.py fails loudly when a
+release moves any of them. The comments marked "trafilatura:" are its own, from
+`core.trafilatura_sequence` and `external.compare_extraction`, kept beside the lines they
+explain; netsift's changes are said as such."""
 
 from __future__ import annotations
 
@@ -52,7 +58,28 @@ except ImportError:  # another trafilatura release: `dom` uses its public call
 else:
     SUPPORTED = trafilatura.__version__ == RELEASE
 
-__all__ = ["RELEASE", "SUPPORTED", "extract"]
+__all__ = ["PRIVATE", "RELEASE", "SUPPORTED", "extract"]
+
+# The private callables this module runs, with the parameters it passes them (by position,
+# in order): a release that renames, removes or reorders one breaks the byte-identical copy.
+PRIVATE: dict[str, tuple[str, ...]] = {
+    "trafilatura.core._forum_thread_page": ("tree",),
+    "trafilatura.core._prepare_tree": ("tree", "options", "url"),
+    "trafilatura.core._recall_retry": ("esc_tree", "r_options", "url"),
+    "trafilatura.core.determine_returnstring": ("document", "options"),
+    "trafilatura.core.trafilatura_sequence": ("tree", "options", "url"),  # what _sequence copies
+    "trafilatura.external.compare_extraction": (
+        "cleaned_tree", "raw_tree", "body", "text", "options"
+    ),
+    "trafilatura.external.justext_rescue": ("tree", "options"),
+    "trafilatura.htmlprocessing.convert_tags": ("tree", "options", "url"),
+    "trafilatura.htmlprocessing.prune_unwanted_nodes": ("tree", "nodelist"),
+    "trafilatura.main_extractor._elem_text": ("element",),
+    "trafilatura.main_extractor.extract_comments": ("tree", "options"),
+    "trafilatura.main_extractor.extract_content": ("cleaned_tree", "options"),
+    "trafilatura.baseline.html2txt": ("content",),
+    "trafilatura.deduplication.content_fingerprint": ("content",),
+}  # fmt: skip
 
 LOGGER = logging.getLogger(__name__)
 _OUTPUT: dict[ContentFormat, str] = {"markdown": "markdown", "text": "txt", "html": "html"}
@@ -108,8 +135,13 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
     is_forum = _forum_thread_page(tree)
     names = "\n".join(_NAMES(tree))
     owned = False
+    # trafilatura: raw-tree prune so the external extractors inherit it too: readability
+    # would otherwise pick the longest appended article over the real one
+    # (netsift: on a copy, and only when some id or class holds one of its words)
     if any(word in names for word in _RAW_PRUNE_WORDS):
         tree, owned = prune_unwanted_nodes(copy(tree), RAW_TREE_PRUNE_XPATH), True
+    # trafilatura: comments off: prune the raw tree so all stages inherit it, lists are still
+    # ol/ul here
     if (
         not options.comments
         and (options.focus == "precision" or not is_forum)
@@ -123,15 +155,24 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
     if options.comments:
         commentsbody, temp_comments, cleaned_tree = extract_comments(cleaned_tree, options)
         if temp_comments and is_forum:
+            # trafilatura: thread-forum: the "comments" are the posts -> route into the body
+            # (backup predates capture); keep the capture aside, salvaged below if the cascade
+            # drops the posts
             forum_posts = commentsbody
             commentsbody, temp_comments = etree.Element("body"), ""
             cleaned_tree = convert_tags(copy(cleaned_tree_backup), options, url)
     if options.focus == "precision" and not is_forum:
+        # trafilatura: NOT redundant with the raw-tree prune above: this runs POST-conversion,
+        # where lists are <list> and match the xpath's self::list (dl lists, disqus ids, and all
+        # lists if comments are on)
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
+    # trafilatura: cascade stages 1-2: main extractor, then the external comparison (netsift
+    # never sets `fast`, so the comparison always runs, through `_compare`)
     postbody, temp_text = extract_content(cleaned_tree, options)
     postbody, temp_text = _compare(cleaned_tree_backup, tree, postbody, temp_text, options)
 
+    # trafilatura: 3. rescue: baseline on the original tree, accepted only if it adds text
     fallback: Fallback | None = None
     if len(temp_text) < options.min_extracted_size and options.focus != "precision":
         # netsift's reading of last resort instead of trafilatura's `baseline` (see fallback.py)
@@ -139,15 +180,25 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
         # as long as trafilatura's short pick (the same words): the fallback kept their shape
         if found.text and len(found.text) >= len(temp_text):
             fallback, temp_text = found, found.text
+            # trafilatura: the dump saw the whole page: missing posts are boilerplate, not lost
             forum_posts = None
 
+    # trafilatura: 4. recall escalation: a short extraction covering little of the page
+    # suggests under-extraction (non-article layout) — retry in recall mode, keep if clearly
+    # bigger. NOTE: the page measure html2txt(tree) is coupled to BASIC_CLEAN_XPATH — see
+    # settings.py.
     if (
         options.focus == "balanced"
         and 0 < len(temp_text) < ESCALATION_MAX_LENGTH
         and len(temp_text) < ESCALATION_PAGE_SHARE * len(html2txt(tree))
     ):
+        # trafilatura: a copy so a shared Extractor never leaks the "recall" focus back to the
+        # caller
         r_options = copy(options)
         r_options.focus = "recall"
+        # trafilatura: strip comment containers from the escalation input (dup risk if
+        # captured, reader comments if not), ol/ul comment lists only if captured (#881). Not
+        # on a thread-forum, where the retry rescues the posts. Comments off: already pruned
         esc_tree = (
             tree
             if is_forum or not options.comments
@@ -161,11 +212,19 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
             r_body, r_text = _recall_retry(esc_tree, r_options, url)
         except Exception as err:  # as trafilatura: a failed retry is no candidate
             LOGGER.warning("recall retry failed: %s %s", err, url)
+        # trafilatura: justext reaches div-buried content the rule retry misses (gated:
+        # ungated regressed own-fallback). No region scoping of its own -> esc_tree is
+        # comment-pruned above (its `if not options.fast` gate: netsift never sets `fast`)
         j_text = ""
         try:
             j_body, j_text = justext_rescue(copy(esc_tree), options)
         except Exception as err:
             LOGGER.warning("justext candidate failed: %s %s", err, url)
+        # trafilatura: floor on the retry: a result below the pipeline's own minimum is noise
+        # (the retry's former internal baseline used to displace such outputs). cookie/consent
+        # banners justext could pick up are pruned from its input in basic_cleaning. An
+        # accepted candidate saw the full page, so its exclusions are deliberate -> drop the
+        # forum-post salvage (netsift: and its own fallback's reading)
         len_text, r_len, j_len = len(temp_text), len(r_text), len(j_text)
         if j_len > r_len and j_len > ESCALATION_JUSTEXT_RATIO * len_text:
             postbody, temp_text, forum_posts, fallback = j_body, j_text, None, None
@@ -173,6 +232,8 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
             postbody, temp_text, forum_posts, fallback = r_body, r_text, None, None
 
     if forum_posts is not None:
+        # trafilatura: a gate (escalation length, precision) blocked the cascade from restoring
+        # the posts: append the ones missing from the body
         existing = "\n".join(filter(None, (_elem_text(el) for el in postbody)))
         salvaged = [el for el in forum_posts if (t := _elem_text(el)) and t not in existing]
         if salvaged:
@@ -190,10 +251,13 @@ def _compare(
     if not _readability_loses(tree, body, text, options):
         return compare_extraction(backup, copy(tree), body, text, options)
     len_text = len(text)
+    # trafilatura: override faulty extraction: try with justext
     unclean = bool(body.xpath(SANITIZED_XPATH))
     if unclean or len_text < options.min_extracted_size:
         body2, text2 = justext_rescue(backup, options)
         len_text2 = len(text2)
+        # trafilatura: unclean: allow shorter (boilerplate dropped), guard image-heavy pages;
+        # merely short: must add text, len_text2 > len_text is implied (#896)
         if unclean:
             accept = len_text <= JUSTEXT_OVERRIDE_RATIO * len_text2 and (
                 len_text2 > len_text or not options.images or body.find(".//graphic") is None
@@ -212,6 +276,8 @@ _PAGE_TEXT = etree.XPath("string-length(normalize-space(.)) + 6 * count(.//ifram
 
 
 def _readability_loses(tree: etree._Element, body: Any, text: str, options: Any) -> bool:
+    """Whether `compare_extraction` would keep our extraction whatever readability found (see
+    `_compare`); false whenever a rule could prefer readability's pick."""
     if options.focus == "recall" or not text or not body.xpath(".//p//text()"):
         return False
     if len(body.findall(".//table")) > len(body.findall(".//p")):

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import Settings
 from ..errors import InvalidInput
-from ..models import ContentFormat, RenderMode, TimeRange
+from ..models import ContentFormat, PageTypeChoice, RenderMode, TimeRange
 from ..operations import by_tool
 from ..params import (
     CONTEXT_MAX_TOKENS,
@@ -27,7 +27,6 @@ from ..params import (
     Depth,
     FlagDiscoveryParams,
     JobStatusParams,
-    PageTypeChoice,
     ResearchParams,
     RobotsCheckParams,
     SitemapMode,
@@ -173,6 +172,10 @@ class PageMetaArgs(_Args):
     """Read a page's link-preview card: title, description, image, site name, favicon, date."""
 
     url: str = Field(min_length=1, max_length=8192, description="The http(s) URL to describe.")
+    explain: bool = Field(
+        default=False,
+        description="Also say why the page was read as its page type (page_type_explanation).",
+    )
 
 
 class BatchSearchArgs(_Args):

@@ -63,8 +63,8 @@ def _thread(subject: str, link: str) -> str:
 
 def test_a_feed_of_authored_story_cards_is_a_listing() -> None:
     result = classify_page(_tree(_feed()), "https://community.test/")
-    assert result.type == "listing", result.signals
-    assert any(s.startswith("dom:feed-items=7/7") for s in result.signals), result.signals
+    assert result.type == "listing", result.evidence
+    assert [e.seen for e in result.evidence if e.signal == "dom:feed-items"] == ["7/7"]
 
 
 def test_a_feed_reads_every_story_not_posts_by_author() -> None:
@@ -79,9 +79,10 @@ def test_a_thread_whose_subjects_link_to_permalinks_stays_a_thread() -> None:
     for link in ("/viewtopic.php?p={n}#p{n}", "#post-{n}"):
         html = _thread("Pump hums at night", link)
         result = classify_page(_tree(html), "https://board.test/viewtopic.php?t=7")
-        assert result.type == "forum", (link, result.signals)
-        assert any(s.startswith("dom:posts=7") for s in result.signals)
-        assert any(s.startswith("dom:cards=7") for s in result.signals)  # counts are equal
+        assert result.type == "forum", (link, result.evidence)
+        seen = {e.signal: e.seen for e in result.evidence}
+        assert seen["dom:posts"] == "7"
+        assert seen["dom:cards"] == "7"  # counts are equal
         # the same at an address that says nothing
         assert classify_page(_tree(html), "https://x.test/page").type == "forum"
 
@@ -95,7 +96,7 @@ def test_a_thread_whose_headings_name_the_author_stays_a_thread() -> None:
     )
     html = f"<html><body><main><div class='thread'>{posts}</div></main></body></html>"
     result = classify_page(_tree(html), "https://x.test/page")
-    assert result.type == "forum", result.signals
+    assert result.type == "forum", result.evidence
 
 
 def _book_list() -> str:
@@ -121,8 +122,9 @@ def _book_list() -> str:
 def test_a_list_of_declared_items_above_its_comments_is_a_listing() -> None:
     """The comments are authored posts, as many as the rows, but the page is the list."""
     result = classify_page(_tree(_book_list()), "https://books.test/list/show/1")
-    assert result.type == "listing", result.signals
-    assert any(s.startswith("schema:items=10 book") for s in result.signals)
+    assert result.type == "listing", result.evidence
+    items = [e for e in result.evidence if e.signal == "schema:items"]
+    assert [(e.seen, e.where) for e in items] == [("10 book", "microdata")]
 
 
 def test_a_listing_reads_its_items_without_the_comments_under_them() -> None:

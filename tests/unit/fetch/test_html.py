@@ -211,7 +211,7 @@ def test_requested_page_type_overrides_classification() -> None:
     )
     assert result.page_type == "article"
     assert result.classification is not None
-    assert result.classification.signals == ("requested",)
+    assert result.classification.decision == "requested"
 
 
 def test_unknown_page_type_is_invalid_input() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from netsift.fetch import article, feed, forum, pagetype, product
+from netsift.fetch import article, feed, forum, prices, product
 from tests.timing import least_cpu
 
 N = 20_000
@@ -24,7 +24,7 @@ def _ratio(build: Callable[[int], Callable[[], object]]) -> float:
 def test_price_pattern_is_linear_on_digit_runs():
     def build(n: int) -> Callable[[], object]:
         text = ("1" * n + " x ") * 2
-        return lambda: [pagetype._PRICE.search(text) for _ in range(5)]
+        return lambda: [prices.PRICE.search(text) for _ in range(5)]
 
     assert _ratio(build) < LINEAR
 
@@ -46,7 +46,7 @@ def test_price_pattern_is_linear_on_digit_runs():
 )
 def test_price_pattern_finds_what_it_found(text, found):
     old = re.compile(r"(?:[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|\$|USD|EUR|GBP|kr|zł))", re.I)
-    assert (pagetype._PRICE.search(text) is not None) is found
+    assert (prices.PRICE.search(text) is not None) is found
     assert (old.search(text) is not None) is found
 
 

@@ -91,8 +91,8 @@ def test_cards_in_a_chrome_named_section_holding_the_page_are_cards() -> None:
     body = tree.find("body")
     assert body is not None
     assert len(card_run(body)) == MOWERS
-    signals = " ".join(classify_page(tree, None).signals)
-    assert f"dom:priced-cards={MOWERS} → collection" in signals
+    found = [e for e in classify_page(tree, None).evidence if e.signal == "dom:priced-cards"]
+    assert [(e.seen, e.type) for e in found] == [(str(MOWERS), "collection")]
 
 
 def test_a_listing_read_as_its_cards_when_the_pick_left_them_out() -> None:

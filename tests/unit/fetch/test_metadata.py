@@ -7,12 +7,9 @@ import time
 
 import pytest
 
-from netsift.fetch.metadata import (
-    MAX_DESCRIPTION,
-    MAX_JSON_LD_BLOCKS,
-    extract_metadata,
-    parse_date,
-)
+from netsift.fetch.dates import parse_date, read_date
+from netsift.fetch.jsonld import MAX_JSON_LD_BLOCKS
+from netsift.fetch.metadata import MAX_DESCRIPTION, extract_metadata
 
 URL = "https://www.news.example/world/2024/story.html?ref=home"
 
@@ -372,3 +369,27 @@ def test_typical_page_is_fast() -> None:
     for _ in range(10):
         extract_metadata(page, URL)
     assert (time.perf_counter() - started) / 10 < 0.1
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("3 March 2025", "2025-03-03"),
+        ("Mar 3, 2025", "2025-03-03"),
+        ("March 3 2025", "2025-03-03"),
+        ("  3  Mar   2025 ", "2025-03-03"),
+        ("2025-03-03T09:14:51+01:00", "2025-03-03T09:14:51+01:00"),
+        ("3 March 1066", None),
+        ("sometime in March", None),
+    ],
+)
+def test_a_date_is_read_by_one_rule_for_bylines_and_providers(
+    written: str, expected: str | None
+) -> None:
+    """A byline's date and a search provider's date are read with the same written formats:
+    the card keeps what the page says (a time too); a result keeps its day."""
+    from netsift.search.providers.dates import iso_date
+
+    assert read_date(written) == expected
+    if expected is not None:
+        assert iso_date(written) == expected[:10]

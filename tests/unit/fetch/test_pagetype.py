@@ -8,13 +8,26 @@ import pytest
 from lxml import etree
 
 from netsift.fetch.html import parse_html
-from netsift.fetch.pagetype import classify_page, count_priced_blocks, schema_types
+from netsift.fetch.pagetype import (
+    Classification,
+    Evidence,
+    classify_page,
+    count_priced_blocks,
+    schema_types,
+)
 
 
 def _tree(html: str) -> etree._Element:
     tree = parse_html(html)
     assert tree is not None
     return tree
+
+
+def _found(result: Classification, signal: str) -> Evidence:
+    """The evidence `signal` left in the classification (it must have counted)."""
+    found = [e for e in result.evidence if e.signal == signal]
+    assert found, f"no {signal} in {[str(e) for e in result.evidence]}"
+    return found[0]
 
 
 def _page(body: str, head: str = "") -> str:
@@ -88,9 +101,9 @@ PRICING = _page(
 )
 def test_each_type_is_recognized(html: str, url: str, expected: str) -> None:
     result = classify_page(_tree(html), url)
-    assert result.type == expected, result.signals
+    assert result.type == expected, result.evidence
     assert 0 < result.confidence <= 1
-    assert result.signals
+    assert result.evidence and result.decision == "highest"
 
 
 def test_structure_decides_without_a_telling_url() -> None:
@@ -103,8 +116,21 @@ def test_structure_decides_without_a_telling_url() -> None:
 
 def test_signals_explain_the_decision() -> None:
     result = classify_page(_tree(PRODUCT), "https://shop.example/products/kettle")
-    joined = " ".join(result.signals)
-    assert "schema:product" in joined and "url:" in joined and "cart" in joined
+    schema = _found(result, "schema")
+    assert (schema.seen, schema.where, schema.type, schema.weight) == (
+        "product",
+        "json-ld",
+        "product",
+        4.0,
+    )
+    assert _found(result, "url:product-path").where == "url"
+    assert _found(result, "dom:cart-buttons").where == "body"
+    explained = result.explain()
+    assert explained.type == "product" and explained.runner_up is None
+    assert [s.signal for s in explained.signals][:2] == [
+        "schema=product",
+        "url:product-path=/products/kettle",
+    ]
 
 
 def test_empty_page_defaults_to_article() -> None:
@@ -130,11 +156,11 @@ def test_priced_blocks_counts_plan_grids_only() -> None:
 def test_names_and_button_words_match_in_any_case() -> None:
     # Class names and control text are lower-cased before matching: capitals count the same.
     shouting = FORUM.replace("'post'", "'Post'").replace("'username'", "'UserName'")
-    assert "dom:posts=4" in " ".join(classify_page(_tree(shouting), None).signals)
+    assert _found(classify_page(_tree(shouting), None), "dom:posts").seen == "4"
     cart = _page("<h1>Kettle</h1><p>Steel.</p><button>ADD TO CART</button>")
-    assert "dom:cart-buttons=1" in " ".join(classify_page(_tree(cart), None).signals)
+    assert _found(classify_page(_tree(cart), None), "dom:cart-buttons").seen == "1"
     plans = PRICING.replace("Get started", "GET STARTED").replace("Solo", "Solo, Billed Monthly")
-    assert "dom:plan-words=3" in " ".join(classify_page(_tree(plans), None).signals)
+    assert _found(classify_page(_tree(plans), None), "dom:plan-words").seen == "3"
 
 
 ABOUT_PROSE = "".join(
@@ -148,7 +174,8 @@ def test_prose_nobody_signed_reads_as_blocks() -> None:
     # Long paragraphs but no article markup, dated URL or byline: an about or landing page.
     result = classify_page(_tree(_page(f"<h1>About us</h1>{ABOUT_PROSE}")), "https://x.example/a")
     assert result.type == "service"
-    assert any(s.startswith("unsigned") and s.endswith("→ service") for s in result.signals)
+    assert result.decision == "unsigned-story"
+    assert result.runner_up == ("article", 1.5)  # what the long paragraphs alone said
 
 
 def test_prose_with_a_byline_or_markup_stays_an_article() -> None:
@@ -167,16 +194,17 @@ def test_unsigned_prose_goes_to_the_block_type_with_evidence() -> None:
     )
     html = _page(f"<h1>Workshop</h1>{ABOUT_PROSE}{ABOUT_PROSE}<ul class='grid'>{cards}</ul>")
     result = classify_page(_tree(html), "https://x.example/a")
-    assert "dom:cards=6 → listing +1.75" in result.signals
-    assert result.type == "listing", result.signals
+    found = _found(result, "dom:cards")
+    assert (found.seen, found.type, found.weight) == ("6", "listing", 1.75)
+    assert result.type == "listing", result.evidence
 
 
 def test_long_paragraph_count_starts_at_twenty_five_words() -> None:
     # 25 one-letter words are the shortest long paragraph (49 characters): the cheap length
     # check that skips splitting short paragraphs must still count it, and 24 words must not
     body = "".join(f"<p>{' '.join(['a'] * n)}</p>" for n in (25, 25, 25, 25, 25, 24, 24))
-    signals = classify_page(_tree(_page(body)), None).signals
-    assert "dom:long-paragraphs=5 → article +1.25" in signals
+    found = _found(classify_page(_tree(_page(body)), None), "dom:long-paragraphs")
+    assert (found.seen, found.type, found.weight) == ("5", "article", 1.25)
 
 
 def test_cards_inside_chrome_are_not_counted_twice_or_missed() -> None:
@@ -187,8 +215,8 @@ def test_cards_inside_chrome_are_not_counted_twice_or_missed() -> None:
         "<div><ul>" + "".join(card.format(i) for i in range(8)) + "</ul></div>" for _ in range(2)
     )
     main = "<main><ul>" + "".join(card.format(i) for i in range(7)) + "</ul></main>"
-    signals = classify_page(_tree(_page(main + f"<footer>{footer}</footer>")), None).signals
-    assert any(s.startswith("dom:cards=7 ") for s in signals)
+    result = classify_page(_tree(_page(main + f"<footer>{footer}</footer>")), None)
+    assert _found(result, "dom:cards").seen == "7"
 
 
 TEASERS = "".join(
@@ -204,8 +232,8 @@ def test_og_article_without_a_story_body_reads_as_blocks() -> None:
     # byline and no run of long paragraphs there is no story, the teasers are the content.
     html = _page(f"<h1>Tag: mills</h1>{TEASERS}", OG_ARTICLE)
     result = classify_page(_tree(html), "https://x.example/tag-mills")
-    assert result.type == "service", result.signals
-    assert any(s.startswith("thin:") and s.endswith("→ service") for s in result.signals)
+    assert result.type == "service", result.evidence
+    assert result.decision == "thin-story"
 
 
 def test_short_story_with_schema_dated_url_or_byline_stays_an_article() -> None:
@@ -224,8 +252,8 @@ def test_front_page_prose_reads_as_blocks_even_when_signed() -> None:
     html = _page(f"<h1>Mill Co.</h1><time datetime='2024-05-01'>1 May</time>{ABOUT_PROSE}")
     assert classify_page(_tree(html), "https://x.example/a").type == "article"
     result = classify_page(_tree(html), "https://x.example/")
-    assert result.type == "service", result.signals
-    assert any(s.startswith("thin:") for s in result.signals)
+    assert result.type == "service", result.evidence
+    assert result.decision == "thin-story"
 
 
 def test_text_with_no_evidence_of_any_type_reads_as_blocks() -> None:
@@ -236,8 +264,8 @@ def test_text_with_no_evidence_of_any_type_reads_as_blocks() -> None:
     )
     html = _page(f"<h1>Season schedule</h1><table>{rows}</table>")
     result = classify_page(_tree(html), "https://x.example/schedule")
-    assert result.type == "service", result.signals
-    assert any(s.startswith("unsigned: text but no evidence") for s in result.signals)
+    assert result.type == "service", result.evidence
+    assert (result.decision, result.evidence) == ("unsigned-text", ())
 
 
 def test_script_text_does_not_make_an_empty_shell_readable() -> None:
@@ -245,7 +273,7 @@ def test_script_text_does_not_make_an_empty_shell_readable() -> None:
     shell = _page("<div id='app'></div><script>" + "var x = 1; " * 200 + "</script>")
     result = classify_page(_tree(shell), "https://x.example/app")
     assert result.type == "article"
-    assert result.signals == ("default",)
+    assert (result.decision, result.evidence) == ("default", ())
 
 
 def test_article_elements_holding_the_text_keep_the_default_article() -> None:
@@ -256,7 +284,7 @@ def test_article_elements_holding_the_text_keep_the_default_article() -> None:
     html = _page(f"<nav><a href='/'>Home</a></nav><article><h1>The mill</h1>{story}</article>")
     result = classify_page(_tree(html), "https://x.example/the-mill")
     assert result.type == "article"
-    assert result.signals == ("default",)
+    assert (result.decision, result.evidence) == ("default", ())
 
 
 def test_one_cart_button_on_a_front_page_is_a_featured_product() -> None:
@@ -266,7 +294,9 @@ def test_one_cart_button_on_a_front_page_is_a_featured_product() -> None:
     )
     one = _page(intro + "<button>Add to cart</button>")
     result = classify_page(_tree(one), "https://looms.example/")
-    assert "dom:cart-buttons=1 → product +1.5" in result.signals
-    assert result.type == "service", result.signals
+    cart = _found(result, "dom:cart-buttons")
+    assert (cart.seen, cart.type, cart.weight) == ("1", "product", 1.5)
+    assert result.type == "service", result.evidence
+    assert result.runner_up == ("product", 1.5)
     two = _page(intro + "<button>Add to cart</button><button>Add to cart</button>")
     assert classify_page(_tree(two), "https://looms.example/").type == "product"

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date
 from email.utils import parsedate_to_datetime
+
+from ...fetch.dates import WRITTEN_DAYS, written_date
 
 __all__ = ["iso_date", "iso_date_parts"]
 
 _ISO = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
-_TEXT_FORMATS = ("%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y", "%b %Y", "%B %Y")
+# a written day (the one list pages are read with), or a month alone ("Aug 2026": its first day)
+_TEXT_FORMATS = (*WRITTEN_DAYS, "%b %Y", "%B %Y")
 
 
 def iso_date(value: str | None) -> str | None:
@@ -25,12 +28,9 @@ def iso_date(value: str | None) -> str | None:
         return None
     if match := _ISO.match(value):
         return _checked(int(match[1]), int(match[2]), int(match[3]))
+    if written := written_date(value, _TEXT_FORMATS):
+        return written.isoformat()
     text = " ".join(value.split())
-    for fmt in _TEXT_FORMATS:
-        try:
-            return datetime.strptime(text, fmt).date().isoformat()
-        except ValueError:
-            continue
     try:
         return parsedate_to_datetime(text).date().isoformat()
     except (TypeError, ValueError, IndexError):
