@@ -28,7 +28,7 @@ from .search.rank import NEAR_DUPLICATE_THRESHOLD, canonical_url, jaccard, shing
 if TYPE_CHECKING:
     from .client import Client
 
-__all__ = ["estimate_tokens", "gather"]
+__all__ = ["estimate_tokens", "fill", "gather"]
 
 # Results asked of the search for each page wanted: room for pages that fail, repeat a page
 # already taken, or say nothing about the query.
@@ -57,7 +57,7 @@ async def gather(client: Client, params: ContextParams) -> ContextAnswer:
     )
     warnings: list[str] = []
     pages = await _read(client, _distinct(response.results), params, warnings)
-    answer = _fill(params, pages)
+    answer = fill(params, pages)
     answer.provider = response.provider
     answer.warnings = warnings
     answer.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
@@ -104,7 +104,9 @@ async def _read(
     return [read[index] for index in sorted(read)][: params.max_sources]
 
 
-def _fill(params: ContextParams, pages: list[Page]) -> ContextAnswer:
+def fill(params: ContextParams, pages: list[Page]) -> ContextAnswer:
+    """The budget filled from `pages` (in the order a search ranked them), best passage
+    first; no network. `sources` are the pages, in their order."""
     passages: list[Passage] = []
     where: dict[tuple[int, str], int] = {}  # (source, text) -> its position on the page
     left_out: dict[str, int] = {}

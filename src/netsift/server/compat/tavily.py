@@ -20,10 +20,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...context import fill
 from ...crawl.scope import PATTERN_TIMEOUT, Scope, check_patterns
 from ...errors import InvalidInput, NetsiftError
-from ...models import ContentFormat, Page, SearchResponse
-from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
+from ...models import ContentFormat, Page, SearchResponse, SearchResult
+from ...params import CONTEXT_MAX_TOKENS, MAX_MAP_LIMIT, MAX_QUERY_CHARS, ContextParams
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
 from ..responses import MapRequest, SearchRequest, status_of
@@ -43,6 +44,8 @@ __all__ = ["PREFIX", "render_error", "router"]
 PREFIX = "/tavily"
 # Tavily's own bounds: at most 20 results per search and 20 URLs per extract call.
 MAX_RESULTS = 20
+MAX_CHUNKS = 3  # Tavily's own bound on chunks_per_source
+CHUNK_JOIN = " [...] "  # how Tavily joins a result's chunks in its `content`
 MAX_EXTRACT_URLS = 20
 # With domain filters, netsift asks for more results than wanted and filters them, since not
 # every provider understands `site:`; three times covers a filter that keeps a third.
@@ -76,6 +79,7 @@ class TavilySearch(_Lenient):
     include_favicon: bool = False
     include_usage: bool = False
     country: str | None = None
+    chunks_per_source: int = Field(default=3, ge=1, le=MAX_CHUNKS)
 
 
 class TavilyExtract(_Lenient):
@@ -152,12 +156,17 @@ async def search(request: Request, state: StateDep, caller: CallerDep) -> dict[s
     fmt: ContentFormat = "text" if params.include_raw_content == "text" else "markdown"
     if params.include_raw_content:
         raw = list(await read_pages(ops, (r.url for r in kept), format=fmt))
+    contents = [r.snippet for r in kept]
+    if params.search_depth == "advanced":
+        contents = await _chunks(ops, params, kept, contents)
     results = []
-    for position, (result, page) in enumerate(zip(kept, raw, strict=True), start=1):
+    for position, (result, page, content) in enumerate(
+        zip(kept, raw, contents, strict=True), start=1
+    ):
         item: dict[str, Any] = {
             "url": result.url,
             "title": result.title,
-            "content": result.snippet,
+            "content": content,
             "score": rank_score(position),
             "raw_content": _content(page),
         }
@@ -179,6 +188,32 @@ async def search(request: Request, state: StateDep, caller: CallerDep) -> dict[s
     if params.include_usage:
         body["usage"] = {"searches": 1, "pages": sum(isinstance(p, Page) for p in raw)}
     return body
+
+
+async def _chunks(
+    ops: Operations, params: TavilySearch, kept: list[SearchResult], snippets: list[str]
+) -> list[str]:
+    """`search_depth: advanced`: each result's `content` is the passages of its page most
+    relevant to the query (`chunks_per_source`, joined as Tavily joins them), chosen by
+    netsift's context rules (netsift.context.fill: ranked, folded, never an instruction to an
+    AI); a page that cannot be read keeps its snippet."""
+    read = await read_pages(ops, (r.url for r in kept), format="text")
+    pages = [page for page in read if isinstance(page, Page)]
+    rules = ContextParams(
+        query=params.query,
+        max_sources=max(len(pages), 1),
+        per_source=params.chunks_per_source,
+        max_tokens=CONTEXT_MAX_TOKENS,
+    )
+    answer = fill(rules, pages)
+    chunks: dict[str, list[str]] = {page.final_url: [] for page in pages}
+    for passage in answer.passages:
+        chunks[passage.url].append(" ".join(passage.text.split()))
+    out = []
+    for page, snippet in zip(read, snippets, strict=True):
+        given = chunks.get(page.final_url) if isinstance(page, Page) else None
+        out.append(CHUNK_JOIN.join(given) if given else snippet)
+    return out
 
 
 async def _answer(ops: Operations, params: TavilySearch) -> str | None:
