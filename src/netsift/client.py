@@ -25,6 +25,7 @@ from .models import (
     RenderMode,
     ResearchReport,
     SafeSearch,
+    ScreenshotMode,
     SearchResponse,
     TimeRange,
 )
@@ -52,7 +53,7 @@ from .search.batch import BatchItem
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Mapping, Sequence
 
     import httpx
 
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
     from .net.resolver import Resolver
     from .net.robots import RobotsCache
     from .params import SitemapMode
+    from .render.actions import Action
     from .research.agent import ResearchAgent
     from .research.chat import ChatRequest
     from .research.discoveries import Discovery, DiscoveryLog, DiscoveryRead
@@ -385,6 +387,9 @@ class Client:
         render: RenderMode | None = None,
         keep_source: bool = False,
         keep_hidden: bool = False,
+        screenshot: ScreenshotMode | None = None,
+        actions: Sequence[Action | Mapping[str, Any]] = (),
+        images: bool = False,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
@@ -392,8 +397,11 @@ class Client:
         `render` runs the page's JavaScript in the guarded browser: "auto" (JavaScript shells
         only), "always" or "never"; None takes the host's default (netsift.render.step).
         `keep_source` also returns the decoded body as served on `Page.source`; `keep_hidden`
-        keeps the text a page hides from its visitors (dropped by default). Bad
-        arguments raise InvalidInput, checked by the same model every other door uses.
+        keeps the text a page hides from its visitors (dropped by default). `screenshot`
+        ("viewport" or "full_page") and `actions` (netsift.render.actions: wait, click,
+        write, press, scroll, screenshot) make the page render; they come back on
+        `Page.screenshot` and `Page.actions`. `images` lists its image URLs (`Page.images`).
+        Bad arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
         params = validated(
@@ -410,6 +418,9 @@ class Client:
             render=render,
             keep_source=keep_source,
             keep_hidden=keep_hidden,
+            screenshot=screenshot,
+            actions=list(actions),
+            images=images,
         )
         return await self.fetcher.fetch(params)
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from .errors import InvalidInput
-from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
+from .models import ContentFormat, RenderMode, SafeSearch, ScreenshotMode, TimeRange
+from .render.actions import MAX_ACTIONS, Action
 
 __all__ = [
     "MAX_BATCH_QUERIES",
@@ -160,6 +168,29 @@ class FetchOptions(FetchParams):
     keep_source: bool = Field(
         default=False, description="Also return the decoded body as served (Page.source)."
     )
+    screenshot: ScreenshotMode | None = Field(
+        default=None,
+        description="A PNG of the rendered page (Page.screenshot): its viewport or full page. "
+        "Renders the page.",
+    )
+    actions: list[Action] = Field(
+        default_factory=list,
+        max_length=MAX_ACTIONS,
+        description="Page actions performed in order before the page is read (Page.actions): "
+        "wait, click, write, press, scroll, screenshot. Renders the page.",
+    )
+    images: bool = Field(
+        default=False, description="List the page's image URLs, absolute (Page.images)."
+    )
+
+    @model_validator(mode="after")
+    def _browser_work_renders(self) -> FetchOptions:
+        if (self.screenshot or self.actions) and self.render == "never":
+            raise PydanticCustomError(
+                "render_needed",
+                "screenshot and actions run in the browser: they cannot go with render=never",
+            )
+        return self
 
 
 class MetaParams(_Params):
