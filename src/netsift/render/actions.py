@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from ..errors import NetsiftError, RenderFailed
 from ..models import ActionResult, ScreenshotMode
@@ -78,6 +79,12 @@ class WaitAction(_Action):
     milliseconds: int | None = Field(default=None, ge=0, le=MAX_WAIT_MS)
     selector: Selector | None = None
 
+    @model_validator(mode="after")
+    def _waits_for_something(self) -> WaitAction:
+        if self.milliseconds is None and self.selector is None:
+            raise PydanticCustomError("wait_for_nothing", "a wait needs milliseconds or selector")
+        return self
+
 
 class ClickAction(_Action):
     """Click the first element matching `selector` (and wait for what it set off)."""
@@ -129,6 +136,14 @@ class Interaction:
 
     def __bool__(self) -> bool:
         return bool(self.actions) or self.screenshot is not None
+
+    @property
+    def shoots(self) -> bool:
+        """A screenshot is taken: the page's images are loaded (through the guard) for it, as a
+        visitor sees them, though a render for text refuses them."""
+        return self.screenshot is not None or any(
+            isinstance(action, ScreenshotAction) for action in self.actions
+        )
 
 
 _SCROLL_PAGE = "(sign) => window.scrollBy(0, sign * window.innerHeight)"

@@ -204,7 +204,7 @@ class Renderer:
                 bytes=self.settings.render_max_bytes,
                 deadline=deadline,
             ),
-            media=self.settings.render_media,
+            media=self.settings.render_media or interaction.shoots,
         )
         slot = await self._take_slot(browser)
         slot.interceptor = interceptor

@@ -46,7 +46,11 @@ def _png_size(data_url: str) -> tuple[int, int]:
 async def test_screenshots_viewport_and_full_page(offline_web: OfflineWeb, tmp_path: Path) -> None:
     url = offline_web.url("spa.test", "/interactive")
     async with Client(_settings(offline_web, tmp_path)) as client:
+        await client.fetch(url, render="always")
+        # a render for text refuses the page's images; a screenshot loads them (guarded)
+        assert offline_web.state.hits("spa.test", "/img/harbour.png") == 0
         viewport = await client.fetch(url, screenshot="viewport")
+        assert offline_web.state.hits("spa.test", "/img/harbour.png") >= 1
         full = await client.fetch(url, screenshot="full_page")
         plain = await client.fetch(url, render="never")
     assert viewport.rendered and viewport.render_reason == "screenshot or actions asked for"
