@@ -165,6 +165,11 @@ async def test_browser_work_is_refused_where_it_cannot_run(
             await client.fetch(url, actions=[{"type": "click", "selector": "a"}] * 21)
         with pytest.raises(InvalidInput):
             await client.fetch(url, actions=[{"type": "wait", "milliseconds": 60_000}])
+        with pytest.raises(RenderFailed) as not_html:
+            await client.fetch(
+                offline_web.url("spa.test", "/api/article.json"), screenshot="viewport"
+            )
+    assert "need an HTML page" in not_html.value.message and not not_html.value.retryable
     missing = _settings(offline_web, tmp_path, browser_path=str(tmp_path / "no-chromium"))
     async with Client(missing) as client:
         with pytest.raises(RenderFailed) as failed:
