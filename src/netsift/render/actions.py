@@ -215,6 +215,7 @@ async def run_actions(
         if refusals:
             url, error = refusals[0]
             error.message = f"action {index} ({action.type}) navigated to {url}: {error.message}"
+            error.args = (error.message,)
             error.details.update(action=index, type=action.type, url=url)
             raise error
         results.append(ActionResult(index=index, type=action.type, screenshot=shot))

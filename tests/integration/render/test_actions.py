@@ -16,6 +16,7 @@ import pytest
 from netsift.client import Client
 from netsift.config import Settings
 from netsift.errors import BlockedAddress, InvalidInput, RenderFailed
+from netsift.render import actions as render_actions
 from netsift.render.actions import MAX_SCREENSHOT_HEIGHT, PNG_DATA_URL
 from netsift.render.renderer import VIEWPORT
 from tests.integration.render.conftest import ALLOW_ONLY_THE_WEB, Canary, browser
@@ -60,6 +61,17 @@ async def test_screenshots_viewport_and_full_page(offline_web: OfflineWeb, tmp_p
     assert width == VIEWPORT["width"]
     assert TALL_PX < height <= MAX_SCREENSHOT_HEIGHT
     assert plain.screenshot is None and plain.actions == []
+
+
+async def test_a_full_page_screenshot_is_cut_at_the_cap(
+    offline_web: OfflineWeb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(render_actions, "MAX_SCREENSHOT_HEIGHT", TALL_PX // 2)
+    url = offline_web.url("spa.test", "/interactive")
+    async with Client(_settings(offline_web, tmp_path)) as client:
+        page = await client.fetch(url, screenshot="full_page")
+    assert page.screenshot is not None
+    assert _png_size(page.screenshot) == (VIEWPORT["width"], TALL_PX // 2)
 
 
 async def test_images_from_the_dom_and_from_the_static_html(
