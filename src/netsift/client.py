@@ -28,6 +28,7 @@ from .models import (
     RenderMode,
     ResearchReport,
     SafeSearch,
+    ScreenshotMode,
     SearchResponse,
     SearchResult,
     TimeRange,
@@ -61,7 +62,7 @@ from .search.batch import BatchItem
 # The research stack, the search service and extraction load when first used (the properties
 # and methods below import them), so that a command pays only for what it runs.
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Mapping, Sequence
 
     import httpx
 
@@ -84,6 +85,7 @@ if TYPE_CHECKING:
     from .net.resolver import Resolver
     from .net.robots import RobotsCache, RobotsVerdict
     from .params import ArchiveMode, CitationFormat, SitemapMode
+    from .render.actions import Action
     from .research.agent import ResearchAgent
     from .research.chat import ChatRequest
     from .research.discoveries import Discovery, DiscoveryLog, DiscoveryRead
@@ -417,6 +419,9 @@ class Client:
         keep_source: bool = False,
         keep_hidden: bool = False,
         error_pages: bool = False,
+        screenshot: ScreenshotMode | None = None,
+        actions: Sequence[Action | Mapping[str, Any]] = (),
+        images: bool = False,
     ) -> Page:
         """Fetch `url` and return its readable content as a Page.
 
@@ -425,8 +430,11 @@ class Client:
         only), "always" or "never"; None takes the host's default (netsift.render.step).
         `keep_source` also returns the decoded body as served on `Page.source`; `keep_hidden`
         keeps the text a page hides from its visitors (dropped by default); `error_pages`
-        reads a page that answers 4xx/5xx as a Page with that status (else `http_error`). Bad
-        arguments raise InvalidInput, checked by the same model every other door uses.
+        reads a page that answers 4xx/5xx as a Page with that status (else `http_error`).
+        `screenshot` ("viewport" or "full_page") and `actions` (netsift.render.actions: wait,
+        click, write, press, scroll, screenshot) make the page render; they come back on
+        `Page.screenshot` and `Page.actions`. `images` lists its image URLs (`Page.images`).
+        Bad arguments raise InvalidInput, checked by the same model every other door uses.
         """
         self._require("fetch")
         params = validated(
@@ -444,6 +452,9 @@ class Client:
             keep_source=keep_source,
             keep_hidden=keep_hidden,
             error_pages=error_pages,
+            screenshot=screenshot,
+            actions=list(actions),
+            images=images,
         )
         return await self.fetcher.fetch(params)
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "HTML_PAGE_TYPES",
     "TIME_RANGE_WORDS",
+    "ActionResult",
     "Attempt",
     "Citation",
     "ContentFormat",
@@ -38,6 +39,7 @@ __all__ = [
     "RenderMode",
     "ResearchReport",
     "SafeSearch",
+    "ScreenshotMode",
     "SearchResponse",
     "SearchResult",
     "SignalSource",
@@ -47,6 +49,7 @@ __all__ = [
 
 ContentFormat = Literal["markdown", "text", "html"]
 RenderMode = Literal["auto", "always", "never"]
+ScreenshotMode = Literal["viewport", "full_page"]
 TimeRange = Literal["d", "w", "m", "y"]
 # The words a time range is also spelled with, on the CLI and in the compatible APIs.
 TIME_RANGE_WORDS: dict[str, TimeRange] = {
@@ -202,6 +205,16 @@ class Link(_Model):
     text: str = ""
 
 
+class ActionResult(_Model):
+    """One page action that was performed (render/actions.py), in the order asked: a failed
+    action is an error, so every result listed succeeded. A screenshot action carries its
+    PNG as a data URL."""
+
+    index: int
+    type: str
+    screenshot: str | None = None
+
+
 class Page(_Model):
     url: str
     final_url: str
@@ -231,6 +244,11 @@ class Page(_Model):
     # The decoded body as served (HTML before extraction; the DOM when rendered), only when
     # asked for (FetchOptions.keep_source): Firecrawl's rawHtml, the MCP fetch tool's raw.
     source: str | None = None
+    # Asked for with FetchOptions.screenshot / actions / images (render/actions.py): a PNG
+    # data URL of the rendered page, the actions performed, the page's image URLs.
+    screenshot: str | None = None
+    actions: list[ActionResult] = Field(default_factory=list)
+    images: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     # The PDF pages whose text came from OCR (Tesseract) because they had no text layer.
     ocr_pages: list[int] = Field(default_factory=list)

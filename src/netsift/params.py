@@ -26,9 +26,11 @@ from .models import (
     PageTypeChoice,
     RenderMode,
     SafeSearch,
+    ScreenshotMode,
     SearchResult,
     TimeRange,
 )
+from .render.actions import MAX_ACTIONS, Action
 
 __all__ = [
     "MAX_BATCH_QUERIES",
@@ -182,6 +184,29 @@ class FetchOptions(FetchParams):
         description="Read a page that answers an HTTP error (4xx, 5xx) as a Page with that "
         "status (Firecrawl's scrape does), instead of raising http_error.",
     )
+    screenshot: ScreenshotMode | None = Field(
+        default=None,
+        description="A PNG of the rendered page (Page.screenshot): its viewport or full page. "
+        "Renders the page.",
+    )
+    actions: list[Action] = Field(
+        default_factory=list,
+        max_length=MAX_ACTIONS,
+        description="Page actions performed in order before the page is read (Page.actions): "
+        "wait, click, write, press, scroll, screenshot. Renders the page.",
+    )
+    images: bool = Field(
+        default=False, description="List the page's image URLs, absolute (Page.images)."
+    )
+
+    @model_validator(mode="after")
+    def _browser_work_renders(self) -> FetchOptions:
+        if (self.screenshot or self.actions) and self.render == "never":
+            raise PydanticCustomError(
+                "render_needed",
+                "screenshot and actions run in the browser: they cannot go with render=never",
+            )
+        return self
 
 
 class MetaParams(_Params):

@@ -7,6 +7,7 @@ served as plain HTML, so a test can compare what a render reads with what a stat
     /t/thread           a Discourse-like thread: <noscript>, posts by XHR  /static/t/thread
     /slow-app           a shell whose one XHR answers after SLOW_SECONDS (a render in flight)
     /adversarial        scripts that try every way out to the canary (`knobs["canary"]`)
+    /interactive        buttons, an input, images and links for page actions (interactive.py)
 
 The adversarial page reads its target from the site's knobs ("host:port" of a canary on a
 blocked address, set by the test) and tries fetch, XHR, <img>, <iframe>, <script>, a
@@ -25,6 +26,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
+from tests.offline_web.interactive import INTERACTIVE_ROUTES
 from tests.offline_web.state import SiteState
 
 __all__ = ["ARTICLE", "DOCS", "FEED_ITEMS", "SPA_ROUTES", "THREAD"]
@@ -346,5 +348,6 @@ SPA_ROUTES: dict[str, dict[str, Handler]] = {
         "/sw.js": _sw,
         "/slow-app": _slow_app,
         "/api/slow": _slow,
+        **INTERACTIVE_ROUTES,
     },
 }

@@ -26,10 +26,12 @@ from ..net.http import HttpClient
 from ..net.retry import retry_after_of
 from ..net.robots import RobotsCache
 from ..params import FetchOptions
+from ..render.actions import Interaction
 from ..render.step import RenderOutcome, RenderStep
 from ..usage import charge_page
 from .content import Content, Digest, _extract_content, build_page, extract_content, paginate
 from .decode import decode_body, parse_content_type
+from .images import page_images
 from .sniff import detect_kind
 from .wall import Wall, response_wall
 
@@ -80,17 +82,18 @@ class _Fetched:
     raw_content_type: str = ""
     source: str | None = None  # the decoded body as served (kept only when asked)
     wall: Wall | None = None  # what the site answered instead of the page (fetch/wall.py)
+    images: tuple[str, ...] | None = None  # the page's image URLs (kept only when asked)
 
 
-_RecentKey = tuple[str, str, str, bool, int | None, bool, bool]
+_RecentKey = tuple[str, str, str, bool, int | None, bool, bool, bool]
 
 
 class _RecentPages:
     """A small LRU of extracted pages, so a continuation (start_index) is not re-downloaded.
 
     Keyed by everything that changes what a download yields (URL, format, page type, robots,
-    byte cap, hidden text, error pages), so a continuation never sees a page fetched under
-    looser options.
+    byte cap, hidden text, error pages, images), so a continuation never sees a page
+    fetched under looser options.
     """
 
     def __init__(self, *, ttl: float, max_entries: int = 64) -> None:
@@ -168,13 +171,25 @@ class Fetcher:
         )
         max_bytes, timeout, keep_source = options.max_bytes, options.timeout, options.keep_source
         respect_robots, digest = options.respect_robots, hooks.digest
-        keep_hidden, error_pages = options.keep_hidden, options.error_pages
+        keep_hidden, error_pages, images = options.keep_hidden, options.error_pages, options.images
+        # a screenshot or actions are of this visit: never answered from, nor kept in, the
+        # recent pages
+        interaction = Interaction(tuple(options.actions), options.screenshot)
         robots = self._settings.respect_robots if respect_robots is None else respect_robots
-        key: _RecentKey = (url, format, page_type, robots, max_bytes, keep_hidden, error_pages)
+        key: _RecentKey = (
+            url,
+            format,
+            page_type,
+            robots,
+            max_bytes,
+            keep_hidden,
+            error_pages,
+            images,
+        )
         recent = self._recent_for(render)
         if keep_source:  # pages kept with their source, apart (a plain one has none)
             recent = self._recent_sourced.setdefault(render, _RecentPages(ttl=recent._ttl))
-        fetched = None if options.no_cache else recent.get(key)
+        fetched = None if options.no_cache or interaction else recent.get(key)
         cached = fetched is not None
         if fetched is None:
             fetched = await self._download(
@@ -194,12 +209,21 @@ class Fetcher:
             if digest is not None:
                 digest.value = fetched.content.digest
             fetched = await self._render(
-                fetched, render, robots, timeout, format, page_type, keep_hidden
+                fetched,
+                render,
+                robots,
+                timeout,
+                format,
+                page_type,
+                keep_hidden,
+                interaction=interaction,
+                images=images,
             )
             if fetched.wall is not None:
                 raise _blocked(fetched)
-            recent.put(key, fetched)
-        return build_page(
+            if not interaction:
+                recent.put(key, fetched)
+        page = build_page(
             fetched.content,
             url=fetched.url,
             final_url=fetched.final_url,
@@ -216,6 +240,16 @@ class Fetcher:
             render=fetched.render,
             source=fetched.source,
         )
+        outcome = fetched.render or RenderOutcome()
+        if outcome.screenshot is None and not outcome.actions and fetched.images is None:
+            return page
+        return page.model_copy(
+            update={
+                "screenshot": outcome.screenshot,
+                "actions": list(outcome.actions),
+                "images": list(fetched.images or ()),
+            }
+        )
 
     async def _render(
         self,
@@ -226,14 +260,18 @@ class Fetcher:
         format: ContentFormat,
         page_type: str,
         keep_hidden: bool = False,
+        *,
+        interaction: Interaction | None = None,
+        images: bool = False,
     ) -> _Fetched:
         """The render step (netsift.render.step): the rendered DOM replaces the static content,
-        extracted the same way."""
+        extracted the same way; the caller's `interaction` is performed in the page, and its
+        `images` are listed from the HTML read (the DOM when rendered)."""
         if fetched.body is None:
             return fetched
-        if fetched.wall is not None:
+        if fetched.wall is not None and not interaction:
             return await self._past_wall(
-                fetched, render, respect_robots, timeout, format, page_type, keep_hidden
+                fetched, render, respect_robots, timeout, format, page_type, keep_hidden, images
             )
         started = time.perf_counter()
         outcome = await self.render_step.run(
@@ -245,6 +283,7 @@ class Fetcher:
             respect_robots=respect_robots,
             timeout=timeout,
             verdict=fetched.content.shell,
+            interaction=interaction,
         )
         content = fetched.content
         if outcome.html is not None:
@@ -259,11 +298,19 @@ class Fetcher:
         source = fetched.source
         if source is not None and outcome.html is not None:
             source = outcome.html.decode("utf-8", "replace")  # the DOM, serialized as UTF-8
+        listed = None
+        if images:
+            listed = await self._images(
+                outcome.html or fetched.body, fetched.raw_content_type, outcome, fetched
+            )
         return replace(
             fetched,
             content=content,
             source=source,
             body=None,
+            images=listed,
+            # where the caller's actions led (a click that navigated); else the HTTP answer's
+            final_url=outcome.final_url if outcome.actions else fetched.final_url,
             render=outcome,
             elapsed_ms=fetched.elapsed_ms + (time.perf_counter() - started) * 1000,
             wall=content.wall if outcome.html is not None else fetched.wall,
@@ -278,6 +325,7 @@ class Fetcher:
         format: ContentFormat,
         page_type: str,
         keep_hidden: bool,
+        images: bool = False,
     ) -> _Fetched:
         """A wall a browser passes by running its script (a challenge, an "enable JavaScript"
         page) is rendered, when a browser is at hand and the caller did not say never; the
@@ -295,10 +343,27 @@ class Fetcher:
                 format,
                 page_type,
                 keep_hidden,
+                images=images,
             )
         except RenderFailed:
             return fetched
         return replace(rendered, wall=rendered.content.wall)
+
+    async def _images(
+        self, html: bytes, content_type: str, outcome: RenderOutcome, fetched: _Fetched
+    ) -> tuple[str, ...]:
+        """The image URLs of an HTML page (fetch/images.py), parsed in the compute pool when
+        large, as extraction is; none for another kind of document."""
+        if outcome.html is not None:
+            content_type, url = "text/html; charset=utf-8", outcome.final_url
+        else:
+            url = fetched.final_url
+            if detect_kind(parse_content_type(content_type)[0], html, url) != "html":
+                return ()
+        text = decode_body(html, content_type).text
+        if self._compute is None or len(html) <= INLINE_MAX_BYTES:
+            return tuple(page_images(text, url))
+        return tuple(await self._compute.run(page_images, text, url, what=f"the page at {url}"))
 
     async def _download(
         self,

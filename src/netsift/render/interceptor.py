@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 import anyio
 import httpx
 from anyio.abc import TaskGroup
-from playwright.async_api import Route, WebSocketRoute
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Request, Route, WebSocketRoute
 
-from ..errors import Blocked, NetsiftError
+from ..errors import Blocked, NetsiftError, RenderFailed
 from ..net.audit import AuditLog
 from ..net.http import HttpClient, OnHop
 from ..net.robots import RobotsCache
@@ -85,6 +86,9 @@ class Interceptor:
     last_done: float = field(default_factory=time.monotonic)
     sent: int = 0
     refused: list[str] = field(default_factory=list)
+    # the top-level navigations the guard refused, with its error: a page action that led to
+    # one fails with it (actions.py)
+    refused_navigations: list[tuple[str, NetsiftError]] = field(default_factory=list)
     # where relayed WebSockets run: the renderer's, cancelled when the render ends
     sockets: TaskGroup | None = None
     # every origin the page asked for: the storage the renderer wipes after the render
@@ -121,11 +125,13 @@ class Interceptor:
         request = route.request
         if self.budget.requests <= 0 or self.budget.bytes <= 0:
             self._refuse(request.method, url, "render_budget")
+            self._refuse_navigation(request, url, "the render's request or byte budget is spent")
             await _deny(route, "blockedbyclient")
             return
         remaining = self.budget.remaining_time()
         if remaining <= 0:
             self._refuse(request.method, url, "timeout")
+            self._refuse_navigation(request, url, "the render's time is up")
             await _deny(route, "timedout")
             return
         self.budget.requests -= 1
@@ -147,6 +153,7 @@ class Interceptor:
         except NetsiftError as exc:
             if isinstance(exc, Blocked):
                 self.refused.append(url)
+                self._refuse_navigation(request, url, exc)
             await _deny(route, "blockedbyclient" if isinstance(exc, Blocked) else "failed")
             return
         except anyio.get_cancelled_exc_class():
@@ -256,6 +263,11 @@ class Interceptor:
 
         sockets.start_soon(run)
 
+    def _refuse_navigation(self, request: Request, url: str, why: NetsiftError | str) -> None:
+        if _top_navigation(request):
+            error = why if isinstance(why, NetsiftError) else RenderFailed(why, retryable=False)
+            self.refused_navigations.append((url, error))
+
     def _refuse(self, method: str, url: str, outcome: str) -> None:
         self.refused.append(url)
         self._record(method, url, None, None, 0, None, outcome)
@@ -290,6 +302,14 @@ async def _deny(route: Route, error: str) -> None:
         await route.fulfill(status=204, body=b"")
     else:
         await route.abort(error)
+
+
+def _top_navigation(request: Request) -> bool:
+    """A navigation of the page itself (not of an iframe)."""
+    try:
+        return request.is_navigation_request() and request.frame.parent_frame is None
+    except PlaywrightError:  # a request without a frame (a service worker's)
+        return False
 
 
 def _origin(url: str) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import anyio
@@ -39,8 +39,10 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..config import Settings
 from ..errors import RenderFailed
+from ..models import ActionResult
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache
+from .actions import Interaction, run_actions, take_screenshot
 from .chromium import browser_args, find_browser, proxy_settings
 from .driver import driver_environment
 from .interceptor import Budget, Interceptor, MainDocument
@@ -89,13 +91,16 @@ class _Slot:
 
 @dataclass(frozen=True)
 class Rendered:
-    """The DOM after scripts ran, and what the render did on the network."""
+    """The DOM after scripts (and the caller's actions) ran, and what the render did on the
+    network."""
 
     html: str
     final_url: str
     requests: int
     refused: int
     scrolls: int
+    screenshot: str | None = None
+    actions: list[ActionResult] = field(default_factory=list)
 
 
 class Renderer:
@@ -123,19 +128,32 @@ class Renderer:
         return self._sink
 
     async def render(
-        self, main: MainDocument, *, target: str, respect_robots: bool, timeout: float
+        self,
+        main: MainDocument,
+        *,
+        target: str,
+        respect_robots: bool,
+        timeout: float,
+        interaction: Interaction | None = None,
     ) -> Rendered:
-        """Render `target` (whose HTML is `main`) within `timeout` seconds."""
+        """Render `target` (whose HTML is `main`) within `timeout` seconds, performing the
+        caller's `interaction` once it has settled."""
         if self._slots is None:
             self._slots = anyio.Semaphore(self.settings.render_concurrency)
+        todo = interaction or Interaction()
         try:
             async with self._slots:
-                return await self._render_in_slot(main, target, respect_robots, timeout)
+                return await self._render_in_slot(main, target, respect_robots, timeout, todo)
         finally:
             await self._enforce_memory()  # after the slot is free: the next render need not wait
 
     async def _render_in_slot(
-        self, main: MainDocument, target: str, respect_robots: bool, timeout: float
+        self,
+        main: MainDocument,
+        target: str,
+        respect_robots: bool,
+        timeout: float,
+        interaction: Interaction,
     ) -> Rendered:
         self._active += 1  # before the browser is taken: a restart now waits for us
         try:
@@ -145,7 +163,9 @@ class Renderer:
             raise
         try:
             with anyio.fail_after(timeout + HANG_GRACE):
-                return await self._render(browser, main, target, respect_robots, timeout)
+                return await self._render(
+                    browser, main, target, respect_robots, timeout, interaction
+                )
         except TimeoutError:
             await self._drop()
             raise RenderFailed(
@@ -165,7 +185,13 @@ class Renderer:
             self._active -= 1
 
     async def _render(
-        self, browser: Browser, main: MainDocument, target: str, robots: bool, timeout: float
+        self,
+        browser: Browser,
+        main: MainDocument,
+        target: str,
+        robots: bool,
+        timeout: float,
+        interaction: Interaction,
     ) -> Rendered:
         deadline = time.monotonic() + timeout
         interceptor = Interceptor(
@@ -178,7 +204,7 @@ class Renderer:
                 bytes=self.settings.render_max_bytes,
                 deadline=deadline,
             ),
-            media=self.settings.render_media,
+            media=self.settings.render_media or interaction.shoots,
         )
         slot = await self._take_slot(browser)
         slot.interceptor = interceptor
@@ -188,7 +214,9 @@ class Renderer:
             async with anyio.create_task_group() as sockets:
                 interceptor.sockets = sockets
                 try:
-                    loaded.append(await self._load(slot, interceptor, target, deadline, timeout))
+                    loaded.append(
+                        await self._load(slot, interceptor, target, deadline, timeout, interaction)
+                    )
                 except Exception as exc:  # raised below as itself, not in an ExceptionGroup
                     failed.append(exc)
                 finally:
@@ -205,9 +233,16 @@ class Renderer:
         return loaded[0]
 
     async def _load(
-        self, slot: _Slot, interceptor: Interceptor, target: str, deadline: float, timeout: float
+        self,
+        slot: _Slot,
+        interceptor: Interceptor,
+        target: str,
+        deadline: float,
+        timeout: float,
+        interaction: Interaction,
     ) -> Rendered:
-        """Open `target` in the slot's page and read it once it has settled."""
+        """Open `target` in the slot's page, perform the interaction once it has settled (the
+        screenshot before the reading scrolls move the page) and read it."""
         page = slot.page
         if page is None:
             page = slot.page = await slot.context.new_page()
@@ -215,6 +250,14 @@ class Renderer:
         await page.goto(target, wait_until="domcontentloaded", timeout=timeout * 1000)
         idle = interceptor.idle_since
         await settle(page, idle, deadline)
+
+        async def settled() -> object:
+            return await settle(page, idle, deadline)
+
+        done = await run_actions(page, interaction.actions, interceptor, deadline, settled)
+        shot = None
+        if interaction.screenshot is not None:
+            shot = await take_screenshot(page, interaction.screenshot)
         scrolls = await scroll_screens(page, idle, deadline, self.settings.render_scrolls)
         return Rendered(
             html=await page.content(),
@@ -222,6 +265,8 @@ class Renderer:
             requests=interceptor.sent,
             refused=len(interceptor.refused),
             scrolls=scrolls,
+            screenshot=shot,
+            actions=done,
         )
 
     async def _take_slot(self, browser: Browser) -> _Slot:

@@ -6,6 +6,9 @@ JavaScript, and do it. Importable without the `browser` extra (Playwright loads 
             render keeps the static page with a warning.
     always  render every HTML page; a failed render is a `render_failed` error.
 
+A screenshot or page actions (`actions.Interaction`) make a fetch render always: without a
+browser, or on a page that is not HTML, they are a `render_failed` error, never dropped.
+
 The default is auto when the extra and a Chromium are installed, never otherwise; a page that
 looked like a shell and was not rendered says so in `Page.warnings`.
 """
@@ -24,9 +27,10 @@ from ..config import Settings
 from ..errors import RenderFailed
 from ..fetch.decode import decode_body, parse_content_type
 from ..fetch.sniff import detect_kind
-from ..models import RenderMode
+from ..models import ActionResult, RenderMode
 from ..net.http import HttpClient
 from ..net.robots import RobotsCache
+from .actions import Interaction
 from .chromium import find_browser, playwright_installed
 from .shell import ShellVerdict, classify_shell
 
@@ -75,6 +79,8 @@ class RenderOutcome:
     rendered: bool = False
     reason: str | None = None
     warning: str | None = None
+    screenshot: str | None = None  # a PNG data URL, when the interaction asked for one
+    actions: tuple[ActionResult, ...] = ()
 
 
 class RenderStep:
@@ -120,19 +126,27 @@ class RenderStep:
         respect_robots: bool,
         timeout: float | None,
         verdict: ShellVerdict | None = None,
+        interaction: Interaction | None = None,
     ) -> RenderOutcome:
         """Render the static answer `body` of `final_url` if the mode says so. `verdict` is
-        the shell check the extraction already made on its parse of the page, if it did."""
+        the shell check the extraction already made on its parse of the page, if it did;
+        an `interaction` is performed in the page and makes the render always happen."""
         available = self.available
-        mode = resolve_mode(requested, self.settings, available)
+        mode = "always" if interaction else resolve_mode(requested, self.settings, available)
         mime, _ = parse_content_type(content_type)
         if detect_kind(mime, body, final_url) != "html":
+            if interaction:
+                raise RenderFailed(
+                    f"a screenshot or page actions need an HTML page; {final_url} is {mime}",
+                    details={"stage": "action", "url": final_url},
+                    retryable=False,
+                )
             if mode == "always":
                 return RenderOutcome(reason="not HTML: nothing to render")
             return RenderOutcome()
         if mode == "never" and "never" in (requested, self.settings.render):
             return RenderOutcome()
-        reason: str | None = "render=always"
+        reason: str | None = "screenshot or actions asked for" if interaction else "render=always"
         if mode != "always":
             if verdict is None:
                 verdict = await self._classify(body, content_type, final_url)
@@ -145,8 +159,9 @@ class RenderStep:
                     warning=f"the page looks like a JavaScript shell ({reason}); {INSTALL_HINT}",
                 )
         if not available:
+            asked = "a screenshot or page actions need" if interaction else "render=always needs"
             raise RenderFailed(
-                f"render=always needs a browser; {INSTALL_HINT}",
+                f"{asked} a browser; {INSTALL_HINT}",
                 details={"stage": "launch"},
                 retryable=False,
             )
@@ -158,7 +173,11 @@ class RenderStep:
         main = _main_document(final_url, body, content_type)
         try:
             rendered = await self.renderer.render(
-                main, target=_target(url, final_url), respect_robots=respect_robots, timeout=limit
+                main,
+                target=_target(url, final_url),
+                respect_robots=respect_robots,
+                timeout=limit,
+                interaction=interaction,
             )
         except RenderFailed as exc:
             if mode == "always":
@@ -169,6 +188,8 @@ class RenderStep:
             final_url=_without_fragment(rendered.final_url) or final_url,
             rendered=True,
             reason=reason,
+            screenshot=rendered.screenshot,
+            actions=tuple(rendered.actions),
         )
 
     async def _classify(self, body: bytes, content_type: str, url: str) -> ShellVerdict:

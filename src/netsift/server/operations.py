@@ -9,16 +9,17 @@ happen, `result`, then `done`, or `error` with the error object; it never raises
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
-from ..models import ContextAnswer, MapResult, Metadata, Page, SearchResponse
+from ..models import ContextAnswer, MapResult, Metadata, Page, ScreenshotMode, SearchResponse
 from ..net.audit import request_id_var
 from ..operations import Operation, operation
+from ..render.actions import Action
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
@@ -128,10 +129,14 @@ class Operations:
         no_cache: bool = False,
         keep_source: bool = False,
         error_pages: bool = False,
+        screenshot: ScreenshotMode | None = None,
+        actions: Sequence[Action] = (),
+        images: bool = False,
     ) -> Page:
-        """`timeout` (never past the host's), `no_cache`, `keep_source` and `error_pages` come
-        from the compatible APIs, whose requests carry them (Firecrawl's `timeout`, `maxAge: 0`,
-        `rawHtml`, and its scrape's error pages read as documents)."""
+        """`timeout` (never past the host's), `no_cache`, `keep_source`, `error_pages`,
+        `screenshot`, `actions` and `images` come from the compatible APIs, whose requests
+        carry them (Firecrawl's `timeout`, `maxAge: 0`, `rawHtml`, its scrape's error pages
+        read as documents, `screenshot`, `actions`, `images`)."""
         self.require("fetch")
         if timeout is not None:
             timeout = min(timeout, self.client.settings.timeout)
@@ -142,6 +147,9 @@ class Operations:
             no_cache=no_cache,
             keep_source=keep_source,
             error_pages=error_pages,
+            screenshot=screenshot,
+            actions=actions,
+            images=images,
         )
         page = await self._counted(call)
         self.state.metrics.observe_fetch(self.caller.label, page)

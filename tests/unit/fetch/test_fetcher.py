@@ -302,8 +302,8 @@ def _fetched(n: int) -> _Fetched:
     )
 
 
-def _key(n: int) -> tuple[str, str, str, bool, int | None, bool, bool]:
-    return (f"https://x.example/{n}", "markdown", "auto", True, None, False, False)
+def _key(n: int) -> tuple[str, str, str, bool, int | None, bool, bool, bool]:
+    return (f"https://x.example/{n}", "markdown", "auto", True, None, False, False, False)
 
 
 def test_recent_pages_evicts_the_least_recently_used() -> None:
