@@ -7,10 +7,11 @@ from typing import Any, Literal
 
 from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ....errors import InvalidInput, NetsiftError
-from ....models import ContentFormat, Page
+from ....models import ContentFormat, Page, ScreenshotMode
+from ....render.actions import Action
 from ...operations import Operations
 from ...responses import FetchRequest, status_of
 from ..shared import ROUTED_FROM, build, error_reply
@@ -33,9 +34,18 @@ __all__ = [
 ]
 
 PREFIX = "/firecrawl"
-# Formats netsift serves; the others (screenshot, json, summary…) are refused by name rather
-# than silently left out or answered with something else.
-SERVED_FORMATS = {"markdown", "html", "rawHtml", "links"}
+# Formats netsift serves; the others (json, summary…) are refused by name rather than silently
+# left out or answered with something else. A screenshot is v1's `screenshot` or
+# `screenshot@fullPage`, v2's `{"type": "screenshot", "fullPage": true}`.
+SERVED_FORMATS = {
+    "markdown",
+    "html",
+    "rawHtml",
+    "links",
+    "screenshot",
+    "screenshot@fullPage",
+    "images",
+}
 # Firecrawl's error codes that firecrawl-py turns into their own exception classes.
 _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_ERROR"}
 # Firecrawl's statuses where netsift's differ: a timeout is 408 there, a failed upstream 500
@@ -55,6 +65,26 @@ class ScrapeOptions(Lenient):
     max_age: int | None = Field(default=None, ge=0, alias="maxAge")
     store_in_cache: bool = Field(default=True, alias="storeInCache")
     timeout: int | None = Field(default=None, gt=0)  # milliseconds
+    # Page actions, in Firecrawl's own shapes (render/actions.py reads them as they are).
+    actions: list[dict[str, Any]] = Field(default_factory=list)
+
+    def screenshot(self) -> ScreenshotMode | None:
+        """The screenshot the formats ask for: v1's names, or v2's object with `fullPage`."""
+        for fmt in self.formats:
+            if fmt == "screenshot@fullPage":
+                return "full_page"
+            if isinstance(fmt, dict) and fmt.get("type") == "screenshot":
+                return "full_page" if fmt.get("fullPage") else "viewport"
+        return "viewport" if "screenshot" in self.formats else None
+
+    def page_actions(self) -> list[Action]:
+        try:
+            return _ACTIONS.validate_python(self.actions)
+        except ValidationError as exc:
+            raise InvalidInput.from_validation(exc, subject="actions", lead="actions: ") from None
+
+
+_ACTIONS: TypeAdapter[list[Action]] = TypeAdapter(list[Action])
 
 
 SitemapMode = Literal["include", "only", "skip"]
@@ -154,6 +184,13 @@ async def document(ops: Operations, url: str, options: ScrapeOptions) -> dict[st
     wanted: list[ContentFormat] = [fmt for fmt in ("markdown", "html") if fmt in formats]
     timeout = seconds(options.timeout)
     keep_source = "rawHtml" in formats  # the page as served, beside its extracted content
+    # The browser's work (a screenshot, actions, which may change the page) happens once, in
+    # the first format's visit; that visit's screenshot, images and action results answer.
+    browser: dict[str, Any] = {
+        "screenshot": options.screenshot(),
+        "actions": options.page_actions(),
+        "images": "images" in formats,
+    }
     pages: dict[str, Page] = {}
     for fmt in wanted or ["markdown"]:
         request = build(FetchRequest, url=url, format=fmt)
@@ -163,7 +200,9 @@ async def document(ops: Operations, url: str, options: ScrapeOptions) -> dict[st
             no_cache=no_cache(options),
             keep_source=keep_source,
             error_pages=True,
+            **browser,
         )
+        browser = {}
     first = next(iter(pages.values()))
     fields: dict[str, Any] = {"metadata": metadata(first)}
     if "markdown" in formats:
@@ -174,4 +213,16 @@ async def document(ops: Operations, url: str, options: ScrapeOptions) -> dict[st
         fields["rawHtml"] = first.source or ""
     if "links" in formats:
         fields["links"] = [link.url for link in first.links]
+    if first.screenshot is not None:
+        fields["screenshot"] = first.screenshot
+    if "images" in formats:
+        fields["images"] = first.images
+    if options.actions:
+        shots = [done.screenshot for done in first.actions if done.screenshot is not None]
+        fields["actions"] = {
+            "screenshots": shots,
+            "scrapes": [],
+            "javascriptReturns": [],
+            "pdfs": [],
+        }
     return fields
