@@ -54,6 +54,7 @@ ANNOTATIONS = {
     "batch_search": READ_ONLY,
     "web_crawl": READ_ONLY,
     "deep_research": READ_ONLY,
+    "extract_data": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     REFERENCE_FETCH: types.ToolAnnotations(
         read_only_hint=True, idempotent_hint=True, open_world_hint=True
@@ -65,7 +66,8 @@ INSTRUCTIONS = (
     "page_meta for a link preview, web_map to list a site's URLs, "
     "web_crawl to read a site's pages from a start URL, "
     "batch_search for several queries at once, "
-    "deep_research for a cited answer to a question (progress is reported as it runs)."
+    "deep_research for a cited answer to a question (progress is reported as it runs), "
+    "extract_data for typed fields (a JSON Schema) read from pages, each with its evidence."
 )
 
 

@@ -49,6 +49,7 @@ from .params import (
     BatchSearchParams,
     CrawlParams,
     DiscoveriesParams,
+    ExtractDataParams,
     ExtractParams,
     FetchOptions,
     FetchParams,
@@ -66,6 +67,7 @@ from .params import (
 from .research.discoveries import Discovery, DiscoveryRead
 from .research.sleep_store import SleepRecord
 from .search.batch import BatchItem
+from .structured.model import ExtractDataResult
 
 __all__ = [
     "CATALOGUE",
@@ -278,7 +280,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (TooComplex, UnsupportedContentType),
         input="html",
         cli="extract",
-        http=("POST /v1/extract",),
+        http=("POST /v1/extract/html",),
     ),
     Operation(
         "list_jobs",
@@ -357,6 +359,18 @@ CATALOGUE: tuple[Operation, ...] = (
         "search",
         (),
         cli="providers",
+    ),
+    Operation(
+        "extract_data",
+        "Extract typed data (a JSON Schema's fields) from pages, each field with its evidence",
+        ExtractDataParams,
+        ExtractDataResult,
+        "fetch",
+        (*_READING, *_SEARCHING),
+        cli="extract-data",
+        http=("POST /v1/extract",),
+        tool="extract_data",
+        host_options=frozenset({"max_pages", "max_tokens", "deadline"}),
     ),
 )
 

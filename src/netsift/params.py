@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from .errors import InvalidInput
@@ -18,11 +18,13 @@ from .models import ContentFormat, RenderMode, SafeSearch, TimeRange
 
 __all__ = [
     "MAX_BATCH_QUERIES",
+    "MAX_EXTRACT_URLS",
     "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
     "BatchSearchParams",
     "CrawlParams",
     "DiscoveriesParams",
+    "ExtractDataParams",
     "ExtractParams",
     "FetchOptions",
     "FetchParams",
@@ -433,3 +435,58 @@ class WakeParams(_Params):
     message: str | None = Field(
         default=None, max_length=2000, description="What the sleeper is told it woke for."
     )
+
+
+# extract_data reads a handful of pages: Firecrawl's and Tavily's extract take up to 20 URLs
+# a call; more is a crawl's job.
+MAX_EXTRACT_URLS = 20
+
+
+class ExtractDataParams(_Params):
+    """Extract typed data (a JSON Schema's fields) from pages, each field with its evidence."""
+
+    urls: list[Url] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_EXTRACT_URLS,
+        description=f"The pages to read (1-{MAX_EXTRACT_URLS}).",
+    )
+    query: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Search for the pages to read instead (or as well).",
+    )
+    output_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="A JSON Schema of an object: the fields to fill. Without a model they "
+        "come from the pages' structured data, tables and definition lists.",
+    )
+    prompt: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2000,
+        description="What to extract, in words (for the model); alone, the model names the fields.",
+    )
+    max_pages: int = Field(default=5, ge=1, le=MAX_EXTRACT_URLS, description="Pages read at most.")
+    max_tokens: int = Field(
+        default=30_000, ge=1000, le=2_000_000, description="LLM tokens at most."
+    )
+    deadline: float = Field(
+        default=120.0, gt=0, le=3600, description="Seconds before it stops and answers."
+    )
+
+    @field_validator("output_schema")
+    @classmethod
+    def _schema(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        from .structured.schema import check_schema
+
+        return None if value is None else check_schema(value)
+
+    @model_validator(mode="after")
+    def _asks_something(self) -> ExtractDataParams:
+        if not self.urls and not self.query:
+            raise ValueError("give urls, or a query to search for the pages")
+        if self.output_schema is None and self.prompt is None:
+            raise ValueError("give output_schema (the fields to fill), a prompt, or both")
+        return self

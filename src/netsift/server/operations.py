@@ -19,12 +19,14 @@ from ..errors import AllProvidersFailed, Disabled, NetsiftError
 from ..models import MapResult, Metadata, Page, SearchResponse
 from ..net.audit import request_id_var
 from ..operations import Operation
+from ..structured.model import ExtractDataResult
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
 from .responses import (
     BatchRequest,
     BatchResponse,
+    ExtractDataRequest,
     ExtractRequest,
     FetchRequest,
     MapRequest,
@@ -152,6 +154,14 @@ class Operations:
         return await self.client.extract_isolated(
             params.html.encode("utf-8"), **fields, what="the HTML sent"
         )
+
+    async def extract_data(self, params: ExtractDataRequest) -> ExtractDataResult:
+        """The library's `Client.extract_data`; a query spends one search of the quota."""
+        self.require("fetch")
+        if params.query:
+            await self.admit_searches(1)
+        request = params.model_dump(exclude={"request_id"})
+        return await self._counted(self.client.extract_data(**request))
 
     async def meta(self, params: MetaRequest) -> Metadata:
         """The library's `Client.meta`, exactly (its card carries the page type)."""

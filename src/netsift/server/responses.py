@@ -18,6 +18,7 @@ from ..errors import HTTPError, NetsiftError
 from ..operations import operation
 from ..params import (
     BatchSearchParams,
+    ExtractDataParams,
     ExtractParams,
     FetchParams,
     MapParams,
@@ -35,6 +36,7 @@ __all__ = [
     "BatchResponse",
     "ErrorBody",
     "ErrorObject",
+    "ExtractDataRequest",
     "FetchRequest",
     "MapRequest",
     "MetaRequest",
@@ -99,6 +101,10 @@ class ExtractRequest(ExtractParams, _RequestId):
     )
 
 
+class ExtractDataRequest(ExtractDataParams, _RequestId):
+    """Extract a JSON Schema's fields from pages, each with its evidence."""
+
+
 class MapRequest(MapParams, _RequestId):
     """List a site's URLs: its sitemaps, feeds and the start page's links."""
 
@@ -111,6 +117,7 @@ _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     MetaParams: MetaRequest,
     ExtractParams: ExtractRequest,
     MapParams: MapRequest,
+    ExtractDataParams: ExtractDataRequest,
 }
 
 

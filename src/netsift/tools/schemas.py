@@ -17,6 +17,7 @@ from ..models import ContentFormat, RenderMode, TimeRange
 from ..operations import by_tool
 from ..params import (
     MAX_BATCH_QUERIES,
+    MAX_EXTRACT_URLS,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
     Depth,
@@ -32,6 +33,7 @@ __all__ = [
     "TOOLS",
     "TOOL_ALIASES",
     "BatchSearchArgs",
+    "ExtractDataArgs",
     "FlagDiscoveryArgs",
     "PageMetaArgs",
     "ResearchArgs",
@@ -211,6 +213,34 @@ class WebCrawlArgs(_Args):
     )
 
 
+class ExtractDataArgs(_Args):
+    """Extract typed data from web pages: give the pages (`urls`) or a `query` to find them,
+    and the fields to fill as a JSON Schema (`output_schema`) and/or in words (`prompt`).
+    Each field comes with the verbatim passage and URL it was read from; a field the pages
+    do not state is null, with the reason in `missing`."""
+
+    urls: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_EXTRACT_URLS,
+        description="The http(s) pages to read.",
+    )
+    query: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Search for the pages to read instead.",
+    )
+    output_schema: dict[str, Any] | None = Field(
+        default=None,
+        description='A JSON Schema of an object, e.g. {"type": "object", "properties": '
+        '{"price": {"type": "number"}}}.',
+    )
+    prompt: str | None = Field(
+        default=None, min_length=1, max_length=2000, description="What to extract, in words."
+    )
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
@@ -235,6 +265,7 @@ ARGS: dict[str, type[BaseModel]] = {
     "research_status": ResearchStatusArgs,
     "flag_discovery": FlagDiscoveryArgs,
     "sleep": SleepArgs,
+    "extract_data": ExtractDataArgs,
 }
 
 
