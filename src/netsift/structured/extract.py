@@ -147,6 +147,7 @@ class DataExtractor:
                 f"set aside, reads as an instruction ({urls[page]}): {sentence[:200]}"
             )
         problems: dict[str, str] = {}
+        asked = 0
         for n, chunk in enumerate(chunks):
             if result.tokens >= params.max_tokens:
                 result.stopped_because = "max_tokens"
@@ -154,6 +155,7 @@ class DataExtractor:
             if run.left() <= 0:
                 result.stopped_because = "deadline"
                 break
+            asked += 1
             try:
                 fill = await asyncio.wait_for(
                     fill_chunk(llm, chunk, urls, texts, specs, params.output_schema, params.prompt),
@@ -175,7 +177,7 @@ class DataExtractor:
             if all(result.data.get(s.name) is not None for s in specs) and specs:
                 break
         if len(chunks) > 1:
-            result.notes.append(f"the pages were read in {len(chunks)} chunks")
+            result.notes.append(f"the pages make {len(chunks)} chunks; the model read {asked}")
         for spec in specs:
             if result.data.get(spec.name) is None and spec.name in problems:
                 result.missing[spec.name] = problems[spec.name]

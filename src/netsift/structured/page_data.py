@@ -66,6 +66,8 @@ SYNONYMS: dict[str, frozenset[str]] = {
     "employment type": frozenset({"type"}),
     "organizer": frozenset({"organiser", "host"}),
     "price": frozenset({"low price", "amount", "price amount"}),
+    "in stock": frozenset({"availability"}),
+    "available": frozenset({"availability"}),
 }
 # Fact keys as schema.org nests them: a value under one of these is the thing itself, so
 # `author.name` answers `author`, `offers.price` answers `price`.
