@@ -71,12 +71,14 @@ PAGES: tuple[Doc, ...] = (
         "reports.test",
         "/tidal-survey",
         "Tidal survey of the Kelby estuary",
-        tuple(
-            f"Section {n}: the survey team logged the ebb and flood along transect {n}, "
-            f"noting sediment, eelgrass and the depth of the channel at low water."
-            for n in range(1, 41)
-        )
-        + ("The survey's total cost came to 182,400 pounds, paid by the estuary trust.",),
+        (
+            *(
+                f"Section {n}: the survey team logged the ebb and flood along transect {n}, "
+                f"noting sediment, eelgrass and the depth of the channel at low water."
+                for n in range(1, 41)
+            ),
+            "The survey's total cost came to 182,400 pounds, paid by the estuary trust.",
+        ),
     ),
     Doc(
         "shop.test",
