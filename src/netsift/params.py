@@ -481,12 +481,21 @@ class ExtractDataParams(_Params):
     def _schema(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         from .structured.schema import check_schema
 
-        return None if value is None else check_schema(value)
+        try:
+            return None if value is None else check_schema(value)
+        except ValueError as exc:  # said as it is, without pydantic's "Value error, "
+            raise PydanticCustomError(
+                "invalid_schema", "{problem}", {"problem": str(exc)}
+            ) from None
 
     @model_validator(mode="after")
     def _asks_something(self) -> ExtractDataParams:
         if not self.urls and not self.query:
-            raise ValueError("give urls, or a query to search for the pages")
+            raise PydanticCustomError(
+                "nothing_to_read", "give urls, or a query to search for the pages"
+            )
         if self.output_schema is None and self.prompt is None:
-            raise ValueError("give output_schema (the fields to fill), a prompt, or both")
+            raise PydanticCustomError(
+                "nothing_to_fill", "give output_schema (the fields to fill), a prompt, or both"
+            )
         return self
