@@ -17,12 +17,12 @@ from pydantic import BaseModel
 from starlette.datastructures import URL
 
 from ...errors import NetsiftError
-from . import firecrawl, searxng, tavily
+from . import firecrawl, firecrawl_extract, searxng, tavily
 from .routing import CompatRouting
 
 __all__ = ["RENDERERS", "ROUTERS", "CompatAPI", "CompatRouting", "base_urls", "renderer_for"]
 
-ROUTERS = (tavily.router, firecrawl.router, searxng.router)
+ROUTERS = (tavily.router, firecrawl.router, firecrawl_extract.router, searxng.router)
 # Each API's prefix and the error renderer its clients read.
 RENDERERS: dict[str, Callable[[NetsiftError], JSONResponse]] = {
     tavily.PREFIX: tavily.render_error,

@@ -31,6 +31,7 @@ from ...params import MAX_MAP_LIMIT, MAX_QUERY_CHARS, CrawlParams
 from ..deps import Caller, CallerDep, ServerState, StateDep
 from ..operations import Operations
 from ..responses import FetchRequest, MapRequest, SearchRequest, status_of
+from .firecrawl_extract import STRUCTURED_FORMATS, StructuredOptions, structured_fields
 from .shared import (
     ROUTED_FROM,
     build,
@@ -47,7 +48,7 @@ PREFIX = "/firecrawl"
 MAX_SEARCH_LIMIT = 50  # netsift's per-search ceiling (params.py); Firecrawl's own is 100
 # Formats netsift serves; the others (screenshot, json, summary…) are refused by name rather
 # than silently left out or answered with something else.
-SERVED_FORMATS = {"markdown", "html", "rawHtml", "links"}
+SERVED_FORMATS = {"markdown", "html", "rawHtml", "links", *STRUCTURED_FORMATS}
 # Firecrawl's error codes that firecrawl-py turns into their own exception classes.
 _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_ERROR"}
 # Firecrawl's statuses where netsift's differ: a timeout is 408 there, a failed upstream 500
@@ -82,7 +83,7 @@ class _Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
-class ScrapeOptions(_Lenient):
+class ScrapeOptions(StructuredOptions, _Lenient):
     formats: list[str | dict[str, Any]] = ["markdown"]  # pydantic copies the default
     only_main_content: bool = Field(default=True, alias="onlyMainContent")
     max_age: int | None = Field(default=None, ge=0, alias="maxAge")
@@ -225,6 +226,7 @@ async def _document(ops: Operations, url: str, options: ScrapeOptions) -> dict[s
         document["rawHtml"] = first.source or ""
     if "links" in formats:
         document["links"] = [link.url for link in first.links]
+    document.update(await structured_fields(ops, url, options, formats))
     return document
 
 
