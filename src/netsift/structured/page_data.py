@@ -227,7 +227,9 @@ def facts_of(page: Page) -> PageFacts:
 
 def _match(field_words: str, path: tuple[str, ...]) -> float:
     """How well a fact's key path names a field: 3 its own name, 2.5 under a transparent key
-    (`author.name`), 2 a synonym, 1 a key ending in the field's words; 0 none."""
+    (`author.name`), 2 a synonym, 1.5 the path's last words (`profile:last_name`), 1 a key
+    ending in the field's words or qualified by a unit (`Height (m)` for `height`), 0.5 a
+    key the field's words end in (`date` for `start_date`); 0 none."""
     if not path:
         return 0.0
     leaf = path[-1]
@@ -239,8 +241,12 @@ def _match(field_words: str, path: tuple[str, ...]) -> float:
         return 2.5
     if leaf in synonyms or (owner is not None and owner in synonyms):
         return 2.0
-    if leaf.endswith(" " + field_words) or field_words.endswith(" " + leaf):
+    if len(path) > 1 and " ".join(path).endswith(" " + field_words):
+        return 1.5
+    if leaf.endswith(" " + field_words) or leaf.startswith(field_words + " "):
         return 1.0
+    if field_words.endswith(" " + leaf):
+        return 0.5
     return 0.0
 
 
@@ -269,7 +275,16 @@ def _coerce(value: Any, spec: FieldSpec) -> Any:
         if isinstance(value, bool):
             return value
         text = str(value).strip().lower().rsplit("/", 1)[-1]
-        truth = {"true": True, "yes": True, "instock": True, "false": False, "no": False}
+        truth = {
+            "true": True,
+            "yes": True,
+            "instock": True,
+            "false": False,
+            "no": False,
+            "outofstock": False,
+            "soldout": False,
+            "discontinued": False,
+        }
         return truth.get(text, truth.get(text.replace(" ", "")))
     if kind in ("string", ""):
         return value if isinstance(value, str) else str(value)
