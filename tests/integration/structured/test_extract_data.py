@@ -281,7 +281,9 @@ async def test_the_token_budget_stops_the_chunks(settings_for, web, llm):
     async with Client(settings_for(with_llm=True, llm_context_tokens=1024)) as client:
         result = await client.extract_data([url], output_schema=schema, max_tokens=1000)
     assert result.stopped_because == "max_tokens" and result.tokens >= 1000
-    chunks = int(re.search(r"make (\d+) chunks", " ".join(result.notes)).group(1))
+    said = re.search(r"make (\d+) chunks", " ".join(result.notes))
+    assert said is not None, result.notes
+    chunks = int(said.group(1))
     assert llm.state.count("extract") < chunks  # the budget stopped it before the end
     assert result.data == {"total_cost": None} and "total_cost" in result.missing
 
