@@ -201,24 +201,34 @@ def _row(kind: str, t: Tally) -> None:
     )
 
 
-async def run(settings: Settings, cases: list[Case], port: int) -> dict[str, Tally]:
+async def run(settings: Settings, cases: list[Case], port: int, progress: bool) -> dict[str, Tally]:
     tallies: dict[str, Tally] = {}
     async with Client(settings) as client:
         for case in cases:
             url = f"http://{case.host}:{port}{case.path}"
             started = time.monotonic()
             result = await client.extract_data([url], output_schema=case.schema, deadline=600)
-            tallies.setdefault(case.kind, Tally()).add(case, result, time.monotonic() - started)
+            page = Tally()
+            page.add(case, result, time.monotonic() - started)
+            tallies.setdefault(case.kind, Tally()).merge(page)
+            if progress:  # a slow model's run shows as it goes
+                print(
+                    f"  {case.kind} {case.host}{case.path}: {page.right}/{page.fields} right, "
+                    f"evidence {page.evidence_ok}/{page.filled}, {page.seconds:.0f} s, "
+                    f"{result.stopped_because}",
+                    flush=True,
+                )
     return tallies
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("extractive", "llm", "both"), default="both")
-    parser.add_argument("--kind", default="", help="only pages of this type")
+    parser.add_argument("--kind", default="", help="only pages of these types (a,b)")
     parser.add_argument("--verbose", action="store_true", help="print every field that is wrong")
     args = parser.parse_args()
-    cases = [case for case in CASES if args.kind in ("", case.kind)]
+    kinds = set(args.kind.split(",")) if args.kind else {c.kind for c in CASES}
+    cases = [case for case in CASES if case.kind in kinds]
     print(f"{len(cases)} pages, {sum(len(c.expected) for c in cases)} fields")
     with serve(_app()) as web, TemporaryDirectory() as tmp:
         base: dict[str, Any] = {
@@ -229,7 +239,7 @@ def main() -> None:
             "jobs_url": "memory://",
         }
         if args.mode in ("extractive", "both"):
-            tallies = anyio.run(run, Settings(**base), cases, web.port)
+            tallies = anyio.run(run, Settings(**base), cases, web.port, args.verbose)
             show(
                 "without a model (structured data, tables, definition lists)", tallies, args.verbose
             )
@@ -258,7 +268,7 @@ def _with_model(
             llm_timeout=240.0,
             llm_context_tokens=CONTEXT,
         )
-        tallies = anyio.run(run, settings, cases, port)
+        tallies = anyio.run(run, settings, cases, port, True)
         show(f"with the local model ({MODEL}, llama.cpp), then structured data", tallies, verbose)
     finally:
         server.stop()
