@@ -5,6 +5,8 @@ model: the fields come from the page's structured data, each with its evidence."
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 from firecrawl import Firecrawl
@@ -99,3 +101,20 @@ def test_tavily_research_with_an_output_schema(doors, offline_web):
     assert done["status"] == "completed"
     assert done["content"]["price"] == 129.0
     assert {source["url"] for source in done["sources"]} == {product}
+
+
+def test_tavily_research_without_a_schema_is_a_research_job_polled_to_its_end(doors):
+    tavily = TavilyClient(api_key="any", api_base_url=doors.main.url("/tavily"))
+    started = tavily.research("When did the Kelby ferries switch to batteries?", model="mini")
+    assert started["status"] == "pending"
+    deadline = time.monotonic() + 90
+    while (done := tavily.get_research(started["request_id"]))["status"] in (
+        "pending",
+        "in_progress",
+    ):
+        assert time.monotonic() < deadline, done
+        time.sleep(0.5)
+    assert done["status"] == "completed", done
+    assert isinstance(done["content"], str) and isinstance(done["sources"], list)
+    refused = httpx.post(doors.main.url("/tavily/research"), json={"input": "why?", "stream": True})
+    assert refused.status_code == 400 and "poll" in refused.json()["detail"]["error"]
