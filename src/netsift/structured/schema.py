@@ -9,7 +9,6 @@ never invented, whatever the schema requires.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass
@@ -32,6 +31,9 @@ MAX_SCHEMA_CHARS = 20_000
 MAX_DEPTH = 8  # nested objects and arrays: records of records, not a recursive grammar
 MAX_FIELDS = 64  # top-level properties: each is matched, checked and reported one by one
 SCALARS = frozenset({"string", "number", "integer", "boolean"})
+PATTERN_KEYWORDS = frozenset({"pattern", "patternProperties"})
+VALUE_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+NAMED_SCHEMAS = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -140,12 +142,34 @@ def _refs(node: Any) -> list[str]:
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema with each top-level property also allowing null and nothing required:
-    what an answer with unfilled fields is checked against."""
-    out = copy.deepcopy(schema)
+    what an answer with unfilled fields is checked against. Its regular expressions are left
+    out: a stranger's pattern can backtrack for minutes on a short string (Python's `re` has
+    no time limit), so `pattern` and `patternProperties` are not checked on answers."""
+    out: dict[str, Any] = _without_patterns(schema)
     out.pop("required", None)
     out["properties"] = {
-        name: {"anyOf": [sub, {"type": "null"}]} for name, sub in schema["properties"].items()
+        name: {"anyOf": [sub, {"type": "null"}]} for name, sub in out["properties"].items()
     }
+    return out
+
+
+def _without_patterns(node: Any, *, names: bool = False) -> Any:
+    """`node` without its regular expressions; `names`: it maps property names to schemas (a
+    property may well be called `pattern`)."""
+    if isinstance(node, list):
+        return [_without_patterns(value) for value in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if names:
+            out[key] = _without_patterns(value)
+        elif key in PATTERN_KEYWORDS:
+            continue
+        elif key in VALUE_KEYWORDS:  # data, not schemas
+            out[key] = value
+        else:
+            out[key] = _without_patterns(value, names=key in NAMED_SCHEMAS)
     return out
 
 

@@ -95,3 +95,19 @@ def test_how_well_a_key_names_a_field(field, path, score):
 )
 def test_a_fact_takes_the_fields_type_or_is_passed_over(value, kind, coerced):
     assert _coerce(value, FieldSpec("f", kind, {"type": kind})) == coerced
+
+
+def test_a_strangers_regular_expression_is_never_run_on_an_answer():
+    """`(a+)+$` backtracks for minutes on a short string; answers are checked without it."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^(a+)+$"},
+            "pattern": {"type": "string", "enum": ["pattern"]},
+        },
+    }
+    check_schema(schema)
+    relaxed = nullable(schema)
+    assert "pattern" not in relaxed["properties"]["code"]["anyOf"][0]
+    assert relaxed["properties"]["pattern"]["anyOf"][0]["enum"] == ["pattern"]
+    assert schema_problems({"code": "a" * 40 + "!", "pattern": "pattern"}, relaxed) == []
