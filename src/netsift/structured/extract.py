@@ -94,14 +94,18 @@ class DataExtractor:
         return [r.url for r in response.results]
 
     async def _read(self, urls: list[str], run: _Run, result: ExtractDataResult) -> list[Page]:
-        """The pages, in order, as Markdown with the body kept (structured data is checked
-        against it); a page that fails is a note, the others go on."""
+        """The pages, in order, as text with the body kept (structured data is checked
+        against it); a page that fails is a note, the others go on. Text, not Markdown: a
+        product's Markdown opens with the facts netsift lists from its JSON-LD, which are
+        netsift's words, not the page's, and no quote may stand on them."""
         gate = asyncio.Semaphore(READ_CONCURRENCY)
 
         async def read(url: str) -> Page | NetsiftError:
             async with gate:
                 try:
-                    options = FetchOptions(url=url, keep_source=True, max_length=PAGE_CHARS)
+                    options = FetchOptions(
+                        url=url, format="text", keep_source=True, max_length=PAGE_CHARS
+                    )
                     return await asyncio.wait_for(
                         self.fetcher.fetch(options), timeout=max(run.left(), 0.001)
                     )

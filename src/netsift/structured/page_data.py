@@ -291,11 +291,6 @@ def _coerce(value: Any, spec: FieldSpec) -> Any:
     return None
 
 
-def _verify(fact: Fact, page: PageFacts) -> bool:
-    where = page.text if fact.origin in ("table", "definition_list") else page.source
-    return bool(fact.quote) and found_in(fact.quote, where)
-
-
 def _table_rows(spec: FieldSpec, page: PageFacts) -> Filled | None:
     """An array of objects from the table whose header names most of its items' fields."""
     items = spec.item_fields
