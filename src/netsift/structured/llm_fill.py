@@ -32,7 +32,6 @@ SYSTEM_PROMPT = (
     "sentence, like 2.3) of the sentences that state it."
 )
 MAX_EVIDENCE_IDS = 20  # an array field's rows may each need their sentence
-EVIDENCE_CHARS = 300  # a quote given instead of an id: a sentence, not a page
 # What a chunk's prompt costs besides its sentences: the instructions and the schema twice
 # (in the prompt and in response_format).
 PROMPT_OVERHEAD_CHARS = 1_500
@@ -108,11 +107,15 @@ def chunks_of(texts: list[str], budget: int) -> tuple[list[Chunk], list[tuple[in
     return chunks, flagged
 
 
-def answer_schema(schema: dict[str, Any] | None, names: list[str]) -> dict[str, Any]:
-    """What the model answers: the caller's schema (fields nullable) and evidence ids."""
+def answer_schema(
+    schema: dict[str, Any] | None, names: list[str], shown: list[str]
+) -> dict[str, Any]:
+    """What the model answers: the caller's schema (fields nullable) and evidence ids, an
+    enum of the ids `shown` (as research's synthesis: a constrained model cannot name a
+    sentence it was not shown; the 0.5B test model named none without the enum)."""
     ids: dict[str, Any] = {
         "type": "array",
-        "items": {"type": "string", "maxLength": EVIDENCE_CHARS},
+        "items": {"type": "string", "enum": shown},
         "maxItems": MAX_EVIDENCE_IDS,
     }
     if schema is None:  # a prompt alone: the model names the fields
@@ -154,11 +157,15 @@ def _messages(chunk: Chunk, urls: list[str], schema: Any, prompt: str | None) ->
 
 
 async def _ask(
-    llm: LLM, messages: list[Any], schema: dict[str, Any] | None, names: list[str]
+    llm: LLM,
+    messages: list[Any],
+    schema: dict[str, Any] | None,
+    names: list[str],
+    shown: list[str],
 ) -> tuple[dict[str, Any], int, list[str]]:
     """The model's answer, asked again once when `data` breaks the schema; the answer, the
     tokens spent and what is still wrong with it."""
-    shape = answer_schema(schema, names)
+    shape = answer_schema(schema, names, shown)
     value, tokens = await llm.json(messages, schema=shape, name="extraction")
     problems = _problems(value, schema)
     if problems:
@@ -197,7 +204,9 @@ async def fill_chunk(
 ) -> ModelFill:
     """One chunk through the model; only fields whose evidence holds are kept."""
     names = [spec.name for spec in specs]
-    value, tokens, problems = await _ask(llm, _messages(chunk, urls, schema, prompt), schema, names)
+    shown = [line.id for line in chunk.lines]
+    messages = _messages(chunk, urls, schema, prompt)
+    value, tokens, problems = await _ask(llm, messages, schema, names, shown)
     out = ModelFill(tokens=tokens)
     data = value.get("data") if isinstance(value.get("data"), dict) else {}
     assert isinstance(data, dict)
