@@ -1,11 +1,12 @@
 """extract_data: pages (given, or found by a search) in, the schema's fields out, each with
 its evidence, under budgets of pages, model tokens and time that always stop it.
 
-With a model, each chunk of the pages' sentences is one constrained call (llm_fill.py) and
-the chunks are merged field by field: a scalar field keeps the first verified value, an array
-gathers the verified items of every chunk; chunks stop once every field is filled. The fields
-the model left null are then looked for in the pages' structured data, as without a model
-(page_data.py). A field that stays null says why in `missing`.
+The pages' structured data, tables and definition lists fill what they state first
+(page_data.py): what a publisher declared for machines is read as written, for free. With a
+model, the fields still null are then asked of it: each chunk of the pages' sentences is one
+constrained call (llm_fill.py) and the chunks are merged field by field: a scalar field keeps
+the first verified value, an array gathers the verified items of every chunk; chunks stop
+once every field is filled. A field that stays null says why in `missing`.
 """
 
 from __future__ import annotations
@@ -73,12 +74,16 @@ class DataExtractor:
             result.notes.append(f"read {params.max_pages} of {len(urls)} pages (max_pages)")
             result.stopped_because = "max_pages"
         pages = await self._read(urls[: params.max_pages], run, result)
-        specs = field_specs(params.output_schema) if params.output_schema else []
-        if self.llm is not None and pages:
-            specs = await self._with_model(self.llm, pages, specs, run, result)
-        elif not params.output_schema:
-            result.notes.append(NO_MODEL_NO_SCHEMA)
+        schema = params.output_schema
+        specs = field_specs(schema) if schema else []
         self._from_page_data(pages, specs, result)
+        todo = [spec for spec in specs if result.data.get(spec.name) is None]
+        if self.llm is not None and pages and (todo or not schema):
+            asked = _only(schema, todo) if schema else None
+            found = await self._with_model(self.llm, pages, todo, asked, run, result)
+            specs = specs if schema else found
+        elif not schema:
+            result.notes.append(NO_MODEL_NO_SCHEMA)
         result.data = {spec.name: result.data.get(spec.name) for spec in specs}
         result.elapsed_ms = round((time.monotonic() - run.started) * 1000, 1)
         return result
@@ -134,6 +139,7 @@ class DataExtractor:
         llm: LLM,
         pages: list[Page],
         specs: list[FieldSpec],
+        schema: dict[str, Any] | None,
         run: _Run,
         result: ExtractDataResult,
     ) -> list[FieldSpec]:
@@ -144,7 +150,7 @@ class DataExtractor:
         params = run.params
         urls = [page.final_url for page in pages]
         texts = [page.content for page in pages]
-        budget = chunk_chars(self.context_tokens, params.output_schema)
+        budget = chunk_chars(self.context_tokens, schema)
         chunks, flagged = chunks_of(texts, budget)
         for page, sentence in flagged[:20]:
             result.warnings.append(
@@ -162,7 +168,7 @@ class DataExtractor:
             asked += 1
             try:
                 fill = await asyncio.wait_for(
-                    fill_chunk(llm, chunk, urls, texts, specs, params.output_schema, params.prompt),
+                    fill_chunk(llm, chunk, urls, texts, specs, schema, params.prompt),
                     timeout=run.left(),
                 )
             except TimeoutError:
@@ -172,7 +178,7 @@ class DataExtractor:
                 result.notes.append(f"chunk {n + 1}: the model failed: {error.message}")
                 continue
             result.tokens += fill.tokens
-            if not params.output_schema and fill.extra_fields:
+            if schema is None and fill.extra_fields:
                 known = {s.name for s in specs}
                 specs = [*specs, *(s for s in fill.extra_fields if s.name not in known)]
             _merge(fill.values, fill.evidence, specs, result)
@@ -206,6 +212,16 @@ class DataExtractor:
                 result.missing[spec.name] = NOT_STATED if pages else "no page was read"
 
 
+def _only(schema: dict[str, Any], specs: list[FieldSpec]) -> dict[str, Any]:
+    """The schema narrowed to the fields still to fill (its definitions kept)."""
+    names = {spec.name for spec in specs}
+    properties = {k: v for k, v in schema["properties"].items() if k in names}
+    narrowed = {**schema, "properties": properties}
+    if "required" in schema:
+        narrowed["required"] = [name for name in schema["required"] if name in names]
+    return narrowed
+
+
 def _merge(
     values: dict[str, Any],
     evidence: dict[str, list[Evidence]],
@@ -221,6 +237,7 @@ def _merge(
         if held is None:
             result.data[spec.name] = value
             result.evidence[spec.name] = list(evidence[spec.name])
+            result.missing.pop(spec.name, None)
         elif isinstance(held, list) and isinstance(value, list):
             fresh = [item for item in value if item not in held]
             if fresh:
