@@ -15,7 +15,15 @@ from mcp.types import INVALID_PARAMS, TextContent
 from netsift.client import Client
 from netsift.mcp import create_server
 
-SEARCH_TOOLS = {"web_search", "web_fetch", "page_meta", "web_map", "web_crawl", "batch_search"}
+SEARCH_TOOLS = {
+    "web_search",
+    "web_fetch",
+    "page_meta",
+    "web_map",
+    "web_crawl",
+    "batch_search",
+    "extract_data",
+}
 
 
 def text_of(result: Any) -> str:
