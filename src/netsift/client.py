@@ -43,6 +43,7 @@ from .params import (
     DedupeRankParams,
     Depth,
     DiscoveriesParams,
+    ExtractDataParams,
     ExtractParams,
     FetchOptions,
     FlagDiscoveryParams,
@@ -94,6 +95,7 @@ if TYPE_CHECKING:
     from .research.sleep_store import SleepRecord
     from .search.rank import RankedResults
     from .search.service import SearchService
+    from .structured.model import ExtractDataResult, Summary
     from .usage.ledger import UsageLedger
 from .usage import Billing
 
@@ -569,6 +571,52 @@ class Client:
         )
         refuse_unreadable(html, url=params.url, what=what)
         return await self.compute.run(partial(extract, **params.model_dump()), html, what=what)
+
+    async def extract_data(
+        self,
+        urls: list[str] | None = None,
+        *,
+        query: str | None = None,
+        output_schema: dict[str, Any] | None = None,
+        prompt: str | None = None,
+        max_pages: int | None = None,
+        max_tokens: int | None = None,
+        deadline: float | None = None,
+    ) -> ExtractDataResult:
+        """Fill `output_schema` (a JSON Schema of an object) from the pages at `urls`, or those
+        a search for `query` finds: every field with the verbatim passage and URL it came
+        from, or null with the reason in `missing`. With a model it reads the pages' text
+        (and `prompt`); without one, their structured data, tables and definition lists.
+        Options left at None take ExtractDataParams' defaults (the same on every door)."""
+        self._require("fetch")
+        options = {"max_pages": max_pages, "max_tokens": max_tokens, "deadline": deadline}
+        params = validated(
+            ExtractDataParams,
+            urls=urls,
+            query=query,
+            output_schema=output_schema,
+            prompt=prompt,
+            **{name: value for name, value in options.items() if value is not None},
+        )
+        if params.query:
+            self._require("search")
+        from .structured.extract import DataExtractor
+
+        extractor = DataExtractor(
+            self.search_service if params.query else None,
+            self.fetcher,
+            self.llm,
+            context_tokens=self.settings.llm_context_tokens,
+        )
+        return await extractor.run(params)
+
+    async def summarize(self, url: str) -> Summary:
+        """A page's summary, each sentence citing the page: by the model, or extractive
+        without one (Firecrawl's `summary` format)."""
+        from .structured.summary import summarize
+
+        page = await self.fetch(url)
+        return await summarize(page, self.llm, context_tokens=self.settings.llm_context_tokens)
 
     def provider_status(self) -> list[dict[str, Any]]:
         """Every search provider: configured or not, enabled, rate limit, breaker state."""

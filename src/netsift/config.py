@@ -325,6 +325,8 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = _alias("NETSIFT_OPENAI_API_KEY", "OPENAI_API_KEY")
     openai_base_url: str | None = _alias("NETSIFT_OPENAI_BASE_URL", "OPENAI_BASE_URL")
     llm_timeout: float = Field(default=60.0, gt=0)
+    # the model's context window: extract_data cuts long pages into chunks that fit it
+    llm_context_tokens: int = Field(default=8192, ge=1024, le=2_000_000)
     jobs_url: str | None = None
     discoveries_path: Path | None = None
     max_sleep: float = Field(default=3600.0, gt=0)

@@ -9,7 +9,7 @@ A one-shot command pays for netsift's imports (the command line, the settings, p
 the readers) on every call; a running server has paid them once. With NETSIFT_HANDOFF set,
 `netsift fetch URL --json`, `netsift meta URL --json`, `netsift search QUERY --json` and
 `netsift extract FILE --json` — exactly these forms; any other option runs in this process as
-usual — are sent to that server (`POST /v1/fetch`, `/v1/meta`, `/v1/search`, `/v1/extract`,
+usual — are sent to that server (`POST /v1/fetch`, `/v1/meta`, `/v1/search`, `/v1/extract/html`,
 the file's text as its `html`) by this module, which imports nothing of netsift
 but its errors. The server reads the page under its own SSRF guard, robots.txt, limits and
 settings, and its answer is printed as the command prints it: the same JSON, or the same
@@ -33,7 +33,7 @@ ROUTES = {
     "fetch": ("/v1/fetch", "url"),
     "meta": ("/v1/meta", "url"),
     "search": ("/v1/search", "query"),
-    "extract": ("/v1/extract", "html"),
+    "extract": ("/v1/extract/html", "html"),
 }
 # The largest file `extract` hands off: well inside the server's default body cap (1 MiB, as
 # JSON-escaped text); a larger one, or one that is not UTF-8 text, is read here as usual.

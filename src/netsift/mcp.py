@@ -57,6 +57,7 @@ ANNOTATIONS = {
     "web_context": READ_ONLY,
     "web_crawl": READ_ONLY,
     "deep_research": READ_ONLY,
+    "extract_data": READ_ONLY,
     "research_status": types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
     "robots_check": READ_ONLY,
     # a save asks the Internet Archive to capture the page: it writes to the world
@@ -76,7 +77,8 @@ INSTRUCTIONS = (
     "web_context for the passages that answer a query, within a token budget, "
     "deep_research for a cited answer to a question (progress is reported as it runs), "
     "robots_check to ask robots.txt, wayback_lookup for archived copies, "
-    "citation_pack for references, dedupe_rank to fold and rank a result list."
+    "citation_pack for references, dedupe_rank to fold and rank a result list, "
+    "extract_data for typed fields (a JSON Schema) read from pages, each with its evidence."
 )
 
 

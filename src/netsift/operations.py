@@ -63,6 +63,7 @@ from .params import (
     CrawlParams,
     DedupeRankParams,
     DiscoveriesParams,
+    ExtractDataParams,
     ExtractParams,
     FetchOptions,
     FetchParams,
@@ -83,6 +84,7 @@ from .research.discoveries import Discovery, DiscoveryRead
 from .research.sleep_store import SleepRecord
 from .search.batch import BatchItem
 from .search.rank import RankedResults
+from .structured.model import ExtractDataResult
 
 __all__ = [
     "CATALOGUE",
@@ -316,7 +318,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (TooComplex, UnsupportedContentType),
         input="html",
         cli="extract",
-        http=("POST /v1/extract",),
+        http=("POST /v1/extract/html",),
     ),
     Operation(
         "list_jobs",
@@ -445,6 +447,18 @@ CATALOGUE: tuple[Operation, ...] = (
         cli="dedupe-rank",
         http=("POST /v1/dedupe-rank",),
         tool="dedupe_rank",
+    ),
+    Operation(
+        "extract_data",
+        "Extract typed data (a JSON Schema's fields) from pages, each field with its evidence",
+        ExtractDataParams,
+        ExtractDataResult,
+        "fetch",
+        (*_READING, *_SEARCHING),
+        cli="extract-data",
+        http=("POST /v1/extract",),
+        tool="extract_data",
+        host_options=frozenset({"max_pages", "max_tokens", "deadline"}),
     ),
 )
 

@@ -35,6 +35,7 @@ from .render.actions import MAX_ACTIONS, Action
 __all__ = [
     "MAX_BATCH_QUERIES",
     "MAX_BATCH_URLS",
+    "MAX_EXTRACT_URLS",
     "MAX_MAP_LIMIT",
     "MAX_QUERY_CHARS",
     "BatchFetchParams",
@@ -45,6 +46,7 @@ __all__ = [
     "CrawlParams",
     "DedupeRankParams",
     "DiscoveriesParams",
+    "ExtractDataParams",
     "ExtractParams",
     "FetchOptions",
     "FetchParams",
@@ -744,3 +746,67 @@ class DedupeRankParams(_Params):
         description="Search results (title, url, snippet, source...), in preference order.",
     )
     count: int = Field(default=10, ge=1, le=MAX_RANK_RESULTS, description="Results to keep.")
+
+
+# extract_data reads a handful of pages: Firecrawl's and Tavily's extract take up to 20 URLs
+# a call; more is a crawl's job.
+MAX_EXTRACT_URLS = 20
+
+
+class ExtractDataParams(_Params):
+    """Extract typed data (a JSON Schema's fields) from pages, each field with its evidence."""
+
+    urls: list[Url] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_EXTRACT_URLS,
+        description=f"The pages to read (1-{MAX_EXTRACT_URLS}).",
+    )
+    query: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Search for the pages to read instead (or as well).",
+    )
+    output_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="A JSON Schema of an object: the fields to fill. Without a model they "
+        "come from the pages' structured data, tables and definition lists.",
+    )
+    prompt: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2000,
+        description="What to extract, in words (for the model); alone, the model names the fields.",
+    )
+    max_pages: int = Field(default=5, ge=1, le=MAX_EXTRACT_URLS, description="Pages read at most.")
+    max_tokens: int = Field(
+        default=30_000, ge=1000, le=2_000_000, description="LLM tokens at most."
+    )
+    deadline: float = Field(
+        default=120.0, gt=0, le=3600, description="Seconds before it stops and answers."
+    )
+
+    @field_validator("output_schema")
+    @classmethod
+    def _schema(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        from .structured.schema import check_schema
+
+        try:
+            return None if value is None else check_schema(value)
+        except ValueError as exc:  # said as it is, without pydantic's "Value error, "
+            raise PydanticCustomError(
+                "invalid_schema", "{problem}", {"problem": str(exc)}
+            ) from None
+
+    @model_validator(mode="after")
+    def _asks_something(self) -> ExtractDataParams:
+        if not self.urls and not self.query:
+            raise PydanticCustomError(
+                "nothing_to_read", "give urls, or a query to search for the pages"
+            )
+        if self.output_schema is None and self.prompt is None:
+            raise PydanticCustomError(
+                "nothing_to_fill", "give output_schema (the fields to fill), a prompt, or both"
+            )
+        return self

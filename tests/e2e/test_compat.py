@@ -299,7 +299,7 @@ def test_info_lists_each_compatible_base_url(doors, settings):
         ("POST", "/v2/scrape", b"[]", 400, "success"),
         ("POST", "/v2/search", b'{"query": "x", "limit": 1000}', 400, "success"),
         ("POST", "/v2/crawl", b"{}", 400, "success"),
-        ("POST", "/v2/extract", b"{}", 404, "success"),
+        ("POST", "/v2/extract", b"{}", 400, "success"),  # urls (or a prompt) missing
         ("POST", "/firecrawl/v1/scrape", b'{"url": 5}', 400, "success"),
         ("POST", "/v1/scrape", b"{}", 404, "error"),  # netsift's /v1/: Firecrawl's is elsewhere
         ("POST", "/tavily/crawl", b'{"url": "http://x.test/", "format": "pdf"}', 400, "detail"),

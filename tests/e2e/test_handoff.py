@@ -96,7 +96,7 @@ def test_no_server_or_a_remote_one_runs_the_call_here(
 def test_a_handed_off_extract_reads_the_file_the_server_is_sent(
     api: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`extract FILE --json` sends the file's text to `POST /v1/extract` (hand_off answers,
+    """`extract FILE --json` sends the file's text to `POST /v1/extract/html` (hand_off answers,
     rather than leaving the call to run here) and prints what the command prints itself."""
     from netsift.handoff import hand_off
 

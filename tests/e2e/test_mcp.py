@@ -24,6 +24,7 @@ SEARCH_TOOLS = {
     "web_crawl",
     "batch_search",
     "dedupe_rank",  # folds a result list: under search, with no network of its own
+    "extract_data",
 }
 
 

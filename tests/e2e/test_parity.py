@@ -332,6 +332,40 @@ async def test_context_is_the_same_through_every_door(settings, env, server):
     assert_same(answers)
 
 
+async def test_extract_data_is_the_same_through_every_door(
+    settings, env, research_web, offline_web, tmp_path
+):
+    """A product's fields from its JSON-LD and table (shop.test/product), without a model."""
+    settings = settings.model_copy(update={"resolve": [*settings.resolve, *offline_web.pins]})
+    env = {**env, "NETSIFT_RESOLVE": ",".join([*research_web.pins, *offline_web.pins])}
+    url = offline_web.url("shop.test", "/product")
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "price": {"type": "number"},
+            "weight": {"type": "string"},
+            "colour": {"type": "string"},
+        },
+    }
+    args = {"urls": [url], "output_schema": schema}
+    answers: dict[str, Any] = {}
+    async with Client(settings) as client:
+        answers["client"] = await client.extract_data([url], output_schema=schema)
+        answers["tools"] = await tools.dispatch("extract_data", args, client=client)
+        answers["mcp"] = await mcp_call(client, "extract_data", args)
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(schema))
+    answers["cli"] = await cli(env)("extract-data", url, "--schema", str(schema_file))
+    with serve(create_app(settings), lifespan="on") as server:
+        async with httpx.AsyncClient(base_url=server.url("/")) as http:
+            answers["rest"] = (await http.post("/v1/extract", json=args)).json()
+    result = answers["client"]
+    assert result.data["price"] == 129.0 and result.data["colour"] is None
+    assert result.evidence["weight"][0].origin == "table" and "colour" in result.missing
+    assert_same(answers)
+
+
 # --- The catalogue (netsift/operations.py): each door offers exactly its operations and options.
 
 

@@ -365,11 +365,11 @@ async def test_concurrent_searches_never_overspend_a_shared_quota(redis_url):
 
 
 async def test_extract_reads_html_and_refuses_a_program_as_every_door_does(make_api):
-    """`POST /v1/extract` is Client.extract_isolated: HTML comes back as a page, a program's
+    """`POST /v1/extract/html` is Client.extract_isolated: HTML comes back as a page, a program's
     bytes as unsupported_content_type (the check lives with extract, not in one door)."""
     api = await make_api()
     page = await api.post(
-        "/v1/extract",
+        "/v1/extract/html",
         json={
             "html": "<html><head><title>Quay</title></head><body><article><h1>Quay</h1>"
             "<p>The ferry leaves at nine from the north quay, and again at noon.</p>"
@@ -378,6 +378,6 @@ async def test_extract_reads_html_and_refuses_a_program_as_every_door_does(make_
     )
     assert page.status_code == 200, page.text
     assert "north quay" in page.json()["content"]
-    program = await api.post("/v1/extract", json={"html": "\x7fELF\x02\x01\x01" + "\x00" * 64})
+    program = await api.post("/v1/extract/html", json={"html": "\x7fELF\x02\x01\x01" + "\x00" * 64})
     assert program.status_code == 415, program.text
     assert program.json()["error"]["code"] == "unsupported_content_type"

@@ -107,7 +107,7 @@ def test_cli_follows_the_capabilities(monkeypatch, tmp_path):
     monkeypatch.setenv("NETSIFT_CAPABILITIES", "fetch")
     result = CliRunner().invoke(cli, ["tools", "-f", "anthropic"])
     names = {tool["name"] for tool in json.loads(result.output)}
-    assert names == {"web_fetch", "page_meta", "web_map", "web_crawl"}
+    assert names == {"web_fetch", "page_meta", "web_map", "web_crawl", "extract_data"}
 
 
 def test_cli_refuses_an_unknown_format(monkeypatch, tmp_path):

@@ -29,6 +29,8 @@ MODEL = "scripted-test-model"
 _SENTENCE_LINE = re.compile(r"^((\d+)\.\d+) (.+)$", re.MULTILINE)  # "2.3 A sentence."
 _ANSWER_PROMPT = "Answer the question using only the sources"
 _RETRY_PROMPT = "are not sentences of their sources"
+_EXTRACT_PROMPT = "You extract structured data from web pages"
+_SUMMARY_PROMPT = "You summarize a web page"
 
 
 @dataclass
@@ -42,6 +44,9 @@ class LLMState:
     # What each gap review answers, in turn: a list of queries means "still open, search
     # these"; when the list runs out, reviews say nothing is missing.
     gaps: list[list[str]] = field(default_factory=list)
+    # What each structured extraction answers, in turn (`{"data", "evidence"}`, evidence as
+    # sentence ids or quotes); when the list runs out, extractions answer nulls.
+    extractions: list[dict[str, Any]] = field(default_factory=list)
 
     def take(self) -> str:
         if self.sticky:
@@ -54,6 +59,7 @@ class LLMState:
         self.latency = 0.0
         self.requests.clear()
         self.gaps.clear()
+        self.extractions.clear()
 
     def count(self, kind: str) -> int:
         """Requests of one kind seen: "plan", "gaps", "answer" or "chat"."""
@@ -116,6 +122,23 @@ def _answer(messages: list[dict[str, Any]], mode: str) -> dict[str, Any]:
     return {"answer": answer, "citations": citations, "discoveries": discoveries}
 
 
+def _cite_lines(answer: dict[str, Any], prompt: str) -> dict[str, Any]:
+    """An extraction's evidence written `@words` becomes the id of the first sentence shown
+    that holds those words, as a model citing by id would answer."""
+    lines = _SENTENCE_LINE.findall(prompt)
+    evidence = {}
+    for name, items in (answer.get("evidence") or {}).items():
+        cited = []
+        for item in items:
+            if isinstance(item, str) and item.startswith("@"):
+                found = next((sid for sid, _, text in lines if item[1:] in text), "0.0")
+                cited.append(found)
+            else:
+                cited.append(item)
+        evidence[name] = cited
+    return {**answer, "evidence": evidence}
+
+
 def _kind(body: dict[str, Any]) -> str:
     system = _system_text(body.get("messages") or [])
     if "plan web searches" in system:
@@ -124,6 +147,10 @@ def _kind(body: dict[str, Any]) -> str:
         return "gaps"
     if _ANSWER_PROMPT in system:
         return "answer"
+    if _EXTRACT_PROMPT in system:
+        return "extract"
+    if _SUMMARY_PROMPT in system:
+        return "summary"
     return "chat"
 
 
@@ -138,6 +165,14 @@ def _reply(body: dict[str, Any], mode: str, state: LLMState) -> str:
             queries = state.gaps.pop(0)
             return json.dumps({"gaps": [f"more about {q}" for q in queries], "queries": queries})
         return json.dumps({"gaps": [], "queries": []})
+    if _EXTRACT_PROMPT in system:
+        if state.extractions:
+            return json.dumps(_cite_lines(state.extractions.pop(0), _user_text(messages)))
+        return json.dumps({"data": {}, "evidence": {}})
+    if _SUMMARY_PROMPT in system:  # the first two sentences shown, each restated as itself
+        shown = _SENTENCE_LINE.findall(_user_text(messages))[:2]
+        sentences = [{"text": text, "ids": [sid]} for sid, _, text in shown]
+        return json.dumps({"sentences": sentences})
     if _ANSWER_PROMPT in system:
         if mode == "hallucinate_always":
             mode = "hallucinate"
@@ -288,6 +323,7 @@ def create_app(state: LLMState) -> Starlette:
         state.sticky.update(data.get("sticky", []))
         state.latency = float(data.get("latency", 0))
         state.gaps.extend(data.get("gaps", []))
+        state.extractions.extend(data.get("extractions", []))
         return JSONResponse({"ok": True})
 
     return Starlette(

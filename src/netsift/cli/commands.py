@@ -7,6 +7,7 @@ import typer
 from .agents import mcp, tools
 from .context import context
 from .crawl import crawl
+from .extract_data import extract_data
 from .fetch import extract, fetch, meta
 from .map import map_site
 from .research import discoveries, jobs, research, wake
@@ -44,6 +45,7 @@ app.command()(tools)
 app.command()(mcp)
 app.command()(serve)
 app.command()(worker)
+app.command("extract-data")(extract_data)
 
 
 def _print_version(value: bool) -> None:

@@ -20,6 +20,7 @@ from ..models import ContextAnswer, MapResult, Metadata, Page, ScreenshotMode, S
 from ..net.audit import request_id_var
 from ..operations import Operation, operation
 from ..render.actions import Action
+from ..structured.model import ExtractDataResult
 from ..usage import prepay
 from .deps import Caller, ServerState
 from .events import EventChannel, watch_attempts
@@ -27,6 +28,7 @@ from .responses import (
     BatchRequest,
     BatchResponse,
     ContextRequest,
+    ExtractDataRequest,
     ExtractRequest,
     FetchRequest,
     MapRequest,
@@ -176,6 +178,14 @@ class Operations:
         return await self.client.extract_isolated(
             params.html.encode("utf-8"), **fields, what="the HTML sent"
         )
+
+    async def extract_data(self, params: ExtractDataRequest) -> ExtractDataResult:
+        """The library's `Client.extract_data`; a query spends one search of the quota."""
+        self.require("fetch")
+        if params.query:
+            await self.admit_searches(1)
+        request = params.model_dump(exclude={"request_id"})
+        return await self._counted(self.client.extract_data(**request))
 
     async def meta(self, params: MetaRequest) -> Metadata:
         """The library's `Client.meta`, exactly (its card carries the page type)."""

@@ -19,6 +19,7 @@ from ..operations import operation
 from ..params import (
     BatchSearchParams,
     ContextParams,
+    ExtractDataParams,
     ExtractParams,
     FetchParams,
     MapParams,
@@ -37,6 +38,7 @@ __all__ = [
     "ContextRequest",
     "ErrorBody",
     "ErrorObject",
+    "ExtractDataRequest",
     "FetchRequest",
     "MapRequest",
     "MetaRequest",
@@ -101,6 +103,10 @@ class ExtractRequest(ExtractParams, _RequestId):
     )
 
 
+class ExtractDataRequest(ExtractDataParams, _RequestId):
+    """Extract a JSON Schema's fields from pages, each with its evidence."""
+
+
 class MapRequest(MapParams, _RequestId):
     """List a site's URLs: its sitemaps, feeds and the start page's links."""
 
@@ -118,6 +124,7 @@ _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     ExtractParams: ExtractRequest,
     MapParams: MapRequest,
     ContextParams: ContextRequest,
+    ExtractDataParams: ExtractDataRequest,
 }
 
 

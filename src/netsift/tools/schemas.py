@@ -20,6 +20,7 @@ from ..params import (
     CONTEXT_MAX_TOKENS,
     CONTEXT_MIN_TOKENS,
     MAX_BATCH_QUERIES,
+    MAX_EXTRACT_URLS,
     MAX_MAP_LIMIT,
     MAX_QUERY_CHARS,
     CitationPackParams,
@@ -42,6 +43,7 @@ __all__ = [
     "CitationPackArgs",
     "ContextArgs",
     "DedupeRankArgs",
+    "ExtractDataArgs",
     "FlagDiscoveryArgs",
     "PageMetaArgs",
     "ResearchArgs",
@@ -289,6 +291,34 @@ class WebCrawlArgs(_Args):
     )
 
 
+class ExtractDataArgs(_Args):
+    """Extract typed data from web pages: give the pages (`urls`) or a `query` to find them,
+    and the fields to fill as a JSON Schema (`output_schema`) and/or in words (`prompt`).
+    Each field comes with the verbatim passage and URL it was read from; a field the pages
+    do not state is null, with the reason in `missing`."""
+
+    urls: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_EXTRACT_URLS,
+        description="The http(s) pages to read.",
+    )
+    query: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="Search for the pages to read instead.",
+    )
+    output_schema: dict[str, Any] | None = Field(
+        default=None,
+        description='A JSON Schema of an object, e.g. {"type": "object", "properties": '
+        '{"price": {"type": "number"}}}.',
+    )
+    prompt: str | None = Field(
+        default=None, min_length=1, max_length=2000, description="What to extract, in words."
+    )
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
@@ -318,6 +348,7 @@ ARGS: dict[str, type[BaseModel]] = {
     "wayback_lookup": WaybackArgs,
     "citation_pack": CitationPackArgs,
     "dedupe_rank": DedupeRankArgs,
+    "extract_data": ExtractDataArgs,
 }
 
 

@@ -1,5 +1,5 @@
 """Tavily's API (`tavily-python`, LangChain's Tavily tools) over netsift: `/tavily/search`,
-`/tavily/extract`, `/tavily/map` and `/tavily/crawl`. A client switches with
+`/tavily/extract`, `/tavily/map`, `/tavily/crawl` and `/tavily/research`. A client switches with
 `api_base_url="http://HOST:8080/tavily"`; its API key is a netsift key (`Authorization:
 Bearer`, Tavily's own scheme).
 
@@ -24,10 +24,18 @@ from ...context import fill
 from ...crawl.scope import PATTERN_TIMEOUT, Scope, check_patterns
 from ...errors import InvalidInput, NetsiftError
 from ...models import ContentFormat, Page, SearchResponse, SearchResult
-from ...params import CONTEXT_MAX_TOKENS, MAX_MAP_LIMIT, MAX_QUERY_CHARS, ContextParams
+from ...params import (
+    CONTEXT_MAX_TOKENS,
+    MAX_MAP_LIMIT,
+    MAX_QUERY_CHARS,
+    ContextParams,
+    Depth,
+    ResearchParams,
+)
 from ..deps import CallerDep, StateDep
 from ..operations import Operations
-from ..responses import MapRequest, SearchRequest, status_of
+from ..responses import ExtractDataRequest, MapRequest, SearchRequest, status_of
+from .kept import Kept
 from .shared import (
     build,
     crawl_include,
@@ -339,6 +347,83 @@ async def crawl(request: Request, state: StateDep, _: CallerDep) -> dict[str, An
     }
     if params.include_usage:
         body["usage"] = {"pages": report.pages_read}
+    return body
+
+
+# -- research: a netsift research job, or with `output_schema` its fields (extract_data) --------
+
+_URL = regex.compile(r"https?://[^\s<>\"']+")
+# Tavily's research models by how far netsift's research goes.
+_DEPTHS: dict[str, Depth] = {"mini": "quick", "auto": "quick", "pro": "standard"}
+_researched = Kept()  # answers with an output_schema, given at once, polled by request_id
+_STATUS = {"queued": "pending", "running": "in_progress", "done": "completed"}
+
+
+class TavilyResearch(_Lenient):
+    input: str = Field(min_length=3, max_length=2000)
+    model: str = "auto"
+    output_schema: dict[str, Any] | None = None
+    stream: bool = False
+
+
+@router.post("/research", summary="Tavily-compatible research, structured with output_schema")
+async def research(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    """A research job (polled with `GET /research/{request_id}`); with `output_schema`, its
+    fields read at once by extract_data from the pages the input names and those a search
+    for it finds, each with its evidence."""
+    params = parse_body(TavilyResearch, await request.body())
+    if params.stream:
+        raise InvalidInput("stream: netsift's research is polled: GET /research/{request_id}")
+    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    answer: dict[str, Any] = {"created_at": created, "input": params.input, "model": params.model}
+    client = state.require_client()
+    if params.output_schema is None:
+        depth = _DEPTHS.get(params.model, "quick")
+        job = await client.start_research(build(ResearchParams, question=params.input, depth=depth))
+        return {**answer, "request_id": job.id, "status": "pending"}
+    urls = [url.rstrip(".,;:)") for url in _URL.findall(params.input)][:MAX_EXTRACT_URLS]
+    query = " ".join(_URL.sub(" ", params.input).split())[:MAX_QUERY_CHARS] or None
+    result = await Operations(state, caller).extract_data(
+        build(
+            ExtractDataRequest,
+            urls=urls or None,
+            query=query,
+            output_schema=params.output_schema,
+            prompt=params.input,
+        )
+    )
+    done = {
+        **answer,
+        "request_id": uuid.uuid4().hex,
+        "status": "completed",
+        "content": result.data,
+        "sources": [{"url": url, "title": None} for url in result.sources],
+        "evidence": {
+            name: [item.model_dump(mode="json") for item in items]
+            for name, items in result.evidence.items()
+        },
+        "missing": result.missing,
+    }
+    _researched.keep(done["request_id"], {"owner": caller.key, "answer": done})
+    return done
+
+
+@router.get("/research/{request_id}", summary="Tavily-compatible research status and result")
+async def research_status(request_id: str, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    kept = _researched.get(request_id)
+    if kept is not None and kept["owner"] == caller.key:
+        found: dict[str, Any] = kept["answer"]
+        return found
+    client = state.require_client()
+    job = await client.job(request_id, kind="research")
+    status = _STATUS.get(job.status, "failed")
+    body: dict[str, Any] = {"request_id": job.id, "status": status}
+    if job.status == "done":
+        report = client.research_report(job)
+        body["content"] = report.answer
+        body["sources"] = [{"url": s.url, "title": s.title} for s in report.sources]
+    elif status == "failed":
+        body["error"] = str((job.error or {}).get("message", job.status))
     return body
 
 

@@ -16,7 +16,7 @@ verifies certificates.
 
 from __future__ import annotations
 
-from . import account, batch, crawl, scrape, watcher
+from . import account, batch, crawl, extract, scrape, watcher
 from .account import UNMETERED
 from .common import PREFIX, render_error
 
@@ -24,4 +24,4 @@ __all__ = ["PREFIX", "ROUTERS", "UNMETERED", "render_error"]
 
 # Each part's router, under the prefix: the app includes them side by side (a router included
 # in another stays nested, and the route a request matched would not name its whole path).
-ROUTERS = tuple(part.router for part in (scrape, crawl, batch, watcher, account))
+ROUTERS = tuple(part.router for part in (scrape, crawl, batch, watcher, account, extract))

@@ -15,6 +15,7 @@ from ....render.actions import Action
 from ...operations import Operations
 from ...responses import FetchRequest, status_of
 from ..shared import ROUTED_FROM, build, error_reply
+from .extract import STRUCTURED_FORMATS, StructuredOptions, structured_fields
 
 __all__ = [
     "PREFIX",
@@ -34,9 +35,9 @@ __all__ = [
 ]
 
 PREFIX = "/firecrawl"
-# Formats netsift serves; the others (json, summary…) are refused by name rather than silently
-# left out or answered with something else. A screenshot is v1's `screenshot` or
-# `screenshot@fullPage`, v2's `{"type": "screenshot", "fullPage": true}`.
+# Formats netsift serves (the structured ones, json and summary, in extract.py); any other is
+# refused by name rather than silently left out or answered with something else. A screenshot
+# is v1's `screenshot` or `screenshot@fullPage`, v2's `{"type": "screenshot", "fullPage": true}`.
 SERVED_FORMATS = {
     "markdown",
     "html",
@@ -45,6 +46,7 @@ SERVED_FORMATS = {
     "screenshot",
     "screenshot@fullPage",
     "images",
+    *STRUCTURED_FORMATS,
 }
 # Firecrawl's error codes that firecrawl-py turns into their own exception classes.
 _CODES = {"dns_error": "SCRAPE_DNS_RESOLUTION_ERROR", "tls_error": "SCRAPE_SSL_ERROR"}
@@ -59,7 +61,7 @@ class Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
-class ScrapeOptions(Lenient):
+class ScrapeOptions(StructuredOptions, Lenient):
     formats: list[str | dict[str, Any]] = ["markdown"]  # pydantic copies the default
     only_main_content: bool = Field(default=True, alias="onlyMainContent")
     max_age: int | None = Field(default=None, ge=0, alias="maxAge")
@@ -225,4 +227,5 @@ async def document(ops: Operations, url: str, options: ScrapeOptions) -> dict[st
             "javascriptReturns": [],
             "pdfs": [],
         }
+    fields.update(await structured_fields(ops, url, options, formats))
     return fields

@@ -1,0 +1,245 @@
+"""extract_data: pages (given, or found by a search) in, the schema's fields out, each with
+its evidence, under budgets of pages, model tokens and time that always stop it.
+
+The pages' structured data, tables and definition lists fill what they state first
+(page_data.py): what a publisher declared for machines is read as written, for free. With a
+model, the fields still null are then asked of it: each chunk of the pages' sentences is one
+constrained call (llm_fill.py) and the chunks are merged field by field: a scalar field keeps
+the first verified value, an array gathers the verified items of every chunk; chunks stop
+once every field is filled. A field that stays null says why in `missing`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import NetsiftError
+from ..params import ExtractDataParams, FetchOptions
+from .model import Evidence, ExtractDataResult
+from .schema import FieldSpec, field_specs
+
+if TYPE_CHECKING:
+    from ..fetch.fetcher import Fetcher
+    from ..models import Page
+    from ..research.llm import LLM
+    from ..search.service import SearchService
+
+__all__ = ["DataExtractor"]
+
+READ_CONCURRENCY = 4  # pages fetched at once, as research reads them
+PAGE_CHARS = 60_000  # of each page's reading used, as research uses (docs/research.md)
+NOT_STATED = "no structured data or table on the pages read names this field"
+NO_MODEL_NO_SCHEMA = (
+    "a prompt without a schema needs a language model (NETSIFT_LLM_MODEL); without one, "
+    "give output_schema"
+)
+
+
+@dataclass
+class _Run:
+    params: ExtractDataParams
+    started: float
+
+    def left(self) -> float:
+        return self.params.deadline - (time.monotonic() - self.started)
+
+
+class DataExtractor:
+    """Reads the pages through the guarded fetcher and search service the Client holds."""
+
+    def __init__(
+        self,
+        search: SearchService | None,
+        fetcher: Fetcher,
+        llm: LLM | None,
+        *,
+        context_tokens: int,
+    ) -> None:
+        self.search = search
+        self.fetcher = fetcher
+        self.llm = llm
+        self.context_tokens = context_tokens
+
+    async def run(self, params: ExtractDataParams) -> ExtractDataResult:
+        run = _Run(params, time.monotonic())
+        result = ExtractDataResult(mode="llm" if self.llm is not None else "extractive")
+        urls = list(params.urls or [])
+        if params.query:
+            urls += await self._found(params, result)
+        urls = list(dict.fromkeys(urls))
+        if len(urls) > params.max_pages:
+            result.notes.append(f"read {params.max_pages} of {len(urls)} pages (max_pages)")
+            result.stopped_because = "max_pages"
+        pages = await self._read(urls[: params.max_pages], run, result)
+        schema = params.output_schema
+        specs = field_specs(schema) if schema else []
+        self._from_page_data(pages, specs, result)
+        todo = [spec for spec in specs if result.data.get(spec.name) is None]
+        if self.llm is not None and pages and (todo or not schema):
+            asked = _only(schema, todo) if schema else None
+            found = await self._with_model(self.llm, pages, todo, asked, run, result)
+            specs = specs if schema else found
+        elif not schema:
+            result.notes.append(NO_MODEL_NO_SCHEMA)
+        result.data = {spec.name: result.data.get(spec.name) for spec in specs}
+        result.elapsed_ms = round((time.monotonic() - run.started) * 1000, 1)
+        return result
+
+    async def _found(self, params: ExtractDataParams, result: ExtractDataResult) -> list[str]:
+        """The URLs a search for the query finds, best first (one search)."""
+        if self.search is None:
+            result.notes.append("search is switched off on this host: the query was not run")
+            return []
+        assert params.query is not None
+        response = await self.search.search(params.query, count=params.max_pages)
+        result.searches += 1
+        return [r.url for r in response.results]
+
+    async def _read(self, urls: list[str], run: _Run, result: ExtractDataResult) -> list[Page]:
+        """The pages, in order, as text with the body kept (structured data is checked
+        against it); a page that fails is a note, the others go on. Text, not Markdown: a
+        product's Markdown opens with the facts netsift lists from its JSON-LD, which are
+        netsift's words, not the page's, and no quote may stand on them."""
+        gate = asyncio.Semaphore(READ_CONCURRENCY)
+
+        async def read(url: str) -> Page | NetsiftError:
+            async with gate:
+                try:
+                    options = FetchOptions(
+                        url=url, format="text", keep_source=True, max_length=PAGE_CHARS
+                    )
+                    return await asyncio.wait_for(
+                        self.fetcher.fetch(options), timeout=max(run.left(), 0.001)
+                    )
+                except NetsiftError as error:
+                    return error
+                except TimeoutError:
+                    return NetsiftError(f"no time left to read {url}")
+
+        read_pages = await asyncio.gather(*(read(url) for url in urls))
+        pages: list[Page] = []
+        for url, page in zip(urls, read_pages, strict=True):
+            if isinstance(page, NetsiftError):
+                result.notes.append(f"{url}: {page.code}: {page.message}")
+                if run.left() <= 0:
+                    result.stopped_because = "deadline"
+                continue
+            pages.append(page)
+            result.sources.append(page.final_url)
+        result.pages_read = len(pages)
+        if urls and not pages:
+            result.notes.append("no page could be read: every field is null")
+        return pages
+
+    async def _with_model(
+        self,
+        llm: LLM,
+        pages: list[Page],
+        specs: list[FieldSpec],
+        schema: dict[str, Any] | None,
+        run: _Run,
+        result: ExtractDataResult,
+    ) -> list[FieldSpec]:
+        """Chunk by chunk until every field is filled or a budget runs out; the specs (the
+        model's own field names when only a prompt was given)."""
+        from .llm_fill import chunk_chars, chunks_of, fill_chunk
+
+        params = run.params
+        urls = [page.final_url for page in pages]
+        texts = [page.content for page in pages]
+        budget = chunk_chars(self.context_tokens, schema)
+        chunks, flagged = chunks_of(texts, budget)
+        for page, sentence in flagged[:20]:
+            result.warnings.append(
+                f"set aside, reads as an instruction ({urls[page]}): {sentence[:200]}"
+            )
+        problems: dict[str, str] = {}
+        asked = 0
+        for n, chunk in enumerate(chunks):
+            if result.tokens >= params.max_tokens:
+                result.stopped_because = "max_tokens"
+                break
+            if run.left() <= 0:
+                result.stopped_because = "deadline"
+                break
+            asked += 1
+            try:
+                fill = await asyncio.wait_for(
+                    fill_chunk(llm, chunk, urls, texts, specs, schema, params.prompt),
+                    timeout=run.left(),
+                )
+            except TimeoutError:
+                result.stopped_because = "deadline"
+                break
+            except NetsiftError as error:  # a failed call degrades the answer, not the run
+                result.notes.append(f"chunk {n + 1}: the model failed: {error.message}")
+                continue
+            result.tokens += fill.tokens
+            if schema is None and fill.extra_fields:
+                known = {s.name for s in specs}
+                specs = [*specs, *(s for s in fill.extra_fields if s.name not in known)]
+            _merge(fill.values, fill.evidence, specs, result)
+            for name, why in fill.problems.items():
+                problems.setdefault(name, why)
+            if all(result.data.get(s.name) is not None for s in specs) and specs:
+                break
+        if len(chunks) > 1:
+            result.notes.append(f"the pages make {len(chunks)} chunks; the model read {asked}")
+        for spec in specs:
+            if result.data.get(spec.name) is None and spec.name in problems:
+                result.missing[spec.name] = problems[spec.name]
+        return specs
+
+    def _from_page_data(
+        self, pages: list[Page], specs: list[FieldSpec], result: ExtractDataResult
+    ) -> None:
+        """The fields still null, from the pages' structured data, tables and lists."""
+        from .page_data import facts_of, fill
+
+        facts = [facts_of(page) for page in pages]
+        for spec in specs:
+            if result.data.get(spec.name) is not None:
+                continue
+            filled = fill(spec, facts)
+            if filled is not None:
+                result.data[spec.name] = filled.value
+                result.evidence[spec.name] = filled.evidence
+                result.missing.pop(spec.name, None)
+            elif spec.name not in result.missing:
+                result.missing[spec.name] = NOT_STATED if pages else "no page was read"
+
+
+def _only(schema: dict[str, Any], specs: list[FieldSpec]) -> dict[str, Any]:
+    """The schema narrowed to the fields still to fill (its definitions kept)."""
+    names = {spec.name for spec in specs}
+    properties = {k: v for k, v in schema["properties"].items() if k in names}
+    narrowed = {**schema, "properties": properties}
+    if "required" in schema:
+        narrowed["required"] = [name for name in schema["required"] if name in names]
+    return narrowed
+
+
+def _merge(
+    values: dict[str, Any],
+    evidence: dict[str, list[Evidence]],
+    specs: list[FieldSpec],
+    result: ExtractDataResult,
+) -> None:
+    """One chunk's verified fields into the answer: a scalar keeps its first value, an
+    array gathers new items."""
+    for spec in specs:
+        if spec.name not in values:
+            continue
+        value, held = values[spec.name], result.data.get(spec.name)
+        if held is None:
+            result.data[spec.name] = value
+            result.evidence[spec.name] = list(evidence[spec.name])
+            result.missing.pop(spec.name, None)
+        elif isinstance(held, list) and isinstance(value, list):
+            fresh = [item for item in value if item not in held]
+            if fresh:
+                held.extend(fresh)
+                result.evidence[spec.name].extend(evidence[spec.name])
