@@ -118,7 +118,9 @@ SEARCH_SKIPS = (
     "netsift.search.failover",
     "netsift.fetch.fetcher",
     "netsift.compute",
-    "netsift.render",
+    # the browser stack; render.actions, the page actions' models params.py validates fetch
+    # options with, is pydantic alone and may load
+    *(f"netsift.render.{m}" for m in ("renderer", "step", "interceptor", "chromium", "driver")),
     "netsift.net.robots",
     "pebble",
     "limits",

@@ -31,7 +31,6 @@ from ..render.step import RenderOutcome, RenderStep
 from ..usage import charge_page
 from .content import Content, Digest, _extract_content, build_page, extract_content, paginate
 from .decode import decode_body, parse_content_type
-from .images import page_images
 from .sniff import detect_kind
 from .wall import Wall, response_wall
 
@@ -360,6 +359,8 @@ class Fetcher:
             url = fetched.final_url
             if detect_kind(parse_content_type(content_type)[0], html, url) != "html":
                 return ()
+        from .images import page_images  # the readers' parser: loaded when images are asked
+
         text = decode_body(html, content_type).text
         if self._compute is None or len(html) <= INLINE_MAX_BYTES:
             return tuple(page_images(text, url))

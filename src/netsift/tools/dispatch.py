@@ -25,6 +25,7 @@ from .schemas import (
     ToolFormat,
     WebCrawlArgs,
     WebFetchArgs,
+    decode_json_text,
     definitions,
     enabled_tools,
     params_of,
@@ -90,7 +91,7 @@ class Toolbox:
                 details={"tool": name},
             )
         client = self.client
-        args = ARGS[name].model_validate(arguments)
+        args = ARGS[name].model_validate(decode_json_text(ARGS[name], arguments))
         if isinstance(args, ResearchStatusArgs):
             job = await client.job(args.job_id)
             events = await client.job_events(args.job_id, since=args.since)

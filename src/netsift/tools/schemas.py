@@ -57,6 +57,7 @@ __all__ = [
     "WebFetchArgs",
     "WebMapArgs",
     "WebSearchArgs",
+    "decode_json_text",
     "definitions",
     "enabled_tools",
     "input_schema",
@@ -440,8 +441,7 @@ _STRICT_FORMATS = frozenset(
 
 
 def _open_object(node: Any) -> bool:
-    """A free-form object (any keys): strict mode cannot say it, so the strict schema leaves
-    such a field out (every one is optional: a provider's extras, passed through)."""
+    """A free-form object (any keys), which strict mode cannot say."""
     return (
         isinstance(node, dict)
         and node.get("type") == "object"
@@ -450,22 +450,63 @@ def _open_object(node: Any) -> bool:
     )
 
 
+JSON_TEXT = "a JSON object, sent as a string"
+
+
+def _as_json_text(node: dict[str, Any]) -> dict[str, Any] | None:
+    """A tool's own free-form object argument (extract_data's `output_schema`) in the strict
+    form: a string holding the JSON, which dispatch reads back (`decode_json_text`). None
+    when the argument is no such object."""
+    options = node.get("anyOf", [node])
+    if not any(_open_object(option) for option in options):
+        return None
+    kinds = [{"type": "string"} if _open_object(o) else o for o in options]
+    said = node.get("description")
+    out: dict[str, Any] = {k: v for k, v in node.items() if k not in ("anyOf", "type")}
+    out |= {"anyOf": kinds} if len(kinds) > 1 else kinds[0]
+    out["description"] = f"{said} ({JSON_TEXT})" if said else JSON_TEXT
+    return out
+
+
+def decode_json_text(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments with each free-form object argument sent as JSON text (the strict form)
+    read back as the object; text that is not a JSON object is left for validation to name."""
+    out = dict(arguments)
+    for name, spec in input_schema(model).get("properties", {}).items():
+        value = out.get(name)
+        if isinstance(value, str) and _as_json_text(spec) is not None:
+            try:
+                decoded = json.loads(value)
+            except ValueError:
+                continue
+            if isinstance(decoded, dict):
+                out[name] = decoded
+    return out
+
+
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` in the form OpenAI's strict mode accepts: every object closed and every
     property required (an optional one is nullable already, and a model that wants the
     default sends it), no `default`, the bounds strict mode refuses said in the description,
-    a `$ref` with siblings wrapped in `anyOf`, and a free-form object field left out. The
-    arguments are still validated by the
-    same model, bounds included, so nothing is lost but the model's hint."""
+    a `$ref` with siblings wrapped in `anyOf`. A free-form object that is the tool's own
+    argument is asked for as JSON text; one nested deeper (a search result's provider
+    extras, passed through) is left out. The arguments are still validated by the same
+    model, bounds included, so nothing is lost but the model's hint."""
 
-    def walk(node: Any) -> Any:
+    def walk(node: Any, top: bool = False) -> Any:
         if isinstance(node, list):
             return [walk(item) for item in node]
         if not isinstance(node, dict):
             return node
         out = {key: walk(value) for key, value in node.items() if key != "properties"}
         if "properties" in node:
-            kept = {k: v for k, v in node["properties"].items() if not _open_object(v)}
+            kept: dict[str, Any] = {}
+            for name, sub in node["properties"].items():
+                text = _as_json_text(sub) if top else None
+                if text is not None:
+                    kept[name] = text
+                elif not _open_object(sub) and _as_json_text(sub) is None:
+                    kept[name] = sub
             out["properties"] = {name: walk(sub) for name, sub in kept.items()}
             out["required"] = list(kept)
             out["additionalProperties"] = False
@@ -483,7 +524,7 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
             out["anyOf"] = [{"$ref": out.pop("$ref")}]
         return out
 
-    result: dict[str, Any] = walk(schema)
+    result: dict[str, Any] = walk(schema, top=True)
     return result
 
 

@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
-from netsift.tools.schemas import ARGS, definitions, input_schema, strict_schema
+from netsift.tools.schemas import (
+    ARGS,
+    decode_json_text,
+    definitions,
+    input_schema,
+    strict_schema,
+)
 
 STRICT = {d["function"]["name"]: d["function"] for d in definitions("openai", strict=True)}
 
@@ -94,3 +100,14 @@ def test_without_strict_the_schemas_keep_their_defaults() -> None:
     plain = {d["function"]["name"]: d["function"] for d in definitions("openai")}
     assert "strict" not in plain["web_fetch"]
     assert plain["web_fetch"]["parameters"]["properties"]["max_length"]["default"] == 5000
+
+
+def test_a_free_form_argument_goes_as_json_text_and_comes_back_an_object() -> None:
+    spec = STRICT["extract_data"]["parameters"]["properties"]["output_schema"]
+    assert {"type": "string"} in spec["anyOf"] and "JSON object" in spec["description"]
+    schema = {"type": "object", "properties": {"price": {"type": "number"}}}
+    sent = {"urls": ["https://example.org/a"], "output_schema": json.dumps(schema)}
+    args = ARGS["extract_data"].model_validate(decode_json_text(ARGS["extract_data"], sent))
+    assert args.model_dump()["output_schema"] == schema
+    kept = decode_json_text(ARGS["extract_data"], {"output_schema": "not json"})
+    assert kept["output_schema"] == "not json"  # left for validation to name
