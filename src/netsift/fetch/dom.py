@@ -17,7 +17,7 @@ from ..models import ContentFormat
 from . import stages
 from .links import join_url
 from .markdown import TextFormat, render
-from .tree import drop
+from .tree import drop, string_length
 
 __all__ = [
     "body_of",
@@ -67,15 +67,6 @@ def _unbracketed(content: str, fmt: ContentFormat) -> str:
     if fmt != "markdown" or "[" not in content:
         return content
     return _TARGETLESS.sub(lambda m: m[1] or m[2], content)
-
-
-_STRING_LENGTH = etree.XPath("string-length(.)")
-
-
-def string_length(node: etree._Element) -> float:
-    """Characters of text under `node`, scripts included, counted by libxml2 without building
-    the string (the cheap measure for shares of a page)."""
-    return float(_STRING_LENGTH(node))
 
 
 def render_node(node: etree._Element, fmt: ContentFormat) -> str:

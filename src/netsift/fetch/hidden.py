@@ -27,10 +27,9 @@ from functools import lru_cache
 
 from lxml import etree
 
-from .dom import string_length
-from .tree import drop
+from .tree import drop, string_length
 
-__all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden"]
+__all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden", "is_hidden", "reveal_hidden"]
 
 HIDDEN_WARNING = "hidden_text"  # the warning's stable first word
 # of the body's text: a hidden element holding more is the page's own content waiting for
@@ -104,7 +103,7 @@ def _px(match: re.Match[str]) -> float:
 
 def drop_hidden(tree: etree._Element) -> Hidden:
     """Remove what a browser would not show (see the module docstring); what went."""
-    doomed = [n for n in _CANDIDATES(tree) if _is_hidden(n)]
+    doomed = [n for n in _CANDIDATES(tree) if is_hidden(n)]
     if not doomed:
         return Hidden()
     body = tree.find("body")
@@ -126,7 +125,23 @@ def drop_hidden(tree: etree._Element) -> Hidden:
     return Hidden(elements, characters)
 
 
-def _is_hidden(node: etree._Element) -> bool:
+def reveal_hidden(tree: etree._Element) -> None:
+    """Show what the page hides, for a caller who keeps it (`keep_hidden`): its hiding
+    attributes and style go, and `noscript` and `template` become plain blocks, so that no
+    reader drops it by a rule of its own (trafilatura prunes `display:none` and
+    `aria-hidden`; the block readers' chrome pruning drops `noscript`)."""
+    for node in _CANDIDATES(tree):
+        if not is_hidden(node):
+            continue
+        if node.tag in ("noscript", "template"):
+            node.tag = "div"
+        for name in ("hidden", "aria-hidden", "style"):
+            node.attrib.pop(name, None)
+
+
+def is_hidden(node: etree._Element) -> bool:
+    """Whether `node` is hidden by its tag, attributes or inline style (see the module
+    docstring): the one rule, which the cleaning and the block readers' pruning both apply."""
     if node.tag in ("noscript", "template"):
         return True
     hidden = node.get("hidden")

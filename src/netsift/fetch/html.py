@@ -43,7 +43,7 @@ from .dom import (
     string_length,
 )
 from .forum import read_forum
-from .hidden import Hidden, drop_hidden
+from .hidden import Hidden, drop_hidden, reveal_hidden
 from .markdown import normalize_space
 from .pagetype import (
     HTML_PAGE_TYPES,
@@ -237,7 +237,7 @@ def extract_html(
     tree, warnings, read_html = _read_bounded(text)
     if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
-    hidden = Hidden() if keep_hidden else drop_hidden(tree)
+    hidden = _clean(tree, keep_hidden)
     classification = _classify(tree, url, page_type)
     kind = classification.type
     title = _title(tree)
@@ -271,6 +271,15 @@ def _visible_words(tree: etree._Element) -> str:
     if body is None or string_length(body) > _SMALL_BODY:
         return ""
     return " ".join(" ".join(str(t) for t in _SHOWN_TEXT(tree)).split())
+
+
+def _clean(tree: etree._Element, keep_hidden: bool) -> Hidden:
+    """What a browser would not show goes, counted (`hidden.py`); or, kept, it is shown to
+    every reader alike."""
+    if not keep_hidden:
+        return drop_hidden(tree)
+    reveal_hidden(tree)
+    return Hidden()
 
 
 def _classify(tree: etree._Element, url: str | None, page_type: str) -> Classification:
