@@ -129,14 +129,50 @@ def _repaired(text: str) -> bytes:
 
 
 def parse_html(text: str) -> etree._Element | None:
-    """One lxml tree for the whole pipeline (encoding declarations and broken markup handled)."""
+    """One lxml tree for the whole pipeline (encoding declarations and broken markup handled):
+    the document's root, whatever part of a document `text` is; None when it holds no tag."""
+    if not _TAG.search(text):
+        return None  # not HTML at all
     try:
-        tree = lxml.html.fromstring(_repaired(text), parser=_PARSER)
+        root = lxml.html.document_fromstring(_repaired(text), parser=_PARSER)
     except (ValueError, etree.ParserError):
         return None
-    if "html" not in text[:50].lower() and len(tree) < 2:  # not HTML at all
-        return None
-    return tree
+    _end_head(root)
+    return root
+
+
+_TAG = re.compile(r"<[A-Za-z!?/]")
+# what HTML lets a head hold; any other element ends it (the HTML standard's "in head" mode)
+_HEAD_TAGS = frozenset(
+    {"base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style",
+     "script", "template"}
+)  # fmt: skip
+
+
+def _end_head(root: etree._Element) -> None:
+    """Move into the body what libxml2 left in the head. Its parser knows HTML 4 only, so
+    when no `<body>` tag came first it keeps an element it does not know (`article`, `main`,
+    `section`, `header`, `nav`…) in the head, with what follows it: a page written without a
+    body tag (`<title>…</title><article>…`) read as empty. A browser's parser ends the head
+    at the first element that does not belong there; so does this, after the fact."""
+    head = root.find("head")
+    if head is None:
+        return
+    first = next(
+        (
+            i
+            for i, node in enumerate(head)
+            if isinstance(node.tag, str) and node.tag not in _HEAD_TAGS
+        ),
+        None,
+    )
+    if first is None:
+        return
+    body = root.find("body")
+    if body is None:
+        body = etree.SubElement(root, "body")
+    for node in reversed(head[first:]):
+        body.insert(0, node)
 
 
 def _read_bounded(text: str) -> tuple[etree._Element | None, list[str], str | None]:
