@@ -278,12 +278,15 @@ def extract_html(
     kind = classification.type
     title = _title(tree)
     byline = take_byline(body_of(tree)) if kind == "article" else None
-    structured = bool(_STRUCTURED(tree))  # before the reading drops the head's metas
-    page_title, words = tree.findtext(".//title"), _visible_words(tree)
+    structured = _has_structured_data(tree)  # before the reading drops the head's metas
+    page_title, small = tree.findtext(".//title"), _small(tree)
     content = _read(tree, kind, url, format, classification, title)
     notes = (*warnings, *filter(None, (hidden.warning(), _structured_only(structured, content))))
     wall = page_wall(
-        text, title=page_title, words=words or content, read_words=len(content.split())
+        text,
+        title=page_title,
+        words=lambda: (_shown_words(text, keep_hidden) if small else "") or content,
+        read_words=len(content.split()),
     )
     return HtmlExtraction(
         title, _render(content, format), kind, classification, notes, read_html, byline, wall
@@ -297,15 +300,24 @@ _SHOWN_TEXT = etree.XPath(
     " or ancestor::aside or ancestor::nav or ancestor::footer)]",
     smart_strings=False,
 )
-_SMALL_BODY = 20_000  # characters: a wall's body is far shorter, and reading a page's costs
+_SMALL_BODY = 20_000  # characters, scripts included: a wall's body is far shorter
 
 
-def _visible_words(tree: etree._Element) -> str:
-    """The words a small page shows (after the cleaning), for the wall check; "" for a
-    large page, whose reading stands in for them."""
+def _small(tree: etree._Element) -> bool:
+    """Whether the page is small enough for the wall check to read its words: a wall's body
+    is short, and a large page's reading stands in for its words."""
     body = tree.find("body")
-    if body is None or string_length(body) > _SMALL_BODY:
+    return body is not None and string_length(body) <= _SMALL_BODY
+
+
+def _shown_words(text: str, keep_hidden: bool) -> str:
+    """The words a small page shows (once cleaned) outside its chrome, for the wall check.
+    From a parse of its own: the check asks only when the reading is thin (a wall's is), and
+    by then the readers have cut the tree; a page read in full never pays for it."""
+    tree, _, _ = _read_bounded(text)
+    if tree is None:
         return ""
+    _clean(tree, keep_hidden)
     return " ".join(" ".join(str(t) for t in _SHOWN_TEXT(tree)).split())
 
 
@@ -368,10 +380,22 @@ def _render(content: str, format: ContentFormat) -> str:
 
 
 STRUCTURED_ONLY_WARNING = "structured_data_only"
-_STRUCTURED = etree.XPath(
-    "boolean(//script[@type='application/ld+json'] | //*[@itemscope] | //meta[starts-with("
-    "@property, 'og:')])"
-)
+_MICRODATA = etree.XPath("boolean(//*[@itemscope])")
+
+
+def _has_structured_data(tree: etree._Element) -> bool:
+    """Whether the page carries JSON-LD, OpenGraph or microdata: the first two by the few
+    scripts and metas a page has, the last by a walk of the whole tree only when they are not
+    there (most pages have one of the first two)."""
+    for script in tree.iter("script"):
+        if (script.get("type") or "").strip().lower() == "application/ld+json":
+            return True
+    for meta in tree.iter("meta"):
+        if (meta.get("property") or "").startswith("og:"):
+            return True
+    return bool(_MICRODATA(tree))
+
+
 _THIN = 8  # words: a headline's worth, no sentence of the body's own
 
 
