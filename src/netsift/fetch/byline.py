@@ -84,17 +84,19 @@ def _words(node: etree._Element) -> int:
 
 
 def _is_byline(node: etree._Element) -> bool:
-    """Short, without blocks, and named a byline or starting "By " (the length is measured
-    by libxml2 first: the wrappers around a whole story are walked past at no cost)."""
-    if string_length(node) > MAX_CHARS or next(node.iter(*_BLOCKS), None) is not None:
+    """Short, without blocks, and named a byline or starting "By " (the cheap tests first: a
+    wrapper around the story holds a block near its start, and libxml2 measures its length
+    only past that)."""
+    if next(node.iter(*_BLOCKS), None) is not None or string_length(node) > MAX_CHARS:
         return False
-    words = _words(node)
+    text = _text(node)
+    words = len(text.split())
     if not words or words > MAX_WORDS:
         return False
     names = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
     if _NAMED.search(names) or node.get("itemprop") == "author":
         return True
-    return bool(_BY.match(_text(node)))
+    return bool(_BY.match(text))
 
 
 def _author(node: etree._Element) -> str | None:

@@ -17,7 +17,7 @@ from ..models import ContentFormat
 from . import stages
 from .links import join_url
 from .markdown import TextFormat, render
-from .tree import drop, string_length
+from .tree import body_of, drop, string_length
 
 __all__ = [
     "body_of",
@@ -78,11 +78,6 @@ def render_node(node: etree._Element, fmt: ContentFormat) -> str:
         return str(lxml.html.tostring(node, encoding="unicode", method="html")).strip()
     text_format: TextFormat = fmt
     return render(node, text_format).strip()
-
-
-def body_of(tree: etree._Element) -> etree._Element:
-    body = tree.find(".//body")
-    return body if body is not None else tree
 
 
 def link_base(tree: etree._Element, url: str | None) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-__all__ = ["drop", "string_length"]
+__all__ = ["body_of", "drop", "string_length"]
 
 _STRING_LENGTH = etree.XPath("string-length(.)")
 
@@ -31,3 +31,12 @@ def drop(node: etree._Element, *, keep_blank_tail: bool = False) -> None:
             prev.tail = (prev.tail or "") + tail
         else:
             parent.text = (parent.text or "") + tail
+
+
+def body_of(tree: etree._Element) -> etree._Element:
+    """The page's body (the root's child, else the first one below), else the tree itself.
+    `find(".//body")` walked the whole tree in Python's ElementPath: 0.14 ms a page a call."""
+    body = tree.find("body")
+    if body is None:
+        body = next(tree.iterdescendants("body"), None)
+    return body if body is not None else tree
