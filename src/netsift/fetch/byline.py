@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from .dom import string_length
-from .markdown import normalize_space
+from .markdown import node_text
 from .tree import drop
 
 __all__ = ["Byline", "take_byline"]
@@ -75,12 +75,8 @@ def take_byline(root: etree._Element) -> Byline | None:
     return Byline(author, date)
 
 
-def _text(node: etree._Element) -> str:
-    return normalize_space(" ".join(node.itertext())).strip()
-
-
 def _words(node: etree._Element) -> int:
-    return len(_text(node).split())
+    return len(node_text(node).split())
 
 
 def _is_byline(node: etree._Element) -> bool:
@@ -89,7 +85,7 @@ def _is_byline(node: etree._Element) -> bool:
     only past that)."""
     if next(node.iter(*_BLOCKS), None) is not None or string_length(node) > MAX_CHARS:
         return False
-    text = _text(node)
+    text = node_text(node)
     words = len(text.split())
     if not words or words > MAX_WORDS:
         return False
@@ -106,9 +102,9 @@ def _author(node: etree._Element) -> str | None:
             or el.get("rel") == "author"
             or (el is not node and _NAMED.search((el.get("class") or "").lower()))
         ):
-            if name := _name(_text(el)):
+            if name := _name(node_text(el)):
                 return name
-    return _name(_text(node))
+    return _name(node_text(node))
 
 
 def _name(text: str) -> str | None:
@@ -123,7 +119,7 @@ def _name(text: str) -> str | None:
 
 def _date(node: etree._Element) -> str | None:
     for el in node.iter("time"):
-        if when := (el.get("datetime") or _text(el)):
+        if when := (el.get("datetime") or node_text(el)):
             return when
-    found = _DATE.search(_text(node))
+    found = _DATE.search(node_text(node))
     return found[0] if found else None

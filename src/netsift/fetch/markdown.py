@@ -14,7 +14,7 @@ from typing import Literal
 
 from lxml import etree
 
-__all__ = ["BLOCK_TAGS", "TextFormat", "normalize_space", "render", "render_nodes"]
+__all__ = ["BLOCK_TAGS", "TextFormat", "node_text", "normalize_space", "render", "render_nodes"]
 
 TextFormat = Literal["markdown", "text"]
 
@@ -35,6 +35,12 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]])")
 
 def normalize_space(text: str) -> str:
     return _SPACE.sub(" ", text)
+
+
+def node_text(node: etree._Element) -> str:
+    """The words under `node` as a reader sees them: its text pieces joined by spaces (so a
+    tag between two words never glues them), each run of white space one space."""
+    return normalize_space(" ".join(node.itertext())).strip()
 
 
 def _tag(node: etree._Element) -> str:
