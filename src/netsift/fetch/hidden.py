@@ -108,7 +108,7 @@ def drop_hidden(tree: etree._Element) -> Hidden:
         return Hidden()
     body = tree.find("body")
     limit = MOST_OF_PAGE * (string_length(body) if body is not None else 0)
-    named = {str(v).lstrip("#") for v in _NAMED(tree)}
+    named = _Named(tree)
     elements = characters = 0
     dropped: set[etree._Element] = set()
     for node in doomed:
@@ -153,11 +153,25 @@ def is_hidden(node: etree._Element) -> bool:
     return bool(style and hides(style))
 
 
-def _disclosed(node: etree._Element, named: set[str]) -> bool:
+class _Named:
+    """The ids the page's controls name (`aria-controls`, `data-target`, in-page links), read
+    on the first lookup: most hidden elements have no id, and the search walks the tree."""
+
+    def __init__(self, tree: etree._Element) -> None:
+        self._tree = tree
+        self._ids: set[str] | None = None
+
+    def __contains__(self, ident: str) -> bool:
+        if self._ids is None:
+            self._ids = {str(v).lstrip("#") for v in _NAMED(self._tree)}
+        return ident in self._ids
+
+
+def _disclosed(node: etree._Element, named: _Named) -> bool:
     """Whether a control on the page shows `node` when clicked, or its script moves it into
     place (React's streamed segments, `<div hidden id="S:0">`): content either way."""
     ident = node.get("id")
-    if ident in named or (node.get("role") or "").lower() == "tabpanel":
+    if (ident and ident in named) or (node.get("role") or "").lower() == "tabpanel":
         return True
     if ident and _STREAMED.match(ident):
         return True
