@@ -13,6 +13,7 @@ from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 from ..models import ContentFormat
 from .dom import run_trafilatura
 from .markdown import normalize_space
+from .measure import node_text
 from .tags import HEADING_TAGS
 from .tree import drop
 
@@ -247,7 +248,7 @@ def without_headline(content: str, tree: etree._Element, title: str | None) -> s
     if len(first.split()) < 3 or not rest.strip():
         return content
     heading = tree.find(".//h1")
-    h1 = normalize_space(" ".join(heading.itertext())).strip() if heading is not None else ""
+    h1 = node_text(heading) if heading is not None else ""
     if first == h1 or (title and first in title):
         return rest.lstrip()
     return content

@@ -1,8 +1,11 @@
 """Boilerplate pruning: drop what is never main content (menus, banners, footers, widgets).
 
 Used on every non-article page before the main region is chosen. The decisions are structural
-(tag, ARIA role, hidden state) or by the class/id words sites use for chrome (cookie, consent,
-newsletter, share, breadcrumb, related...), never by domain.
+(tag, ARIA role) or by the class/id words sites use for chrome (cookie, consent, newsletter,
+share, breadcrumb, related...), never by domain. What is hidden is `hidden.py`'s rule: the
+cleaning dropped it before any reader ran, but for the panels a control may show, which go
+here unless the reader opened them (`blocks.open_accordions`); for a caller who keeps hidden
+text the cleaning revealed it all (`keep_hidden`), so none goes.
 """
 
 from __future__ import annotations
@@ -12,11 +15,11 @@ from functools import lru_cache
 
 from lxml import etree
 
+from .hidden import is_hidden
 from .tree import drop
 
 __all__ = [
     "PRUNED_TAGS",
-    "is_hidden",
     "is_large_share",
     "looks_like_boilerplate",
     "prune_boilerplate",
@@ -47,14 +50,6 @@ _BOILER_WORDS = re.compile(
     r"author-bio|tags|tag-list|trending|most-popular|read-more|more-stories)(?:$|[-_\s])",
     re.IGNORECASE,
 )
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-
-
-def is_hidden(node: etree._Element) -> bool:
-    if node.get("hidden") is not None or node.get("aria-hidden") == "true":
-        return True
-    style = node.get("style")
-    return bool(style and _HIDDEN_STYLE.search(style))
 
 
 def looks_like_boilerplate(node: etree._Element) -> bool:

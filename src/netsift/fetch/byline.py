@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .markdown import normalize_space
-from .measure import string_length
+from .measure import node_text, string_length
 from .tags import HEADING_TAGS
 from .tree import drop
 
@@ -76,26 +75,24 @@ def take_byline(root: etree._Element) -> Byline | None:
     return Byline(author, date)
 
 
-def _text(node: etree._Element) -> str:
-    return normalize_space(" ".join(node.itertext())).strip()
-
-
 def _words(node: etree._Element) -> int:
-    return len(_text(node).split())
+    return len(node_text(node).split())
 
 
 def _is_byline(node: etree._Element) -> bool:
-    """Short, without blocks, and named a byline or starting "By " (the length is measured
-    by libxml2 first: the wrappers around a whole story are walked past at no cost)."""
-    if string_length(node) > MAX_CHARS or next(node.iter(*_BLOCKS), None) is not None:
+    """Short, without blocks, and named a byline or starting "By " (the cheap tests first: a
+    wrapper around the story holds a block near its start, and libxml2 measures its length
+    only past that)."""
+    if next(node.iter(*_BLOCKS), None) is not None or string_length(node) > MAX_CHARS:
         return False
-    words = _words(node)
+    text = node_text(node)
+    words = len(text.split())
     if not words or words > MAX_WORDS:
         return False
     names = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
     if _NAMED.search(names) or node.get("itemprop") == "author":
         return True
-    return bool(_BY.match(_text(node)))
+    return bool(_BY.match(text))
 
 
 def _author(node: etree._Element) -> str | None:
@@ -105,9 +102,9 @@ def _author(node: etree._Element) -> str | None:
             or el.get("rel") == "author"
             or (el is not node and _NAMED.search((el.get("class") or "").lower()))
         ):
-            if name := _name(_text(el)):
+            if name := _name(node_text(el)):
                 return name
-    return _name(_text(node))
+    return _name(node_text(node))
 
 
 def _name(text: str) -> str | None:
@@ -122,7 +119,7 @@ def _name(text: str) -> str | None:
 
 def _date(node: etree._Element) -> str | None:
     for el in node.iter("time"):
-        if when := (el.get("datetime") or _text(el)):
+        if when := (el.get("datetime") or node_text(el)):
             return when
-    found = _DATE.search(_text(node))
+    found = _DATE.search(node_text(node))
     return found[0] if found else None

@@ -17,7 +17,7 @@ from ..models import ContentFormat
 from . import stages
 from .links import join_url
 from .markdown import TextFormat, render
-from .tree import drop
+from .tree import body_of, drop
 
 __all__ = [
     "body_of",
@@ -38,9 +38,13 @@ _OPTIONS = frozenset({"include_comments", "favor_precision"})
 def run_trafilatura(
     tree: etree._Element, url: str | None, fmt: ContentFormat, options: dict[str, Any]
 ) -> str:
-    """trafilatura on the already parsed tree (it neither fetches nor re-parses), tables kept."""
+    """trafilatura on the already parsed tree (it neither fetches nor re-parses), tables kept.
+
+    Its stages are not given the URL: every reader hands it a tree whose links are resolved
+    already (`resolve_links`, as a browser would), and the URL serves them only to resolve
+    each link again (courlan's, a tenth of their time on a page of links)."""
     if stages.SUPPORTED and set(options) <= _OPTIONS and isinstance(tree, lxml.html.HtmlElement):
-        return _unbracketed(stages.extract(tree, url, fmt, options), fmt)
+        return _unbracketed(stages.extract(tree, None, fmt, options), fmt)
     content = trafilatura.extract(
         tree,
         url=url,
@@ -75,11 +79,6 @@ def render_node(node: etree._Element, fmt: ContentFormat) -> str:
     return render(node, text_format).strip()
 
 
-def body_of(tree: etree._Element) -> etree._Element:
-    body = tree.find(".//body")
-    return body if body is not None else tree
-
-
 def link_base(tree: etree._Element, url: str | None) -> str | None:
     """The URL the page's links resolve against, as a browser's: the first `<base href>`,
     itself resolved against the page URL, when it is http(s); else the page URL (the final one,
@@ -108,15 +107,16 @@ _DEAD_LINK = re.compile(r"(?i)javascript:|#?$")
 def resolve_links(root: etree._Element, base: str | None) -> None:
     """Make the links under `root` what a browser would follow from a page whose base URL is
     `base` (see `link_base`): relative paths, queries, fragments and scheme-relative links
-    resolved; absolute http(s) links kept as written; mailto:, tel:, data: and other schemes
-    left alone; script links and bare "#" lose their href: every renderer keeps their text
-    without a link, and the readers still see the `a` their link-density measures count.
+    resolved; absolute http(s) links kept as written, once rid of the spaces and line breaks a
+    browser strips; mailto:, tel:, data: and other schemes left alone; script links and bare
+    "#" lose their href: every renderer keeps their text without a link, and the readers
+    still see the `a` their link-density measures count.
     Idempotent; with no base only the dead links change. (`urljoin` runs once per distinct
     href: menus repeat theirs.)"""
     resolved: dict[str, str] = {}
     for node in root.iter("a"):
         href = node.get("href")
-        if href is None or href.startswith(_ABSOLUTE):
+        if href is None or (href.startswith(_ABSOLUTE) and not _URL_NOISE.search(href)):
             continue
         if (target := resolved.get(href)) is None:
             target = _resolve(href, base)

@@ -11,7 +11,6 @@ lists, tables, code and quotes. Structured data is metadata (`metadata.py`), nev
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from copy import deepcopy
 from dataclasses import dataclass
 
@@ -21,10 +20,10 @@ from trafilatura.settings import BASIC_CLEAN_XPATH
 
 from ..models import ContentFormat
 from .boilerplate import looks_like_boilerplate
-from .markdown import render
+from .markdown import render_nodes
 from .measure import node_text
 from .tags import HEADING_TAGS
-from .tree import drop
+from .tree import body_of, drop
 
 __all__ = ["Fallback", "read_fallback"]
 
@@ -59,28 +58,35 @@ def read_fallback(tree: etree._Element, fmt: ContentFormat) -> Fallback:
         n for n in work.iter("nav", *_NAMED_BLOCKS) if n.tag == "nav" or looks_like_boilerplate(n)
     ]:
         drop(node, keep_blank_tail=True)
-    for container in (_articles(work), _text_blocks(work), _body(work)):
-        if container is None:
+    for tier in (_articles(work), _text_blocks(work), _body(work)):
+        if not tier:
             continue
-        text = render(container, "text").strip()
-        if len(text) > MIN_CONTENT or container.tag == "body":
-            return Fallback(_as(container, fmt, text), text)
+        text = render_nodes(tier, "text").strip()
+        if len(text) > MIN_CONTENT or tier[0].tag == "body":
+            return Fallback(_as(tier, fmt, text), text)
     return Fallback("", "")
 
 
-def _as(container: etree._Element, fmt: ContentFormat, text: str) -> str:
+def _as(tier: list[etree._Element], fmt: ContentFormat, text: str) -> str:
+    """A tier's nodes in `fmt`, as one `<div>` of them in HTML (the body as itself)."""
     if fmt == "text":
         return text
     if fmt == "markdown":
-        return render(container, "markdown").strip()
-    return str(lxml.html.tostring(container, encoding="unicode", method="html")).strip()
+        return render_nodes(tier, "markdown").strip()
+    if tier[0].tag == "body":
+        return str(lxml.html.tostring(tier[0], encoding="unicode", method="html")).strip()
+    inner = "".join(
+        lxml.html.tostring(node, encoding="unicode", method="html", with_tail=False)
+        for node in tier
+    )
+    return f"<div>{inner}</div>"
 
 
 def _text_length(node: etree._Element) -> int:
     return len(node_text(node))
 
 
-def _articles(tree: etree._Element) -> etree._Element | None:
+def _articles(tree: etree._Element) -> list[etree._Element]:
     """The page's outermost `<article>`s that hold content: the longest and those at least
     `ARTICLE_SHARE` of it (forum posts are alike in size, related teasers much smaller)."""
     found = [
@@ -90,17 +96,17 @@ def _articles(tree: etree._Element) -> etree._Element | None:
         and (length := _text_length(node)) > MIN_CONTENT
     ]
     if not found:
-        return None
+        return []
     cutoff = ARTICLE_SHARE * max(length for _, length in found)
-    return _wrap(node for node, length in found if length >= cutoff)
+    return [node for node, length in found if length >= cutoff]
 
 
-def _text_blocks(tree: etree._Element) -> etree._Element | None:
+def _text_blocks(tree: etree._Element) -> list[etree._Element]:
     """The page's text blocks in order, none inside another, menus (lists mostly of links)
     left out."""
-    body = tree.find(".//body")
-    if body is None:
-        return None
+    body = body_of(tree)
+    if body is tree:
+        return []
     kept: list[etree._Element] = []
     for node in body.iter(*_BLOCKS):
         if any(a.tag in _TEXT_BLOCKS for a in node.iterancestors()):
@@ -108,7 +114,7 @@ def _text_blocks(tree: etree._Element) -> etree._Element | None:
         if node.tag in ("ul", "ol") and _menu(node):
             continue
         kept.append(node)
-    return _wrap(kept) if kept else None
+    return kept
 
 
 def _menu(node: etree._Element) -> bool:
@@ -117,15 +123,6 @@ def _menu(node: etree._Element) -> bool:
     return not total or linked > LINK_SHARE * total
 
 
-def _body(tree: etree._Element) -> etree._Element | None:
-    return tree.find(".//body")
-
-
-def _wrap(nodes: Iterable[etree._Element]) -> etree._Element:
-    """A `<div>` holding copies of `nodes`, in their order."""
-    container = etree.Element("div")
-    for node in nodes:
-        copy = deepcopy(node)
-        copy.tail = None
-        container.append(copy)
-    return container
+def _body(tree: etree._Element) -> list[etree._Element]:
+    body = body_of(tree)
+    return [] if body is tree else [body]

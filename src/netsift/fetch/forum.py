@@ -17,7 +17,8 @@ from lxml import etree
 from ..models import ContentFormat
 from .boilerplate import prune_boilerplate
 from .dom import own_copy, render_node
-from .markdown import TextFormat, normalize_space, render
+from .markdown import TextFormat, render
+from .measure import node_text
 from .tags import HEADING_TAGS
 from .tree import drop
 
@@ -123,10 +124,6 @@ def _author_block(node: etree._Element) -> tuple[etree._Element, str] | None:
     return None
 
 
-def _text(node: etree._Element) -> str:
-    return normalize_space(" ".join(node.itertext())).strip()
-
-
 def _author_name(el: etree._Element) -> str:
     """The name in an author block: its name property or name-classed part, else its first
     link that is no avatar, else all its text (which also holds titles and post counts)."""
@@ -134,16 +131,16 @@ def _author_name(el: etree._Element) -> str:
     while named is not None:  # the innermost: "name-with-badges" may wrap "name"
         inner = _named_part(named)
         if inner is None:
-            text = named.get("content") or _text(named)
+            text = named.get("content") or node_text(named)
             if text:
                 return text
             break
         named = inner
     for link in el.iter("a"):
-        text = _text(link)
+        text = node_text(link)
         if len(text) > 1 and not any(_AVATAR.search(n.get("class") or "") for n in link.iter()):
             return text
-    return _text(el)
+    return node_text(el)
 
 
 def _named_part(el: etree._Element) -> etree._Element | None:
@@ -156,11 +153,11 @@ def _named_part(el: etree._Element) -> etree._Element | None:
 
 def _find_date(node: etree._Element) -> str | None:
     for el in node.iter("time"):
-        text = normalize_space(" ".join(el.itertext())).strip()
+        text = node_text(el)
         return text or el.get("datetime") or el.get("title")
     for el in node.iter():
         if isinstance(el.tag, str) and _DATE.search(el.get("class") or ""):
-            text = normalize_space(" ".join(el.itertext())).strip()
+            text = node_text(el)
             if 0 < len(text) <= 40:
                 return text
     return None
@@ -198,7 +195,7 @@ def _has_author_and_text(node: etree._Element) -> bool:
     author = _find_author(node)
     if author is None:
         return False
-    return len(normalize_space(" ".join(node.itertext())).strip()) > len(author) + 8
+    return len(node_text(node)) > len(author) + 8
 
 
 def find_posts(root: etree._Element) -> list[etree._Element]:
@@ -237,8 +234,8 @@ def _with_siblings(
         if n not in chosen and n.tag == tag and n.getparent() in parents and _has_author_and_text(n)
     }
     if extra:  # a block that repeats a post (a summary of the opening post) adds nothing
-        said = " ".join(_text(_find_body(p)) for p in posts)
-        extra = {n for n in extra if _text(_find_body(n))[:200] not in said}
+        said = " ".join(node_text(_find_body(p)) for p in posts)
+        extra = {n for n in extra if node_text(_find_body(n))[:200] not in said}
     return [n for n in candidates if n in chosen or n in extra]
 
 
@@ -260,7 +257,7 @@ def _own_prop(scope: etree._Element, names: tuple[str, ...]) -> etree._Element |
 def _prop_text(el: etree._Element | None) -> str | None:
     if el is None:
         return None
-    return el.get("content") or _text(el) or None
+    return el.get("content") or node_text(el) or None
 
 
 def _item_author(item: etree._Element) -> str | None:
@@ -294,7 +291,7 @@ def _qa_posts(root: etree._Element) -> list[Post] | None:
         date = _own_prop(item, ("dateCreated", "datePublished"))
         _prune_post(body)
         # the date a reader sees; a machine date only in an attribute is no part of the text
-        shown = _text(date) if date is not None else ""
+        shown = node_text(date) if date is not None else ""
         posts.append(Post(_item_author(item), _dated(shown), body))
     return posts
 
@@ -330,10 +327,10 @@ def _drop_requoted(posts: list[Post]) -> None:
     said = ""
     for post in posts:
         for quote in post.body.xpath(".//blockquote | .//*[contains(@class, 'quote')]"):
-            text = _text(quote)
+            text = node_text(quote)
             if len(text) > _QUOTE_MIN and text[-_QUOTE_TAIL:] in said:
                 drop(quote)
-        said += " " + _text(post.body)
+        said += " " + node_text(post.body)
 
 
 _QUOTE_MIN = 40  # characters: a quote shorter than this is kept, a few words repeat nothing
@@ -357,7 +354,7 @@ def _drop_restated(body: etree._Element, said: str) -> None:
     for el in body.iter():
         if el is body or not isinstance(el.tag, str):
             continue
-        text = _text(el)
+        text = node_text(el)
         if said in text and len(text.split()) <= limit:
             drop(_line_of(el, body))
             return
@@ -379,8 +376,8 @@ def _drop_profile(node: etree._Element) -> None:
     found = _author_block(node)
     if found is None or found[0] is node:
         return
-    words = len(_text(found[0]).split())
-    if words <= _PROFILE_WORDS and words < _PROFILE_SHARE * len(_text(node).split()):
+    words = len(node_text(found[0]).split())
+    if words <= _PROFILE_WORDS and words < _PROFILE_SHARE * len(node_text(node).split()):
         drop(_line_of(found[0], node))
 
 
@@ -390,7 +387,7 @@ _PROFILE_SHARE = 0.5  # of the post's words: a larger "author" block holds the p
 
 def _is_byline(el: etree._Element) -> bool:
     """A short line of inline text (no paragraphs or blocks in it): a byline, not a post."""
-    return len(_text(el).split()) <= _BYLINE_WORDS and all(
+    return len(node_text(el).split()) <= _BYLINE_WORDS and all(
         c.tag in _INLINE for c in el if isinstance(c.tag, str)
     )
 
@@ -436,7 +433,7 @@ def _prune_post(body: etree._Element) -> None:
     """A post's text without the page chrome, its controls ("Click to expand...") and its
     author's signature (the same sign-off under every post, not what the post says)."""
     for el in body.xpath(".//*[@role='button'] | .//a[not(@href)]"):
-        if el.tag != "a" or len(_text(el).split()) <= _CONTROL_WORDS:
+        if el.tag != "a" or len(node_text(el).split()) <= _CONTROL_WORDS:
             drop(el)
     for el in body.xpath(".//*[@class or @id or @data-role]"):
         if _SIGN_OFF.search(" ".join(el.get(a) or "" for a in ("class", "id", "data-role"))):
@@ -467,7 +464,7 @@ def _drop_repeated_chrome(posts: list[Post]) -> None:
         for el in post.body.iter():
             if el is post.body or not isinstance(el.tag, str):
                 continue
-            text = _text(el)
+            text = node_text(el)
             if el.tag in HEADING_TAGS:
                 text = _REPLY_PREFIX.sub("", text)
             elif len(text.split()) > _CHROME_WORDS:

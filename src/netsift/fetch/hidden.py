@@ -30,7 +30,7 @@ from lxml import etree
 from .measure import string_length
 from .tree import drop
 
-__all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden"]
+__all__ = ["HIDDEN_WARNING", "Hidden", "drop_hidden", "is_hidden", "reveal_hidden"]
 
 HIDDEN_WARNING = "hidden_text"  # the warning's stable first word
 # of the body's text: a hidden element holding more is the page's own content waiting for
@@ -104,12 +104,12 @@ def _px(match: re.Match[str]) -> float:
 
 def drop_hidden(tree: etree._Element) -> Hidden:
     """Remove what a browser would not show (see the module docstring); what went."""
-    doomed = [n for n in _CANDIDATES(tree) if _is_hidden(n)]
+    doomed = [n for n in _CANDIDATES(tree) if is_hidden(n)]
     if not doomed:
         return Hidden()
     body = tree.find("body")
     limit = MOST_OF_PAGE * (string_length(body) if body is not None else 0)
-    named = {str(v).lstrip("#") for v in _NAMED(tree)}
+    named = _Named(tree)
     elements = characters = 0
     dropped: set[etree._Element] = set()
     for node in doomed:
@@ -126,7 +126,23 @@ def drop_hidden(tree: etree._Element) -> Hidden:
     return Hidden(elements, characters)
 
 
-def _is_hidden(node: etree._Element) -> bool:
+def reveal_hidden(tree: etree._Element) -> None:
+    """Show what the page hides, for a caller who keeps it (`keep_hidden`): its hiding
+    attributes and style go, and `noscript` and `template` become plain blocks, so that no
+    reader drops it by a rule of its own (trafilatura prunes `display:none` and
+    `aria-hidden`; the block readers' chrome pruning drops `noscript`)."""
+    for node in _CANDIDATES(tree):
+        if not is_hidden(node):
+            continue
+        if node.tag in ("noscript", "template"):
+            node.tag = "div"
+        for name in ("hidden", "aria-hidden", "style"):
+            node.attrib.pop(name, None)
+
+
+def is_hidden(node: etree._Element) -> bool:
+    """Whether `node` is hidden by its tag, attributes or inline style (see the module
+    docstring): the one rule, which the cleaning and the block readers' pruning both apply."""
     if node.tag in ("noscript", "template"):
         return True
     hidden = node.get("hidden")
@@ -138,11 +154,25 @@ def _is_hidden(node: etree._Element) -> bool:
     return bool(style and hides(style))
 
 
-def _disclosed(node: etree._Element, named: set[str]) -> bool:
+class _Named:
+    """The ids the page's controls name (`aria-controls`, `data-target`, in-page links), read
+    on the first lookup: most hidden elements have no id, and the search walks the tree."""
+
+    def __init__(self, tree: etree._Element) -> None:
+        self._tree = tree
+        self._ids: set[str] | None = None
+
+    def __contains__(self, ident: str) -> bool:
+        if self._ids is None:
+            self._ids = {str(v).lstrip("#") for v in _NAMED(self._tree)}
+        return ident in self._ids
+
+
+def _disclosed(node: etree._Element, named: _Named) -> bool:
     """Whether a control on the page shows `node` when clicked, or its script moves it into
     place (React's streamed segments, `<div hidden id="S:0">`): content either way."""
     ident = node.get("id")
-    if ident in named or (node.get("role") or "").lower() == "tabpanel":
+    if (ident and ident in named) or (node.get("role") or "").lower() == "tabpanel":
         return True
     if ident and _STREAMED.match(ident):
         return True

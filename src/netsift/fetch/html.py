@@ -42,7 +42,7 @@ from .dom import (
     run_trafilatura,
 )
 from .forum import read_forum
-from .hidden import Hidden, drop_hidden
+from .hidden import Hidden, drop_hidden, reveal_hidden
 from .markdown import normalize_space
 from .measure import string_length
 from .pagetype import Classification, classify_page, publication_marks
@@ -123,14 +123,50 @@ def _repaired(text: str) -> bytes:
 
 
 def parse_html(text: str) -> etree._Element | None:
-    """One lxml tree for the whole pipeline (encoding declarations and broken markup handled)."""
+    """One lxml tree for the whole pipeline (encoding declarations and broken markup handled):
+    the document's root, whatever part of a document `text` is; None when it holds no tag."""
+    if not _TAG.search(text):
+        return None  # not HTML at all
     try:
-        tree = lxml.html.fromstring(_repaired(text), parser=_PARSER)
+        root = lxml.html.document_fromstring(_repaired(text), parser=_PARSER)
     except (ValueError, etree.ParserError):
         return None
-    if "html" not in text[:50].lower() and len(tree) < 2:  # not HTML at all
-        return None
-    return tree
+    _end_head(root)
+    return root
+
+
+_TAG = re.compile(r"<[A-Za-z!?/]")
+# what HTML lets a head hold; any other element ends it (the HTML standard's "in head" mode)
+_HEAD_TAGS = frozenset(
+    {"base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style",
+     "script", "template"}
+)  # fmt: skip
+
+
+def _end_head(root: etree._Element) -> None:
+    """Move into the body what libxml2 left in the head. Its parser knows HTML 4 only, so
+    when no `<body>` tag came first it keeps an element it does not know (`article`, `main`,
+    `section`, `header`, `nav`…) in the head, with what follows it: a page written without a
+    body tag (`<title>…</title><article>…`) read as empty. A browser's parser ends the head
+    at the first element that does not belong there; so does this, after the fact."""
+    head = root.find("head")
+    if head is None:
+        return
+    first = next(
+        (
+            i
+            for i, node in enumerate(head)
+            if isinstance(node.tag, str) and node.tag not in _HEAD_TAGS
+        ),
+        None,
+    )
+    if first is None:
+        return
+    body = root.find("body")
+    if body is None:
+        body = etree.SubElement(root, "body")
+    for node in reversed(head[first:]):
+        body.insert(0, node)
 
 
 def _read_bounded(text: str) -> tuple[etree._Element | None, list[str], str | None]:
@@ -231,17 +267,20 @@ def extract_html(
     tree, warnings, read_html = _read_bounded(text)
     if tree is None:
         return HtmlExtraction(title=None, content="", page_type=None)
-    hidden = Hidden() if keep_hidden else drop_hidden(tree)
+    hidden = _clean(tree, keep_hidden)
     classification = _classify(tree, url, page_type)
     kind = classification.type
     title = _title(tree)
     byline = take_byline(body_of(tree)) if kind == "article" else None
-    structured = bool(_STRUCTURED(tree))  # before the reading drops the head's metas
-    page_title, words = tree.findtext(".//title"), _visible_words(tree)
+    structured = _has_structured_data(tree)  # before the reading drops the head's metas
+    page_title, small = tree.findtext(".//title"), _small(tree)
     content = _read(tree, kind, url, format, classification, title)
     notes = (*warnings, *filter(None, (hidden.warning(), _structured_only(structured, content))))
     wall = page_wall(
-        text, title=page_title, words=words or content, read_words=len(content.split())
+        text,
+        title=page_title,
+        words=lambda: (_shown_words(text, keep_hidden) if small else "") or content,
+        read_words=len(content.split()),
     )
     return HtmlExtraction(
         title, _render(content, format), kind, classification, notes, read_html, byline, wall
@@ -255,16 +294,34 @@ _SHOWN_TEXT = etree.XPath(
     " or ancestor::aside or ancestor::nav or ancestor::footer)]",
     smart_strings=False,
 )
-_SMALL_BODY = 20_000  # characters: a wall's body is far shorter, and reading a page's costs
+_SMALL_BODY = 20_000  # characters, scripts included: a wall's body is far shorter
 
 
-def _visible_words(tree: etree._Element) -> str:
-    """The words a small page shows (after the cleaning), for the wall check; "" for a
-    large page, whose reading stands in for them."""
+def _small(tree: etree._Element) -> bool:
+    """Whether the page is small enough for the wall check to read its words: a wall's body
+    is short, and a large page's reading stands in for its words."""
     body = tree.find("body")
-    if body is None or string_length(body) > _SMALL_BODY:
+    return body is not None and string_length(body) <= _SMALL_BODY
+
+
+def _shown_words(text: str, keep_hidden: bool) -> str:
+    """The words a small page shows (once cleaned) outside its chrome, for the wall check.
+    From a parse of its own: the check asks only when the reading is thin (a wall's is), and
+    by then the readers have cut the tree; a page read in full never pays for it."""
+    tree, _, _ = _read_bounded(text)
+    if tree is None:
         return ""
+    _clean(tree, keep_hidden)
     return " ".join(" ".join(str(t) for t in _SHOWN_TEXT(tree)).split())
+
+
+def _clean(tree: etree._Element, keep_hidden: bool) -> Hidden:
+    """What a browser would not show goes, counted (`hidden.py`); or, kept, it is shown to
+    every reader alike."""
+    if not keep_hidden:
+        return drop_hidden(tree)
+    reveal_hidden(tree)
+    return Hidden()
 
 
 def _classify(tree: etree._Element, url: str | None, page_type: str) -> Classification:
@@ -317,10 +374,22 @@ def _render(content: str, format: ContentFormat) -> str:
 
 
 STRUCTURED_ONLY_WARNING = "structured_data_only"
-_STRUCTURED = etree.XPath(
-    "boolean(//script[@type='application/ld+json'] | //*[@itemscope] | //meta[starts-with("
-    "@property, 'og:')])"
-)
+_MICRODATA = etree.XPath("boolean(//*[@itemscope])")
+
+
+def _has_structured_data(tree: etree._Element) -> bool:
+    """Whether the page carries JSON-LD, OpenGraph or microdata: the first two by the few
+    scripts and metas a page has, the last by a walk of the whole tree only when they are not
+    there (most pages have one of the first two)."""
+    for script in tree.iter("script"):
+        if (script.get("type") or "").strip().lower() == "application/ld+json":
+            return True
+    for meta in tree.iter("meta"):
+        if (meta.get("property") or "").startswith("og:"):
+            return True
+    return bool(_MICRODATA(tree))
+
+
 _THIN = 8  # words: a headline's worth, no sentence of the body's own
 
 

@@ -9,13 +9,14 @@ plain text. It walks the lxml tree once and never looks at the network.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 
 from lxml import etree
 
 from .tags import HEADING_LEVELS
 
-__all__ = ["BLOCK_TAGS", "TextFormat", "normalize_space", "render"]
+__all__ = ["BLOCK_TAGS", "TextFormat", "normalize_space", "render", "render_nodes"]
 
 TextFormat = Literal["markdown", "text"]
 
@@ -248,8 +249,15 @@ def _code_language(pre: etree._Element) -> str:
 
 def render(node: etree._Element, fmt: TextFormat) -> str:
     """Markdown or plain text of `node`, blocks separated by blank lines (text: newlines)."""
+    return render_nodes([node], fmt)
+
+
+def render_nodes(nodes: Iterable[etree._Element], fmt: TextFormat) -> str:
+    """`render` of `nodes` as the blocks of one container, each without its tail: the parts
+    of a page a reader picked, read where they are, without copying them into a new tree."""
     renderer = _Renderer(fmt)
-    renderer.walk(node)
+    for node in nodes:
+        renderer.walk(node)
     renderer.flush()
     sep = "\n\n" if fmt == "markdown" else "\n"
     return sep.join(renderer.blocks)

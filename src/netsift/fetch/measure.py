@@ -22,9 +22,10 @@ def string_length(node: etree._Element) -> float:
 
 
 def node_text(node: etree._Element) -> str:
-    """The text under `node` as a reader sees it: its pieces joined by spaces, runs of
-    whitespace collapsed, no space at either end."""
-    return " ".join(" ".join(node.itertext()).split())
+    """The text under `node` as a reader sees it: its pieces joined by spaces (a tag between
+    two words never glues them), runs of whitespace collapsed (a zero-width space too, which
+    pages put between words), no space at either end."""
+    return " ".join(" ".join(node.itertext()).replace("\u200b", " ").split())
 
 
 def word_count(node: etree._Element) -> int:

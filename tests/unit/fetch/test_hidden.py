@@ -126,3 +126,56 @@ def test_a_streamed_react_segment_is_content() -> None:
     )
     page = extract(_page(segment), url="https://paddle.test/kit")
     assert "every boat carries a radio" in page.content
+
+
+_HIDDEN_NOTE = f'<p style="display:none">{SECRET}</p>'
+_POST = (
+    "<div class='post' id='post-{n}'><div class='author'>{who}</div><time>2024-05-0{n}</time>"
+    "<div class='message'><p>{said}</p>{note}</div></div>"
+)
+# one page per reader that prunes chrome itself, the hidden note inside what it reads
+_READER_PAGES = {
+    "service": (
+        "<html><head><title>Guided trips</title></head><body><main><h1>Guided trips</h1>"
+        "<div class='plans'><div class='plan'><h2>Half day</h2><p>Three hours along the "
+        f"sheltered shore, all kit included, for paddlers new to the sea.</p>{_HIDDEN_NOTE}"
+        "</div><div class='plan'><h2>Full day</h2><p>Six hours out to the seal colony and "
+        "back, with lunch on the island beach for experienced paddlers.</p></div>"
+        "<div class='plan'><h2>Evening</h2><p>Two hours at sunset inside the harbour wall, "
+        "the calmest water of the day, with a hot drink on the slipway after.</p></div>"
+        "<div class='plan'><h2>Weekend</h2><p>Two days along the coast with a night in the "
+        "bothy at Carn Point, food and tents carried in the guides' boats.</p></div></div>"
+        "</main></body></html>"
+    ),
+    "forum": (
+        "<html><head><title>Spray decks</title></head><body><main><h1>Which spray deck?</h1>"
+        + "".join(
+            _POST.format(n=n, who=who, said=said, note=_HIDDEN_NOTE if n == 2 else "")
+            for n, who, said in (
+                (1, "ann", "Neoprene or nylon for a first spray deck on a touring kayak?"),
+                (2, "bob", "Neoprene: it seals better in waves, nylon is cooler in summer."),
+                (3, "cy", "Agreed, and check the rand size against your cockpit rim first."),
+            )
+        )
+        + "</main></body></html>"
+    ),
+    "product": (
+        "<html><head><title>Touring spray deck</title></head><body><main><div class='buy'>"
+        "<h1>Touring spray deck</h1><p class='price'>£89.00</p><p>Neoprene deck with a "
+        f"grab loop.</p>{_HIDDEN_NOTE}<button>Add to basket</button></div>"
+        f"<div class='description'><p>{VISIBLE}</p><p>Fits cockpits up to 90 cm.</p></div>"
+        "</main></body></html>"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_READER_PAGES))
+def test_keep_hidden_keeps_it_in_every_reader(kind: str) -> None:
+    html = _READER_PAGES[kind]
+    for fmt in ("markdown", "text"):
+        dropped = extract(html, url="https://paddle.test/t", page_type=kind, format=fmt)
+        kept = extract(
+            html, url="https://paddle.test/t", page_type=kind, format=fmt, keep_hidden=True
+        )
+        assert "tidewater" not in dropped.content
+        assert "tidewater" in kept.content, (kind, fmt, kept.content)

@@ -9,6 +9,7 @@ import pytest
 
 from netsift.errors import InvalidInput
 from netsift.fetch.html import extract_html
+from netsift.models import ContentFormat
 
 ARTICLE = """<!doctype html><html lang="en"><head><title>Rivers of the North | Daily</title></head>
 <body>
@@ -584,3 +585,22 @@ def test_inline_emphasis_on_its_own_source_line_stays_in_its_paragraph(fmt: str)
 def test_preformatted_text_keeps_its_line_breaks() -> None:
     md = _article("<pre><code>line one\n    line two</code></pre>")
     assert "line one\n    line two" in md
+
+
+_FERRIES = (
+    "The harbour ferries now run on batteries charged from the tidal array, the council said."
+)
+
+
+@pytest.mark.parametrize("wrapper", ["article", "main", "section", "header"])
+@pytest.mark.parametrize("fmt", ["markdown", "text", "html"])
+def test_a_page_without_a_body_tag_is_read(wrapper: str, fmt: ContentFormat) -> None:
+    # libxml2 kept an HTML5 element it did not know in the head when no <body> came first
+    html = f"<title>Ferries</title><{wrapper}><h1>Harbour news</h1><p>{_FERRIES}</p></{wrapper}>"
+    content = extract_html(html, url=None, format=fmt).content
+    assert "tidal array" in content and "Harbour news" in content
+
+
+def test_a_lone_element_is_html_and_text_without_tags_is_not() -> None:
+    assert "tidal array" in extract_html(f"<p>{_FERRIES}</p>", url=None, format="text").content
+    assert extract_html(_FERRIES, url=None, format="text").content == ""

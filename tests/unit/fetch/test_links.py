@@ -30,6 +30,8 @@ def resolved(href: str, base: str | None = PAGE) -> str | None:
         ("  other.html\n", "https://site.example/docs/other.html"),
         ("oth\ter.html", "https://site.example/docs/other.html"),
         ("https://elsewhere.example/a b", "https://elsewhere.example/a b"),  # kept as written
+        ("https://elsewhere.example/a\t", "https://elsewhere.example/a"),  # but for the noise
+        (" https://elsewhere.example/b", "https://elsewhere.example/b"),
         ("mailto:a@b.example", "mailto:a@b.example"),
         ("tel:+15550100", "tel:+15550100"),
         ("data:text/plain,hi", "data:text/plain,hi"),

@@ -59,3 +59,16 @@ def test_inline_elements_keep_the_spaces_at_their_edges() -> None:
     md = render(lxml.html.fromstring(html), "markdown")
     assert md == "Hello *world* and **bold** text, [a link](https://x.example/)."
     assert render(lxml.html.fromstring(html), "text") == "Hello world and bold text, a link."
+
+
+def test_node_text_is_the_one_text_measure_of_the_readers() -> None:
+    import inspect
+
+    from netsift.fetch import byline, forum
+    from netsift.fetch.measure import node_text
+
+    node = lxml.html.fromstring("<p>By<a>\u00a0Ada</a>\u200bExample,\n\t<b>reporter</b></p>")
+    assert node_text(node) == "By Ada Example, reporter"
+    # byline and forum each had their own copy of this rule
+    for module in (byline, forum):
+        assert "def _text(" not in inspect.getsource(module)
