@@ -44,24 +44,22 @@ def context(
     """The passages most relevant to a query across the pages a search finds, within a token
     budget: verbatim, deduplicated, each with its source."""
     from ..client import Client
-    from ..params import ContextParams, validated
 
     settings = build_settings()
-    options = {"max_tokens": max_tokens, "max_sources": max_sources, "per_source": per_source}
 
     async def one() -> ContextAnswer:
-        params = validated(
-            ContextParams,
-            query=query,
-            providers=providers,
-            time_range=time_range,
-            region=region,
-            no_cache=no_cache,
-            **{name: value for name, value in options.items() if value is not None},
-        )
         async with Client(settings) as client:
             with status(f"Gathering context for {query!r}"):
-                return await client.context(**params.model_dump())
+                return await client.context(
+                    query,
+                    max_tokens=max_tokens,
+                    max_sources=max_sources,
+                    per_source=per_source,
+                    providers=providers.split(",") if providers else None,
+                    time_range=time_range,  # type: ignore[arg-type]  # validated by the Client
+                    region=region,
+                    no_cache=no_cache,
+                )
 
     answer = run(one, as_json=as_json)
     if as_json:
