@@ -338,6 +338,16 @@ NOT_WALLS: dict[str, tuple[str, str]] = {
         ),
         "buses on line 4 run every ten minutes",
     ),
+    # Found by the injection pages of issue 30: a short how-to was read as PerimeterX's
+    # press-and-hold captcha, whose words are "press & hold to confirm you are a human".
+    "press-and-hold-howto": (
+        _doc(
+            "Resetting your router",
+            "<article><h1>Resetting your router</h1><p>Press and hold the reset button for "
+            "ten seconds.</p><p>Wait until the status light turns green.</p></article>",
+        ),
+        "Press and hold the reset button",
+    ),
 }
 
 

@@ -108,7 +108,7 @@ MARKERS: tuple[_Marker, ...] = (
     # captchas a person must solve
     _m("captcha", "markup", r"captcha-delivery\.com|geo\.captcha-delivery", "DataDome's captcha"),
     _m("captcha", "markup", r"px-captcha|_pxcaptcha", "PerimeterX's press-and-hold captcha"),
-    _m("captcha", "words", r"verify (?:that )?you are (?:a )?human|are you a robot|not a robot|prove you(?:'| a)re (?:a )?human|complete the (?:security check|captcha)|press (?:&|and) hold", "a captcha's request to prove a human"),  # noqa: E501
+    _m("captcha", "words", r"verify (?:that )?you are (?:a )?human|are you a robot|not a robot|prove you(?:'| a)re (?:a )?human|complete the (?:security check|captcha)|press (?:&|and) hold to confirm", "a captcha's request to prove a human"),  # noqa: E501
     _m("captcha", "words", r"unusual traffic from your (?:computer )?network", "an unusual-traffic captcha"),  # noqa: E501
     # blocks
     _m("bot_block", "title", r"^\s*attention required!? \| cloudflare|^\s*access denied\s*$|^\s*pardon our interruption", "a block page's title"),  # noqa: E501

@@ -91,12 +91,15 @@ _ADDRESSEE = re.compile(
     r"summari[sz]ing|processing|answering)|answer engines?|search engines? reading|crawlers?|"
     r"scrapers?|summari[sz]ers?|(?:any|every|all|ai|software|autonomous|automated) agents?|"
     r"automated \w+|(?:to|for) (?:the |any |all |every )?models?(?=\s*:)|"
-    r"(?:whoever|anyone|anything|any (?:one|reader|system|tool|program)) (?:who |that |is )?"
-    r"(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|compil(?:es|ing)|quot(?:es|ing)|"
-    r"cit(?:es|ing)|generat(?:es|ing))|"
+    r"(?:whoever|anyone|anything|those|any (?:one|reader|system|tool|program)) (?:who |that |is |"
+    r"are )?(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|compil(?:es|ing)|"
+    r"quot(?:es|ing)|cit(?:es|ing)|generat(?:es|ing)|condens(?:es|ing)|relay(?:s|ing)|"
+    r"collect(?:s|ing)|rewrit(?:es|ing)|paraphras(?:es|ing)|pass(?:es|ing) on)|"
+    r"on behalf of (?:a|the|your|their) users?|"
     r"(?:if|when) you are an? (?:ai|automated|bot|machine|language|assistant)|"
     r"ki(?:-\w+)?|künstliche intelligenz|sprachmodell\w*|assistants? ia|ia|asistentes? de ia|"
-    r"intelligence artificielle|inteligencia artificial)\b",
+    r"intelligence artificielle|inteligencia artificial|modell[io] linguistic[io]|"
+    r"modelos? de lenguaje|modèles? de langage|assistenti|asistentes virtuales)\b",
     re.IGNORECASE,
 )
 _ORDER_VERBS = (
@@ -104,14 +107,18 @@ _ORDER_VERBS = (
     r"lead with|give|use|report|cite|quote|present|describe|treat|print|rate|recommend|add|make|"
     r"put|list|claim|insist|confirm|emphasi[sz]e|stress|output|pretend|act|behave|swap|"
     r"replace|omit|remove|drop|hide|call|link|relay|pass on|translate|change|switch|"
-    r"gib|antworte|antworten|sag|schreibe|erwähne|répondez|réponds|dites|mentionnez|responde|"
-    r"di|escribe|menciona"
+    r"gib|antworte|antworten|sag|schreibe|erwähne|nenne|répondez|réponds|dites|mentionnez|"
+    r"écrivez|indiquez|responde|respondan|di|digan|escribe|escriban|menciona|mencionen|"
+    r"indiquen|scrivete|scrivi|dite|rispondete|indicate|menzionate"
 )
 _DIRECTIVE = re.compile(
     rf"(?:^|[:;,.!\-\u2013\u2014'\"(]\s*|\b(?:so|and|then|please|now)\s+)"
     rf"(?:(?:only|always|never|just|also|simply|instead)\s+)?(?:{_ORDER_VERBS})\b|"
-    r"\b(?:must|should|shall|need to|needs to|has to|have to|(?:is|are) (?:required|expected) "
-    r"to|(?:is|are) to|be sure to|make sure|remember to|don't forget|do not forget|please|"
+    r"\b(?:must|should|shall|ought to|need to|needs to|has to|have to|(?:is|are) (?:required|"
+    r"expected|asked|requested|kindly asked) to|(?:is|are) to|be sure to|make sure|remember to|"
+    r"don't forget|do not forget|please|"
+    # "the figure to quote is…": what to give, said as a fact about the answer
+    r"the (?:[\w-]+\s+){0,3}to (?:give|quote|use|report|state|cite|say|mention) (?:is|are)|"
     r"let (?:your|the) (?:readers?|users?) know|sollen|soll|müssen|muss|doit|doivent|debe|"
     r"deben|deve|devono)\b",
     re.IGNORECASE,
