@@ -172,8 +172,8 @@ def test_firecrawl_v2_refusals_are_its_errors(server):
     firecrawl = Firecrawl(api_key="any", api_url=server.url(""))
     with pytest.raises(WebsiteNotSupportedError, match=r"169\.254\.169\.254"):
         firecrawl.scrape("http://169.254.169.254/latest/meta-data/")
-    with pytest.raises(BadRequestError, match="screenshot"):
-        firecrawl.scrape("http://news.test/article", formats=["screenshot"])
+    with pytest.raises(BadRequestError, match="changeTracking"):  # not served: said by name
+        firecrawl.scrape("http://news.test/article", formats=["changeTracking"])
 
 
 # firecrawl-py's v1 client still calls pydantic's deprecated `.dict()`: its warning, not ours.

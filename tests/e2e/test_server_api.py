@@ -171,6 +171,9 @@ async def test_disabled_capability_is_503_and_reported_off(web_settings):
         "fetch": False,
         "research": False,
         "chat": False,
+        "robots": False,
+        "wayback": False,
+        "citations": False,
     }
 
 
