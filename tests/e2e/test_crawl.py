@@ -27,6 +27,9 @@ from tests.integration.crawl.conftest import GeneratedSite, serve_site
 from tests.offline_web.generated import SiteSpec, expected_paths
 from tests.offline_web.server import serve
 
+# Real netsift processes: CI runs these beside two CPU burners (.ci/run), not in scripts/test.
+pytestmark = pytest.mark.process
+
 LEASE = "3.0"
 
 

@@ -26,6 +26,9 @@ from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
 from tests.timing import scaled
 
+# Real netsift processes: CI runs these beside two CPU burners (.ci/run), not in scripts/test.
+pytestmark = pytest.mark.process
+
 # Seconds on the quiet development machine: a lease, and how long a SIGTERM'd worker may take
 # to hand its job back (NETSIFT_JOB_STOP_TIMEOUT) plus its own exit.
 LEASE = 3.0

@@ -20,6 +20,9 @@ from netsift.mcp_http import ScreenedBodies
 from tests.offline_web.server import serve
 from tests.timing import scaled
 
+# Real netsift processes: CI runs these beside two CPU burners (.ci/run), not in scripts/test.
+pytestmark = pytest.mark.process
+
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 HELLO = {
     "jsonrpc": "2.0",

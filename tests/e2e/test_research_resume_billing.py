@@ -20,6 +20,9 @@ from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
 from tests.timing import scaled
 
+# Real netsift processes: CI runs these beside two CPU burners (.ci/run), not in scripts/test.
+pytestmark = pytest.mark.process
+
 KEY = "k-resume-billing-1234567890"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 LEASE = 3.0

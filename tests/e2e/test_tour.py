@@ -25,6 +25,9 @@ from tests.offline_web.shell import TourShell, tour_shell
 from tests.offline_web.tour import END, FAILING_PROVIDER
 from tests.paths import REPO
 
+# Real netsift processes: CI runs these beside two CPU burners (.ci/run), not in scripts/test.
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(scope="module")
 def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TourShell]:
