@@ -14,13 +14,18 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 import httpx
+import pytest
 
 from tests.timing import scaled
 
-__all__ = ["Fleet", "free_port", "until"]
+if TYPE_CHECKING:
+    from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
+
+__all__ = ["Fleet", "free_port", "research_env", "until"]
 
 
 def free_port() -> int:
@@ -46,6 +51,26 @@ def until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> An
     raise AssertionError(f"never got there in {allowed:.0f} s (scaled from {timeout:g}): {what}")
 
 
+def research_env(
+    request: pytest.FixtureRequest, web: ResearchWeb, llm: ScriptedLLM, tmp: Path
+) -> dict[str, str]:
+    """The settings every research fleet shares: the offline research web and the scripted
+    model, a jobs store (the fixture's parameter: the suite's redis-server, or a SQLite file),
+    its own data directory, and no shared cache, so every search reaches the provider."""
+    store = (
+        request.getfixturevalue("redis_url")
+        if request.param == "redis"
+        else f"sqlite:///{tmp / 'jobs.sqlite3'}"
+    )
+    return {
+        **web.env(),
+        **llm.env(),
+        "NETSIFT_JOBS_URL": store,
+        "NETSIFT_DATA_DIR": str(tmp / "data"),
+        "NETSIFT_CACHE_URL": "memory://",
+    }
+
+
 class Fleet:
     """The processes of one test, all pointed at the same store; killed at the end.
     `patience` is how long a wait for one of them (the API starting) may take on a quiet
@@ -64,6 +89,17 @@ class Fleet:
     def _log_path(self, index: int) -> Path:
         return self.tmp / f"proc-{index}.log"
 
+    def __enter__(self) -> Fleet:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
     def start(self, *args: str) -> subprocess.Popen[bytes]:
         log = open(self._log_path(len(self.processes)), "wb")
         process = subprocess.Popen(
@@ -76,13 +112,15 @@ class Fleet:
         return process
 
     def api(self) -> str:
+        """`netsift serve --no-worker`, ready once its liveness probe answers (the one route
+        that wants no key)."""
         port = free_port()
         self.start("serve", "--port", str(port), "--no-worker", "--log-level", "warning")
         url = f"http://127.0.0.1:{port}"
 
         def up() -> bool:
             try:
-                return httpx.get(f"{url}/v1/info", timeout=1).status_code == 200
+                return httpx.get(f"{url}/healthz", timeout=1).status_code == 200
             except httpx.HTTPError:
                 return False
 

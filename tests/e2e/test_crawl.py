@@ -88,11 +88,8 @@ PATIENCE = 60.0  # seconds a wait in these tests may take: a crawl of the site i
 
 @pytest.fixture
 def fleet(env: dict[str, str], tmp_path: Path) -> Iterator[Fleet]:
-    made = Fleet(env, tmp_path, patience=PATIENCE)
-    try:
+    with Fleet(env, tmp_path, patience=PATIENCE) as made:
         yield made
-    finally:
-        made.close()
 
 
 def _pages(api: str, job_id: str) -> list[dict[str, Any]]:

@@ -28,11 +28,8 @@ VOLATILE = ("fetched_at", "elapsed_ms")
 @pytest.fixture(scope="module")
 def api(offline_web: OfflineWeb, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("handoff")
-    fleet = Fleet({**offline_web.env(), "NETSIFT_DATA_DIR": str(tmp / "server")}, tmp)
-    try:
+    with Fleet({**offline_web.env(), "NETSIFT_DATA_DIR": str(tmp / "server")}, tmp) as fleet:
         yield fleet.api()
-    finally:
-        fleet.close()
 
 
 def _netsift(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.fleet import POLL_INTERVAL, Fleet, free_port, until
+from tests.e2e.fleet import POLL_INTERVAL, Fleet, free_port, research_env, until
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
@@ -52,25 +52,13 @@ REDIS = pytest.mark.parametrize(
 def fleet(
     request: pytest.FixtureRequest, research_web: ResearchWeb, llm: ScriptedLLM, tmp_path: Path
 ) -> Iterator[Fleet]:
-    store = (
-        request.getfixturevalue("redis_url")
-        if request.param == "redis"
-        else f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
-    )
     env = {
-        **research_web.env(),
-        **llm.env(),
-        "NETSIFT_JOBS_URL": store,
-        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        **research_env(request, research_web, llm, tmp_path),
         "NETSIFT_JOB_LEASE": f"{scaled(LEASE):.1f}",
         "NETSIFT_JOB_STOP_TIMEOUT": f"{scaled(STOP_TIMEOUT):.1f}",
-        "NETSIFT_CACHE_URL": "memory://",
     }
-    made = Fleet(env, tmp_path)
-    try:
+    with Fleet(env, tmp_path) as made:
         yield made
-    finally:
-        made.close()
 
 
 def _job(api: str, job_id: str) -> dict[str, Any]:

@@ -39,11 +39,8 @@ def api(huge: LiveServer, tmp_path: Path) -> Iterator[str]:
         "NETSIFT_DATA_DIR": str(tmp_path / "data"),
         "NETSIFT_CACHE_URL": "memory://",
     }
-    fleet = Fleet(env, tmp_path, patience=60)
-    try:
+    with Fleet(env, tmp_path, patience=60) as fleet:
         yield fleet.api()
-    finally:
-        fleet.close()
 
 
 def _map_while_probing(api: str, body: dict[str, Any]) -> tuple[dict[str, Any], list[float]]:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.fleet import Fleet, free_port, until
+from tests.e2e.fleet import Fleet, research_env, until
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ResearchWeb, ScriptedLLM
 from tests.integration.research.web import QUESTION
@@ -34,42 +34,13 @@ SETTLE = 0.5  # seconds without a new page request before the kill (pages take 2
 def fleet(
     request: pytest.FixtureRequest, research_web: ResearchWeb, llm: ScriptedLLM, tmp_path: Path
 ) -> Iterator[Fleet]:
-    store = (
-        request.getfixturevalue("redis_url")
-        if request.param == "redis"
-        else f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
-    )
     env = {
-        **research_web.env(),
-        **llm.env(),
-        "NETSIFT_JOBS_URL": store,
-        "NETSIFT_DATA_DIR": str(tmp_path / "data"),
+        **research_env(request, research_web, llm, tmp_path),
         "NETSIFT_JOB_LEASE": f"{scaled(LEASE):.1f}",
-        "NETSIFT_CACHE_URL": "memory://",  # no shared cache: every search reaches the provider
         "NETSIFT_API_KEYS": KEY,
     }
-    made = Fleet(env, tmp_path)
-    try:
+    with Fleet(env, tmp_path) as made:
         yield made
-    finally:
-        made.close()
-
-
-def _api(fleet: Fleet) -> str:
-    """`netsift serve --no-worker`, ready once its liveness probe answers (every other
-    route wants the key)."""
-    port = free_port()
-    fleet.start("serve", "--port", str(port), "--no-worker", "--log-level", "warning")
-    url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            return httpx.get(f"{url}/healthz", timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    until(up, fleet.patience, what="the API to start")
-    return url
 
 
 def _get(api: str, path: str) -> dict[str, Any]:
@@ -101,7 +72,7 @@ def test_a_job_killed_mid_read_is_resumed_and_billed_once_for_what_was_served(
 ):
     web = research_web.state
     web.page_latency = 2.0  # pages are in flight when the worker dies
-    api = _api(fleet)
+    api = fleet.api()
     first = fleet.worker()
     body = {"question": QUESTION, "depth": "quick", "breadth": 3}
     job_id = httpx.post(
