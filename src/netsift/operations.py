@@ -319,6 +319,7 @@ CATALOGUE: tuple[Operation, ...] = (
         input="html",
         cli="extract",
         http=("POST /v1/extract/html",),
+        ws="extract",
     ),
     Operation(
         "list_jobs",
@@ -413,6 +414,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (*_URL, BlockedAddress, FetchFailed),
         cli="robots-check",
         http=("POST /v1/robots-check",),
+        ws="robots_check",
         tool="robots_check",
     ),
     Operation(
@@ -424,6 +426,7 @@ CATALOGUE: tuple[Operation, ...] = (
         _READING,
         cli="wayback",
         http=("POST /v1/wayback",),
+        ws="wayback_lookup",
         tool="wayback_lookup",
     ),
     Operation(
@@ -435,6 +438,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (*_URL, NotFound),
         cli="citation-pack",
         http=("POST /v1/citation-pack",),
+        ws="citation_pack",
         tool="citation_pack",
     ),
     Operation(
@@ -446,6 +450,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (),
         cli="dedupe-rank",
         http=("POST /v1/dedupe-rank",),
+        ws="dedupe_rank",
         tool="dedupe_rank",
     ),
     Operation(
@@ -457,6 +462,7 @@ CATALOGUE: tuple[Operation, ...] = (
         (*_READING, *_SEARCHING),
         cli="extract-data",
         http=("POST /v1/extract",),
+        ws="extract_data",
         tool="extract_data",
         host_options=frozenset({"max_pages", "max_tokens", "deadline"}),
     ),

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from mcp import Client as MCPClient
+from websockets.asyncio.client import connect
 
 from netsift import tools
 from netsift.client import Client
@@ -371,3 +372,39 @@ async def test_agent_and_mcp_doors(settings, door_settings, offline_web):
     assert off["error"]["code"] == "disabled"
     assert not {"robots_check", "wayback_lookup", "citation_pack"} & set(names)
     assert "dedupe_rank" in names  # it runs under search
+
+
+async def test_websocket_door(settings, offline_web):
+    """Each tool is a WebSocket message too, answered as REST answers it; extract's HTML and
+    extract_data's schema come in the message, and a refusal is an `error` event."""
+    ledger = offline_web.url("rules.test", "/private/ledger")
+    article = offline_web.url("news.test", "/article")
+    results = [r.model_dump() for r in _results()]
+    schema = {"type": "object", "properties": {"title": {"type": "string"}}}
+    messages = [
+        {"type": "robots_check", "request_id": "r", "url": ledger},
+        {"type": "wayback_lookup", "request_id": "w", "url": article, "at": "2024"},
+        {"type": "citation_pack", "request_id": "c", "urls": [article], "format": "markdown"},
+        {"type": "dedupe_rank", "request_id": "d", "query": "tokio", "results": results},
+        {"type": "extract", "request_id": "e", "html": "<h1>Hello</h1><p>Plain words.</p>"},
+        {"type": "extract_data", "request_id": "x", "urls": [article], "output_schema": schema},
+        {"type": "robots_check", "request_id": "b", "url": "http://169.254.169.254/"},
+    ]
+    with serve(create_app(settings), lifespan="on") as live:
+        async with connect(live.url("/v1/ws", scheme="ws")) as ws:
+            for message in messages:
+                await ws.send(json.dumps(message))
+            got: dict[str, list[dict[str, Any]]] = {}
+            while len([m for ms in got.values() for m in ms if m["type"] in ("done", "error")]) < 7:
+                message = json.loads(await ws.recv())
+                got.setdefault(message["request_id"], []).append(message)
+    ended = {rid: messages[-2:] for rid, messages in got.items()}  # its result, then done
+    assert all(ended[rid][-1]["type"] == "done" for rid in "rwcdex"), ended
+    result = {rid: ended[rid][0]["data"] for rid in "rwcdex"}
+    assert result["r"]["rule"] == "Disallow: /private/" and result["r"]["allowed"] is False
+    assert result["w"]["snapshot"]["timestamp"] == "20240101093000"
+    assert result["c"]["output"].startswith("1. ")
+    assert result["d"]["folded"] == 1
+    assert "# Hello" in result["e"]["content"]
+    assert result["x"]["data"]["title"] == "Harbour town switches its ferries to batteries"
+    assert got["b"][-1]["data"]["error"]["code"] == "blocked_address"

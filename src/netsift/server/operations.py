@@ -14,12 +14,16 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from ..archive.wayback import WaybackResult
+from ..citations.pack import CitationPack
 from ..client import Client
 from ..errors import AllProvidersFailed, Disabled, NetsiftError
 from ..models import ContextAnswer, MapResult, Metadata, Page, ScreenshotMode, SearchResponse
 from ..net.audit import request_id_var
+from ..net.robots import RobotsVerdict
 from ..operations import Operation, operation
 from ..render.actions import Action
+from ..search.rank import RankedResults
 from ..structured.model import ExtractDataResult
 from ..usage import prepay
 from .deps import Caller, ServerState
@@ -27,13 +31,17 @@ from .events import EventChannel, watch_attempts
 from .responses import (
     BatchRequest,
     BatchResponse,
+    CitationPackRequest,
     ContextRequest,
+    DedupeRankRequest,
     ExtractDataRequest,
     ExtractRequest,
     FetchRequest,
     MapRequest,
     MetaRequest,
+    RobotsCheckRequest,
     SearchRequest,
+    WaybackRequest,
 )
 
 __all__ = ["Operations"]
@@ -91,6 +99,12 @@ class Operations:
             "meta": self.meta,
             "map": self.map,
             "context": self.context,
+            "extract": self.extract,
+            "extract_data": self.extract_data,
+            "robots_check": self.robots_check,
+            "wayback_lookup": self.wayback_lookup,
+            "citation_pack": self.citation_pack,
+            "dedupe_rank": self.dedupe_rank,
         }
         run = runs[op.name]
         return lambda: run(params)
@@ -186,6 +200,26 @@ class Operations:
             await self.admit_searches(1)
         request = params.model_dump(exclude={"request_id"})
         return await self._counted(self.client.extract_data(**request))
+
+    # The toolbelt (issue 29): each the Client call on its params, which checks the capability.
+    async def robots_check(self, params: RobotsCheckRequest) -> RobotsVerdict:
+        return await self.client.robots_check(params.url, user_agent=params.user_agent)
+
+    async def wayback_lookup(self, params: WaybackRequest) -> WaybackResult:
+        fields = params.model_dump(exclude={"request_id", "url"})
+        return await self.client.wayback_lookup(params.url, **fields)
+
+    async def citation_pack(self, params: CitationPackRequest) -> CitationPack:
+        return await self.client.citation_pack(
+            params.urls,
+            report=params.report,
+            job_id=params.job_id,
+            format=params.format,
+            archive=params.archive,
+        )
+
+    async def dedupe_rank(self, params: DedupeRankRequest) -> RankedResults:
+        return await self.client.dedupe_rank(params.query, params.results, count=params.count)
 
     async def meta(self, params: MetaRequest) -> Metadata:
         """The library's `Client.meta`, exactly (its card carries the page type)."""

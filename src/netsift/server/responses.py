@@ -18,13 +18,17 @@ from ..errors import HTTPError, NetsiftError
 from ..operations import operation
 from ..params import (
     BatchSearchParams,
+    CitationPackParams,
     ContextParams,
+    DedupeRankParams,
     ExtractDataParams,
     ExtractParams,
     FetchParams,
     MapParams,
     MetaParams,
+    RobotsCheckParams,
     SearchParams,
+    WaybackParams,
 )
 from ..search.batch import BatchItem
 
@@ -115,6 +119,22 @@ class ContextRequest(ContextParams, _RequestId):
     """The passages most relevant to a query across the pages a search finds, in a budget."""
 
 
+class RobotsCheckRequest(RobotsCheckParams, _RequestId):
+    """May a user agent fetch a URL (robots.txt)?"""
+
+
+class WaybackRequest(WaybackParams, _RequestId):
+    """The Internet Archive snapshot of a URL nearest a date."""
+
+
+class CitationPackRequest(CitationPackParams, _RequestId):
+    """A citation bundle of URLs, a report or a research job's report."""
+
+
+class DedupeRankRequest(DedupeRankParams, _RequestId):
+    """A result list folded and ranked against a query."""
+
+
 # The request body of each operation that answers at once (a job's start lives with its router).
 _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     SearchParams: SearchRequest,
@@ -125,6 +145,10 @@ _REQUESTS: dict[type[BaseModel], type[BaseModel]] = {
     MapParams: MapRequest,
     ContextParams: ContextRequest,
     ExtractDataParams: ExtractDataRequest,
+    RobotsCheckParams: RobotsCheckRequest,
+    WaybackParams: WaybackRequest,
+    CitationPackParams: CitationPackRequest,
+    DedupeRankParams: DedupeRankRequest,
 }
 
 

@@ -1,8 +1,8 @@
 """`/v1/ws`: one WebSocket, many requests in flight, each answered with events by request_id.
 
-A client sends `{"type": "search" | "batch" | "fetch" | "meta" | "map" | "context", "request_id":
-"...", ...}`
-(the rest are the same fields as the REST body; the types are the catalogue's, operations.py)
+A client sends `{"type": "search", "request_id": "...", ...}`: the type is an operation's
+(`by_ws` in operations.py: search, batch, fetch, meta, map, context, extract, extract_data and
+the toolbelt's), the rest the same fields as its REST body (extract's `html` included)
 and receives `started`, the provider attempts, `result` and `done`, or `error`, each carrying
 its `request_id`; `research` and `crawl` start or follow a job and receive its events.
 Requests run concurrently and their events interleave. A bad message gets an `error` for its
