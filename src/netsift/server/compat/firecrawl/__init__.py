@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from . import account, batch, crawl, extract, scrape, watcher
 from .account import UNMETERED
-from .common import PREFIX, render_error
+from .common import render_error
+from .paths import PREFIX
 
 __all__ = ["PREFIX", "ROUTERS", "UNMETERED", "render_error"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import Field
 
 from ....crawl.batch import BATCH
@@ -15,8 +15,9 @@ from ....errors import InvalidInput
 from ....params import BATCH_CONCURRENCY, MAX_URL_CHARS, BatchFetchParams
 from ...deps import CallerDep, StateDep
 from ..shared import build, parse_body
-from .common import PREFIX, ScrapeOptions, api_root, formats_of, no_cache, seconds
+from .common import ScrapeOptions, api_root, formats_of, no_cache, seconds
 from .crawl import CRAWL_FORMATS
+from .paths import new_router
 from .status import Since, cancel, errors_body, status_body
 
 __all__ = ["router"]
@@ -25,7 +26,7 @@ __all__ = ["router"]
 # source as served (`rawHtml`), which a batch keeps beside it.
 BATCH_FORMATS = CRAWL_FORMATS | {"rawHtml"}
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 class BatchScrape(ScrapeOptions):

@@ -7,7 +7,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import Field
 
 from ....errors import InvalidInput
@@ -15,7 +15,8 @@ from ....params import CrawlParams
 from ...deps import CallerDep, StateDep
 from ..shared import build, crawl_include, parse_body
 from .account import active_jobs
-from .common import PREFIX, ScrapeOptions, SitemapChoice, api_root, formats_of
+from .common import ScrapeOptions, SitemapChoice, api_root, formats_of
+from .paths import new_router
 from .status import Since, cancel, errors_body, status_body
 
 __all__ = ["CRAWL_FORMATS", "router"]
@@ -28,7 +29,7 @@ CRAWL = "crawl"
 # another choice is passed on.
 DEFAULT_SITEMAP = "include"
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 class Crawl(SitemapChoice):

@@ -20,14 +20,14 @@ import json
 from typing import Any
 
 import anyio
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from ....crawl.batch import BATCH
 from ....errors import NetsiftError
 from ....jobs.model import Job
 from ...auth import BEARER_SUBPROTOCOL
 from ...deps import Caller, ServerState, authenticate, state_of
-from .common import PREFIX
+from .paths import new_router
 from .status import documents, snapshot
 
 __all__ = ["router"]
@@ -38,7 +38,7 @@ MAX_REASON = 120  # a close frame's reason is at most 123 bytes
 CUT_STEP = 8  # characters an error too long for the reason loses per try
 CRAWL = "crawl"
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 def _offered(websocket: WebSocket) -> list[str]:
