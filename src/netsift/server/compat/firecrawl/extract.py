@@ -25,6 +25,7 @@ from ...responses import ExtractDataRequest
 from ..kept import KEPT_SECONDS, Kept
 from ..shared import build, parse_body
 from .paths import new_router
+from .url import FirecrawlUrl
 
 __all__ = [
     "STRUCTURED_FORMATS",
@@ -128,7 +129,7 @@ async def structured_fields(
 
 
 class Extract(_Lenient):
-    urls: list[str] = Field(default_factory=list)
+    urls: list[FirecrawlUrl] = Field(default_factory=list)
     prompt: str | None = None
     schema_: dict[str, Any] | None = Field(default=None, alias="schema")
     system_prompt: str | None = Field(default=None, alias="systemPrompt")

@@ -16,6 +16,7 @@ from ...responses import MapRequest, SearchRequest
 from ..shared import build, parse_body, rank_score, time_range_of
 from .common import Lenient, ScrapeOptions, SitemapChoice, document, seconds
 from .paths import new_router
+from .url import FirecrawlUrl
 
 __all__ = ["router"]
 
@@ -25,7 +26,7 @@ router = new_router()
 
 
 class Scrape(ScrapeOptions):
-    url: str = Field(min_length=1)
+    url: FirecrawlUrl
 
 
 class Search(Lenient):
@@ -39,7 +40,7 @@ class Search(Lenient):
 
 
 class Map(SitemapChoice):
-    url: str = Field(min_length=1)
+    url: FirecrawlUrl
     search: str | None = None
     include_subdomains: bool = Field(default=False, alias="includeSubdomains")
     limit: int = Field(default=MAX_MAP_LIMIT, ge=1)
