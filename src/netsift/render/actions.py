@@ -57,6 +57,9 @@ SELECTOR_TIMEOUT_MS = 5_000
 # A form's worth of text; longer is a payload, not typing (typing is ~1 ms a character).
 MAX_TEXT_CHARS = 5_000
 MAX_SELECTOR_CHARS = 1_000
+# A click on every match (`all`): a page's "show more" buttons are a handful; a page with
+# thousands of matches would spend the render's time clicking.
+MAX_CLICKS = 50
 MAX_KEY_CHARS = 40  # "Control+Shift+ArrowDown" and the like
 # A full-page screenshot is cut at this height in CSS pixels (~10 screens of the 1600 px
 # viewport): an infinite or hostile page can be hundreds of thousands of pixels tall, and
@@ -97,10 +100,12 @@ class WaitAction(_Action):
 
 
 class ClickAction(_Action):
-    """Click the first element matching `selector` (and wait for what it set off)."""
+    """Click the first element matching `selector`, or with `all` each one in page order, up
+    to MAX_CLICKS (and wait for what it set off)."""
 
     type: Literal["click"] = "click"
     selector: Selector
+    all: bool = False
 
 
 class WriteAction(_Action):
@@ -230,6 +235,10 @@ async def run_actions(
                     await page.wait_for_selector(action.selector, state="visible", timeout=timeout)
                 if action.milliseconds:
                     await page.wait_for_timeout(min(action.milliseconds, remaining_ms))
+            elif isinstance(action, ClickAction) and action.all:
+                await page.wait_for_selector(action.selector, timeout=timeout)
+                for match in (await page.query_selector_all(action.selector))[:MAX_CLICKS]:
+                    await match.click(timeout=timeout)
             elif isinstance(action, ClickAction):
                 await page.click(action.selector, timeout=timeout)
             elif isinstance(action, WriteAction):

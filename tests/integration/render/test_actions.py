@@ -21,7 +21,7 @@ from netsift.render.actions import JPEG_DATA_URL, MAX_SCREENSHOT_HEIGHT, PNG_DAT
 from netsift.render.renderer import VIEWPORT
 from tests.integration.render.conftest import ALLOW_ONLY_THE_WEB, Canary, browser
 from tests.offline_web.fixtures import OfflineWeb
-from tests.offline_web.interactive import ECHO_PREFIX, NEXT_TEXT, REVEALED, TALL_PX
+from tests.offline_web.interactive import ECHO_PREFIX, NEXT_TEXT, NOTICES, REVEALED, TALL_PX
 
 pytestmark = [pytest.mark.browser, browser]
 
@@ -232,3 +232,14 @@ async def test_a_screenshot_action_honours_firecrawls_quality_viewport_and_full_
     assert plain is not None and _png_size(plain) == (VIEWPORT["width"], VIEWPORT["height"])
     assert page.screenshot is not None
     assert _png_size(page.screenshot) == (VIEWPORT["width"], VIEWPORT["height"])
+
+
+async def test_a_click_with_all_clicks_every_match(offline_web: OfflineWeb, tmp_path: Path) -> None:
+    url = offline_web.url("spa.test", "/interactive")
+    async with Client(_settings(offline_web, tmp_path)) as client:
+        first = await client.fetch(url, actions=[{"type": "click", "selector": ".more"}])
+        every = await client.fetch(
+            url, actions=[{"type": "click", "selector": ".more", "all": True}]
+        )
+    assert NOTICES[0] in first.content and NOTICES[1] not in first.content
+    assert all(notice in every.content for notice in NOTICES)
