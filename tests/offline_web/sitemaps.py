@@ -1,10 +1,11 @@
 """map.test: a small site to map — robots.txt Sitemap lines, an index, a nested index, a gzipped
 sitemap with lastmod, an RSS feed the home page announces, and links; plus the traps a map must
 refuse (a private-address and an off-site sitemap, a sitemap redirecting off the site, URLs
-robots.txt disallows). `nomap.test` names no sitemap in robots.txt (netsift guesses
-/sitemap.xml), `xxe.test` serves a sitemap that tries an external entity, and `badname.test`
-names a sitemap, and lists a page, under a malformed IDNA name (`xn--localhost-`);
-`slowmap.test` names six sitemaps that each answer after `SLOW_SITEMAP_SECONDS`.
+robots.txt disallows); its home page shows a logo and a product shot, as a company's does.
+`nomap.test` names no sitemap in robots.txt (netsift guesses /sitemap.xml), `xxe.test`
+serves a sitemap that tries an external entity, and `badname.test` names a sitemap, and lists
+a page, under a malformed IDNA name (`xn--localhost-`); `slowmap.test` names six sitemaps that
+each answer after `SLOW_SITEMAP_SECONDS`.
 
 Absolute URLs are written with the Host the request came to, so they carry the test port.
 """
@@ -19,11 +20,22 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from tests.offline_web.documents import build_logo_png
+
 __all__ = ["MAP_ROUTES"]
 
 XML = "application/xml; charset=utf-8"
 SLOW_SITEMAP_SECONDS = 3.0  # slowmap.test's sitemaps: longer than a test's map may take
 HTML = "text/html; charset=utf-8"
+# The home page's images, as a company site has them: its logo in the header, a product shot.
+LOGO = "/static/map-test-logo.svg"
+DASHBOARD = "/img/team-dashboard.png"
+DASHBOARD_2X = "/img/team-dashboard@2x.png"
+LOGO_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32">'
+    '<rect width="32" height="32" rx="6" fill="#1e64b4"/>'
+    '<text x="40" y="22" font-family="sans-serif" font-size="16">Map Test</text></svg>'
+)
 
 
 def _host(request: Request) -> str:
@@ -123,13 +135,25 @@ async def _moved(request: Request) -> Response:
 
 async def _home(request: Request) -> Response:
     links = (
+        f'<img class="logo" src="{LOGO}" alt="Map Test logo" width="120" height="32">'
         '<nav><a href="/about">About us</a> <a href="/contact">Contact</a> '
         '<a href="/pricing#plans">Pricing plans</a> '
         '<a href="http://elsewhere.test/">Elsewhere</a> <a href="/private/admin">Admin</a></nav>'
         "<p>Map Test sells plans for teams and documents its API.</p>"
+        f'<figure><img src="{DASHBOARD}" srcset="{DASHBOARD} 1x, {DASHBOARD_2X} 2x" '
+        'alt="The team dashboard"><figcaption>The dashboard every team plan includes.'
+        "</figcaption></figure>"
     )
     head = '<link rel="alternate" type="application/rss+xml" title="News" href="/feed.xml">'
     return _page("Map Test", links, head)
+
+
+async def _logo(request: Request) -> Response:
+    return Response(LOGO_SVG, media_type="image/svg+xml")
+
+
+async def _dashboard(request: Request) -> Response:
+    return Response(build_logo_png(), media_type="image/png")
 
 
 async def _feed(request: Request) -> Response:
@@ -226,6 +250,9 @@ _ROUTES: dict[str, dict[str, Handler]] = {
         "/sitemaps/blog.xml": _blog,
         "/sitemaps/moved.xml": _moved,
         "/": _home,
+        LOGO: _logo,
+        DASHBOARD: _dashboard,
+        DASHBOARD_2X: _dashboard,
         "/feed.xml": _feed,
         "/about": _simple("About"),
         "/contact": _simple("Contact"),

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_ACTIONS",
     "MAX_SCREENSHOT_HEIGHT",
+    "MAX_SCREENSHOT_PIXELS",
     "Action",
     "AnyAction",
     "ClickAction",
@@ -38,6 +39,7 @@ __all__ = [
     "PressAction",
     "ScreenshotAction",
     "ScrollAction",
+    "Viewport",
     "WaitAction",
     "WriteAction",
     "run_actions",
@@ -55,12 +57,23 @@ SELECTOR_TIMEOUT_MS = 5_000
 # A form's worth of text; longer is a payload, not typing (typing is ~1 ms a character).
 MAX_TEXT_CHARS = 5_000
 MAX_SELECTOR_CHARS = 1_000
+# A click on every match (`all`): a page's "show more" buttons are a handful; a page with
+# thousands of matches would spend the render's time clicking.
+MAX_CLICKS = 50
 MAX_KEY_CHARS = 40  # "Control+Shift+ArrowDown" and the like
 # A full-page screenshot is cut at this height in CSS pixels (~10 screens of the 1600 px
 # viewport): an infinite or hostile page can be hundreds of thousands of pixels tall, and
 # Chromium's image and the base64 answer grow with it (a text page's 16k px PNG is a few MB).
 MAX_SCREENSHOT_HEIGHT = 16_000
+# The same image budget at any width: a wider viewport (a screenshot action's `viewport`) cuts
+# a full page shorter, so the image never holds more pixels than the default width's cap.
+DEFAULT_SCREENSHOT_WIDTH = 1280  # renderer.VIEWPORT's width
+MAX_SCREENSHOT_PIXELS = DEFAULT_SCREENSHOT_WIDTH * MAX_SCREENSHOT_HEIGHT
+# Firecrawl's bounds for a screenshot action's viewport (an 8K screen, its API's own limits).
+MAX_VIEWPORT_WIDTH = 7680
+MAX_VIEWPORT_HEIGHT = 4320
 PNG_DATA_URL = "data:image/png;base64,"
+JPEG_DATA_URL = "data:image/jpeg;base64,"
 
 
 class _Action(BaseModel):
@@ -87,10 +100,12 @@ class WaitAction(_Action):
 
 
 class ClickAction(_Action):
-    """Click the first element matching `selector` (and wait for what it set off)."""
+    """Click the first element matching `selector`, or with `all` each one in page order, up
+    to MAX_CLICKS (and wait for what it set off)."""
 
     type: Literal["click"] = "click"
     selector: Selector
+    all: bool = False
 
 
 class WriteAction(_Action):
@@ -115,11 +130,24 @@ class ScrollAction(_Action):
     selector: Selector | None = None
 
 
+class Viewport(_Action):
+    """The browser window's size for one screenshot, in CSS pixels (Firecrawl's bounds)."""
+
+    width: int = Field(ge=1, le=MAX_VIEWPORT_WIDTH)
+    height: int = Field(ge=1, le=MAX_VIEWPORT_HEIGHT)
+
+
 class ScreenshotAction(_Action):
-    """A PNG of the viewport, or of the whole page (cut at MAX_SCREENSHOT_HEIGHT)."""
+    """A PNG of the viewport, or of the whole page (cut at MAX_SCREENSHOT_PIXELS); with
+    `quality` a JPEG of that quality (a PNG has none); with `viewport` the window is that size
+    for the shot, and back to its own after. Firecrawl spells it `fullPage`."""
+
+    model_config = ConfigDict(populate_by_name=True)
 
     type: Literal["screenshot"] = "screenshot"
-    full_page: bool = False
+    full_page: bool = Field(default=False, alias="fullPage")
+    quality: int | None = Field(default=None, ge=1, le=100)
+    viewport: Viewport | None = None
 
 
 AnyAction = WaitAction | ClickAction | WriteAction | PressAction | ScrollAction | ScreenshotAction
@@ -151,16 +179,35 @@ _SCROLL_ELEMENT = "(el, sign) => el.scrollBy(0, sign * (el.clientHeight || windo
 _PAGE_HEIGHT = "() => document.documentElement ? document.documentElement.scrollHeight : 0"
 
 
-async def take_screenshot(page: Page, mode: ScreenshotMode) -> str:
-    """The page as a PNG data URL: its viewport, or its whole height up to the cap."""
-    if mode == "viewport":
-        image = await page.screenshot(type="png")
-    else:
-        viewport = page.viewport_size or {"width": 1280, "height": 1600}
-        height = min(max(int(await page.evaluate(_PAGE_HEIGHT)), 1), MAX_SCREENSHOT_HEIGHT)
-        clip = {"x": 0, "y": 0, "width": viewport["width"], "height": height}
-        image = await page.screenshot(type="png", full_page=True, clip=clip)  # type: ignore[arg-type]
-    return PNG_DATA_URL + base64.b64encode(image).decode("ascii")
+async def take_screenshot(
+    page: Page, mode: ScreenshotMode, *, quality: int | None = None, size: Viewport | None = None
+) -> str:
+    """The page as a data URL: its viewport, or its whole height up to the pixel cap; a JPEG
+    of `quality` when given, else a PNG; taken at the window `size` when given (restored
+    after, as the renderer's pages are reused)."""
+    own = page.viewport_size
+    if size is not None:
+        await page.set_viewport_size({"width": size.width, "height": size.height})
+    try:
+        kind: Literal["png", "jpeg"] = "png" if quality is None else "jpeg"
+        if mode == "viewport":
+            image = await page.screenshot(type=kind, quality=quality)
+        else:
+            width = page.viewport_size["width"] if page.viewport_size else DEFAULT_SCREENSHOT_WIDTH
+            cap = MAX_SCREENSHOT_PIXELS // width
+            height = min(max(int(await page.evaluate(_PAGE_HEIGHT)), 1), cap)
+            clip = {"x": 0, "y": 0, "width": width, "height": height}
+            image = await page.screenshot(
+                type=kind,
+                quality=quality,
+                full_page=True,
+                clip=clip,  # type: ignore[arg-type]
+            )
+    finally:
+        if size is not None and own is not None:
+            await page.set_viewport_size(own)
+    prefix = PNG_DATA_URL if quality is None else JPEG_DATA_URL
+    return prefix + base64.b64encode(image).decode("ascii")
 
 
 async def run_actions(
@@ -188,6 +235,10 @@ async def run_actions(
                     await page.wait_for_selector(action.selector, state="visible", timeout=timeout)
                 if action.milliseconds:
                     await page.wait_for_timeout(min(action.milliseconds, remaining_ms))
+            elif isinstance(action, ClickAction) and action.all:
+                await page.wait_for_selector(action.selector, timeout=timeout)
+                for match in (await page.query_selector_all(action.selector))[:MAX_CLICKS]:
+                    await match.click(timeout=timeout)
             elif isinstance(action, ClickAction):
                 await page.click(action.selector, timeout=timeout)
             elif isinstance(action, WriteAction):
@@ -203,7 +254,10 @@ async def run_actions(
                     assert element is not None  # wait_for_selector raises rather than None
                     await element.evaluate(_SCROLL_ELEMENT, sign)
             else:
-                shot = await take_screenshot(page, "full_page" if action.full_page else "viewport")
+                mode: ScreenshotMode = "full_page" if action.full_page else "viewport"
+                shot = await take_screenshot(
+                    page, mode, quality=action.quality, size=action.viewport
+                )
             await settle()
         except PlaywrightError as exc:
             browser = page.context.browser

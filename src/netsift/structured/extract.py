@@ -6,7 +6,10 @@ The pages' structured data, tables and definition lists fill what they state fir
 model, the fields still null are then asked of it: each chunk of the pages' sentences is one
 constrained call (llm_fill.py) and the chunks are merged field by field: a scalar field keeps
 the first verified value, an array gathers the verified items of every chunk; chunks stop
-once every field is filled. A field that stays null says why in `missing`.
+once every field is filled. Last, a field still null whose name is `title`, `description` or
+`author` takes the page's `<title>` or `<meta name=…>` (the head names the whole page, often
+with the site's name, so a model's reading of the text comes first). A field that stays null
+says why in `missing`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
     from ..models import Page
     from ..research.llm import LLM
     from ..search.service import SearchService
+    from .model import Origin
+    from .page_data import PageFacts
 
 __all__ = ["DataExtractor"]
 
@@ -76,7 +81,10 @@ class DataExtractor:
         pages = await self._read(urls[: params.max_pages], run, result)
         schema = params.output_schema
         specs = field_specs(schema) if schema else []
-        self._from_page_data(pages, specs, result)
+        from .page_data import DECLARED, HEAD, facts_of
+
+        facts = [facts_of(page) for page in pages]
+        _from_page_data(facts, specs, DECLARED, result)
         todo = [spec for spec in specs if result.data.get(spec.name) is None]
         if self.llm is not None and pages and (todo or not schema):
             asked = _only(schema, todo) if schema else None
@@ -84,6 +92,7 @@ class DataExtractor:
             specs = specs if schema else found
         elif not schema:
             result.notes.append(NO_MODEL_NO_SCHEMA)
+        _from_page_data(facts, specs, HEAD, result)  # last: page_data.py says why
         result.data = {spec.name: result.data.get(spec.name) for spec in specs}
         result.elapsed_ms = round((time.monotonic() - run.started) * 1000, 1)
         return result
@@ -193,23 +202,27 @@ class DataExtractor:
                 result.missing[spec.name] = problems[spec.name]
         return specs
 
-    def _from_page_data(
-        self, pages: list[Page], specs: list[FieldSpec], result: ExtractDataResult
-    ) -> None:
-        """The fields still null, from the pages' structured data, tables and lists."""
-        from .page_data import facts_of, fill
 
-        facts = [facts_of(page) for page in pages]
-        for spec in specs:
-            if result.data.get(spec.name) is not None:
-                continue
-            filled = fill(spec, facts)
-            if filled is not None:
-                result.data[spec.name] = filled.value
-                result.evidence[spec.name] = filled.evidence
-                result.missing.pop(spec.name, None)
-            elif spec.name not in result.missing:
-                result.missing[spec.name] = NOT_STATED if pages else "no page was read"
+def _from_page_data(
+    facts: list[PageFacts],
+    specs: list[FieldSpec],
+    origins: frozenset[Origin],
+    result: ExtractDataResult,
+) -> None:
+    """The fields still null, from what the pages state of `origins`: their structured data,
+    tables and lists, or their heads' title and meta tags."""
+    from .page_data import fill
+
+    for spec in specs:
+        if result.data.get(spec.name) is not None:
+            continue
+        filled = fill(spec, facts, origins)
+        if filled is not None:
+            result.data[spec.name] = filled.value
+            result.evidence[spec.name] = filled.evidence
+            result.missing.pop(spec.name, None)
+        elif spec.name not in result.missing:
+            result.missing[spec.name] = NOT_STATED if facts else "no page was read"
 
 
 def _only(schema: dict[str, Any], specs: list[FieldSpec]) -> dict[str, Any]:

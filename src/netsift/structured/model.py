@@ -11,8 +11,9 @@ from ..models import Citation
 
 __all__ = ["Evidence", "ExtractDataResult", "Origin", "Summary"]
 
-# Where a value was read: the page's text (by a model), or its structured data and layout.
-Origin = Literal["text", "json_ld", "microdata", "opengraph", "table", "definition_list"]
+# Where a value was read: the page's text (by a model), its structured data and layout, or
+# its head (`<title>`, `<meta name=description|author>`).
+Origin = Literal["text", "json_ld", "microdata", "opengraph", "table", "definition_list", "head"]
 
 
 class _Model(BaseModel):

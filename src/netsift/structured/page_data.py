@@ -24,17 +24,25 @@ from .evidence import found_in, number_of
 from .model import Evidence, Origin
 from .schema import FieldSpec, words_of
 
-__all__ = ["Fact", "Filled", "facts_of", "fill"]
+__all__ = ["DECLARED", "HEAD", "Fact", "Filled", "facts_of", "fill"]
 
 # Origins in the order a field takes them: what the publisher declared for machines first,
-# then the page's own layout.
+# then the page's own layout, then its head.
 ORIGIN_ORDER: tuple[Origin, ...] = (
     "json_ld",
     "microdata",
     "opengraph",
     "definition_list",
     "table",
+    "head",
 )
+# The head's `<title>` and `<meta name=…>` describe the whole page, often with the site's name
+# ("Trail Runner 3 | Shop"): they fill a field only when its name is theirs exactly, and only
+# what the model (when there is one) left null: read from the page's text, a model names the
+# thing itself.
+HEAD_META = ("description", "author")
+DECLARED: frozenset[Origin] = frozenset(ORIGIN_ORDER) - {"head"}
+HEAD: frozenset[Origin] = frozenset({"head"})
 # The words vocabularies use for what a schema names otherwise (schema.org, OpenGraph, job
 # boards); each field name (its words, joined) → the keys that mean it.
 SYNONYMS: dict[str, frozenset[str]] = {
@@ -72,6 +80,7 @@ SYNONYMS: dict[str, frozenset[str]] = {
 # Fact keys as schema.org nests them: a value under one of these is the thing itself, so
 # `author.name` answers `author`, `offers.price` answers `price`.
 TRANSPARENT = frozenset({"name", "value", "@value", "text", "amount"})
+EXACT = 3.0  # _match's score for a key that is the field's own name
 MAX_FACTS = 2_000  # a page's facts, read at most (a hostile page's thousand-row table)
 MAX_ROWS = 200  # rows of one table kept for an array field
 MAX_CELL_CHARS = 300
@@ -180,6 +189,19 @@ def _tables(tree: Any, out: list[Fact]) -> list[list[list[str]]]:
     return tables
 
 
+def _head(tree: Any, out: list[Fact]) -> None:
+    """The head's title and named meta tags, under their own names."""
+    title = " ".join((tree.findtext(".//title") or "").split())[:MAX_CELL_CHARS]
+    if title:
+        out.append(Fact(("title",), title, "head", title))
+    for name in HEAD_META:
+        for meta in tree.iterfind(f".//meta[@name='{name}']"):
+            content = " ".join((meta.get("content") or "").split())[:MAX_CELL_CHARS]
+            if content:
+                out.append(Fact((name,), content, "head", content))
+                break
+
+
 def _definitions(tree: Any, out: list[Fact]) -> None:
     for dl in tree.iter("dl"):
         term = None
@@ -217,6 +239,7 @@ def facts_of(page: Page) -> PageFacts:
         if tree is not None:
             _microdata(tree, facts)
             _definitions(tree, facts)
+            _head(tree, facts)
             tables = _tables(tree, facts)
     for key, value in meta.opengraph.items():
         name = key.split(":")[-1] if ":" in key else key
@@ -236,7 +259,7 @@ def _match(field_words: str, path: tuple[str, ...]) -> float:
     owner = path[-2] if len(path) > 1 and leaf in TRANSPARENT else None
     synonyms = SYNONYMS.get(field_words, frozenset())
     if leaf == field_words:
-        return 3.0
+        return EXACT
     if owner is not None and owner == field_words:
         return 2.5
     if leaf in synonyms or (owner is not None and owner in synonyms):
@@ -328,17 +351,24 @@ def _table_rows(spec: FieldSpec, page: PageFacts) -> Filled | None:
     return Filled(values, evidence) if values else None
 
 
-def fill(spec: FieldSpec, pages: list[PageFacts]) -> Filled | None:
-    """The field's value and evidence from the best fact any page states, or None."""
+def fill(
+    spec: FieldSpec, pages: list[PageFacts], origins: frozenset[Origin] = DECLARED
+) -> Filled | None:
+    """The field's value and evidence from the best fact of `origins` any page states, or
+    None (the head's facts count only under the field's own name)."""
     words = " ".join(spec.words)
     for page in pages:
-        if spec.type == "array" and spec.item_fields:
+        if "table" in origins and spec.type == "array" and spec.item_fields:
             if (rows := _table_rows(spec, page)) is not None:
                 return rows
     candidates: list[tuple[float, int, int, Fact, PageFacts]] = []
     for p, page in enumerate(pages):
         for fact in page.facts:
+            if fact.origin not in origins:
+                continue
             score = _match(words, fact.path)
+            if fact.origin == "head" and score < EXACT:
+                continue
             if score > 0:
                 rank = ORIGIN_ORDER.index(fact.origin)
                 candidates.append((-score, rank, p, fact, page))

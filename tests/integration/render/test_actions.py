@@ -17,11 +17,11 @@ from netsift.client import Client
 from netsift.config import Settings
 from netsift.errors import BlockedAddress, InvalidInput, RenderFailed
 from netsift.render import actions as render_actions
-from netsift.render.actions import MAX_SCREENSHOT_HEIGHT, PNG_DATA_URL
+from netsift.render.actions import JPEG_DATA_URL, MAX_SCREENSHOT_HEIGHT, PNG_DATA_URL
 from netsift.render.renderer import VIEWPORT
 from tests.integration.render.conftest import ALLOW_ONLY_THE_WEB, Canary, browser
 from tests.offline_web.fixtures import OfflineWeb
-from tests.offline_web.interactive import ECHO_PREFIX, NEXT_TEXT, REVEALED, TALL_PX
+from tests.offline_web.interactive import ECHO_PREFIX, NEXT_TEXT, NOTICES, REVEALED, TALL_PX
 
 pytestmark = [pytest.mark.browser, browser]
 
@@ -42,6 +42,21 @@ def _png_size(data_url: str) -> tuple[int, int]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
     width, height = struct.unpack(">II", png[16:24])
     return width, height
+
+
+def _jpeg_size(data_url: str) -> tuple[int, int]:
+    """(width, height) from a JPEG data URL's start-of-frame marker; fails on anything else."""
+    assert data_url.startswith(JPEG_DATA_URL)
+    jpeg = base64.b64decode(data_url.removeprefix(JPEG_DATA_URL), validate=True)
+    assert jpeg[:2] == b"\xff\xd8"
+    at = 2
+    while at < len(jpeg):
+        marker, length = jpeg[at + 1], struct.unpack(">H", jpeg[at + 2 : at + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            height, width = struct.unpack(">HH", jpeg[at + 5 : at + 9])
+            return width, height
+        at += 2 + length
+    raise AssertionError("no start-of-frame marker in the JPEG")
 
 
 async def test_screenshots_viewport_and_full_page(offline_web: OfflineWeb, tmp_path: Path) -> None:
@@ -66,7 +81,8 @@ async def test_screenshots_viewport_and_full_page(offline_web: OfflineWeb, tmp_p
 async def test_a_full_page_screenshot_is_cut_at_the_cap(
     offline_web: OfflineWeb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(render_actions, "MAX_SCREENSHOT_HEIGHT", TALL_PX // 2)
+    cap = VIEWPORT["width"] * (TALL_PX // 2)
+    monkeypatch.setattr(render_actions, "MAX_SCREENSHOT_PIXELS", cap)
     url = offline_web.url("spa.test", "/interactive")
     async with Client(_settings(offline_web, tmp_path)) as client:
         page = await client.fetch(url, screenshot="full_page")
@@ -188,3 +204,42 @@ async def test_browser_work_is_refused_where_it_cannot_run(
             await client.fetch(url, screenshot="viewport")
     assert "netsift[browser]" in failed.value.message
     assert not failed.value.retryable
+
+
+async def test_a_screenshot_action_honours_firecrawls_quality_viewport_and_full_page(
+    offline_web: OfflineWeb, tmp_path: Path
+) -> None:
+    """Firecrawl's screenshot action fields: `quality` makes a JPEG, `viewport` sizes the
+    window for that shot only (the next shot is back at the renderer's), `fullPage` as sent."""
+    url = offline_web.url("spa.test", "/interactive")
+    actions: list[dict[str, Any]] = [
+        {
+            "type": "screenshot",
+            "fullPage": False,
+            "quality": 80,
+            "viewport": {"width": 800, "height": 600},
+        },
+        {"type": "screenshot", "fullPage": True, "viewport": {"width": 640, "height": 480}},
+        {"type": "screenshot"},
+    ]
+    async with Client(_settings(offline_web, tmp_path)) as client:
+        page = await client.fetch(url, actions=actions, screenshot="viewport")
+    jpeg, tall, plain = (result.screenshot for result in page.actions)
+    assert jpeg is not None and _jpeg_size(jpeg) == (800, 600)
+    assert tall is not None
+    width, height = _png_size(tall)
+    assert width == 640 and TALL_PX < height <= render_actions.MAX_SCREENSHOT_PIXELS // 640
+    assert plain is not None and _png_size(plain) == (VIEWPORT["width"], VIEWPORT["height"])
+    assert page.screenshot is not None
+    assert _png_size(page.screenshot) == (VIEWPORT["width"], VIEWPORT["height"])
+
+
+async def test_a_click_with_all_clicks_every_match(offline_web: OfflineWeb, tmp_path: Path) -> None:
+    url = offline_web.url("spa.test", "/interactive")
+    async with Client(_settings(offline_web, tmp_path)) as client:
+        first = await client.fetch(url, actions=[{"type": "click", "selector": ".more"}])
+        every = await client.fetch(
+            url, actions=[{"type": "click", "selector": ".more", "all": True}]
+        )
+    assert NOTICES[0] in first.content and NOTICES[1] not in first.content
+    assert all(notice in every.content for notice in NOTICES)

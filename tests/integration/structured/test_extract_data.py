@@ -17,7 +17,7 @@ from netsift.errors import InvalidInput
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ScriptedLLM
 from tests.integration.research.web import WebState, build_app
-from tests.integration.structured.web import HOSTS, PAGES
+from tests.integration.structured.web import FERRY_AUTHOR, FERRY_TITLE, HOSTS, PAGES
 from tests.offline_web.llm import MODEL
 from tests.offline_web.server import serve
 
@@ -326,3 +326,48 @@ async def test_a_model_summary_keeps_the_sentences_its_citations_support(setting
         summary = await client.summarize(web.url("shop.test", "/p/kettle"))
     assert summary.mode == "llm" and summary.tokens > 0
     assert summary.citations and all(c.quote in summary.summary for c in summary.citations)
+
+
+# -- the page's head, last ---------------------------------------------------------------------
+
+PAGE = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string"},
+        "author": {"type": "string"},
+        "description": {"type": "string"},
+        "name": {"type": "string"},
+    },
+}
+
+
+async def test_the_heads_title_and_meta_fill_only_their_own_names(settings_for, web):
+    url = web.url("ferry.test", "/timetable")
+    async with Client(settings_for()) as client:
+        result = await client.extract_data([url], output_schema=PAGE)
+    assert result.data["title"] == FERRY_TITLE
+    assert result.data["author"] == FERRY_AUTHOR
+    assert result.data["description"].startswith("The Kelby to Orran ferry sails")
+    assert result.data["name"] is None  # a synonym of title, but the head names the page
+    assert result.missing == {
+        "name": "no structured data or table on the pages read names this field"
+    }
+    title = result.evidence["title"][0]
+    assert (title.origin, title.quote, title.url) == ("head", FERRY_TITLE, url)
+
+
+async def test_the_models_reading_comes_before_the_head(settings_for, web, llm):
+    llm.state.extractions.append(
+        {
+            "data": {"title": "Kelby to Orran ferry"},
+            "evidence": {"title": ["@Kelby to Orran ferry sails"]},
+        }
+    )
+    url = web.url("ferry.test", "/timetable")
+    async with Client(settings_for(with_llm=True)) as client:
+        read = await client.extract_data([url], output_schema=PAGE)
+        unread = await client.extract_data([url], output_schema=PAGE)  # the model finds nothing
+    assert read.data["title"] == "Kelby to Orran ferry"
+    assert read.evidence["title"][0].origin == "text"
+    assert read.data["author"] == FERRY_AUTHOR  # the model left it null: the head fills it
+    assert unread.data["title"] == FERRY_TITLE and unread.evidence["title"][0].origin == "head"

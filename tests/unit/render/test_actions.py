@@ -14,6 +14,7 @@ from netsift.render.actions import (
     ClickAction,
     Interaction,
     ScreenshotAction,
+    Viewport,
     WaitAction,
 )
 
@@ -45,6 +46,15 @@ def test_firecrawl_actions_parse_into_typed_models() -> None:
     assert options.actions[5] == ScreenshotAction(full_page=True)
 
 
+def test_firecrawls_screenshot_action_fields_are_read() -> None:
+    """As firecrawl-py and firecrawl-js send them: `fullPage`, `quality`, `viewport`."""
+    sent = {"type": "screenshot", "fullPage": True, "quality": 80}
+    options = _options(actions=[{**sent, "viewport": {"width": 800, "height": 600}}])
+    assert options.actions[0] == ScreenshotAction(
+        full_page=True, quality=80, viewport=Viewport(width=800, height=600)
+    )
+
+
 @pytest.mark.parametrize(
     ("actions", "field"),
     [
@@ -56,6 +66,12 @@ def test_firecrawl_actions_parse_into_typed_models() -> None:
         ([{"type": "executeJavascript", "script": "1"}], "actions.0"),
         ([{"type": "click", "selector": "a", "button": "right"}], "actions.0.click.button"),
         ([{"type": "press", "key": "a"}] * (MAX_ACTIONS + 1), "actions"),
+        ([{"type": "screenshot", "quality": 0}], "actions.0.screenshot.quality"),
+        (
+            [{"type": "screenshot", "viewport": {"width": 7681, "height": 600}}],
+            "actions.0.screenshot.viewport.width",
+        ),
+        ([{"type": "screenshot", "viewport": {"width": 800}}], "actions.0.screenshot.viewport"),
     ],
 )
 def test_bad_actions_are_invalid_input_naming_the_field(

@@ -1,7 +1,8 @@
 """Firecrawl's API (`firecrawl-py` v1 and v2, firecrawl-js, its MCP server) over netsift:
 scrape, search and map (scrape.py), crawl (crawl.py) and batch scrape (batch.py) as netsift
-jobs, polled (status.py) or watched over a WebSocket (watcher.py), and the account calls
-(account.py).
+jobs, polled (status.py) or watched over a WebSocket (watcher.py), their documents' `json` and
+`summary` (job_formats.py, through extract.py's structured formats), /extract (extract.py),
+and the account calls (account.py). Its URLs may omit the scheme, as Firecrawl's (url.py).
 
 firecrawl-py builds `urljoin(api_url + "/", "/v2/scrape")`, which drops any path in its base
 URL, so Firecrawl's clients need a host root (routing.py): the Firecrawl listener's
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 from . import account, batch, crawl, extract, scrape, watcher
 from .account import UNMETERED
-from .common import PREFIX, render_error
+from .common import render_error
+from .paths import PREFIX
 
 __all__ = ["PREFIX", "ROUTERS", "UNMETERED", "render_error"]
 

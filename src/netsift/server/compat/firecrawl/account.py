@@ -6,11 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fastapi import APIRouter
-
 from ....jobs.model import Job, JobStatus
 from ...deps import Caller, CallerDep, ServerState, StateDep
-from .common import PREFIX
+from .paths import new_router
 
 __all__ = ["UNMETERED", "active_jobs", "router"]
 
@@ -19,7 +17,7 @@ __all__ = ["UNMETERED", "active_jobs", "router"]
 UNMETERED = 99_999_999
 JOBS_PAGE = 200  # a key's jobs read from the store per call while collecting them
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 async def _jobs_of(state: ServerState, caller: Caller, status: JobStatus) -> list[Job]:

@@ -4,32 +4,35 @@ and, for a page that answered an HTTP error, its `statusCode` (as Firecrawl's sc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request
-from pydantic import Field
+from fastapi import Request
+from pydantic import BeforeValidator, Field
 
 from ....crawl.batch import BATCH
 from ....errors import InvalidInput
 from ....params import BATCH_CONCURRENCY, MAX_URL_CHARS, BatchFetchParams
 from ...deps import CallerDep, StateDep
 from ..shared import build, parse_body
-from .common import PREFIX, ScrapeOptions, api_root, formats_of, no_cache, seconds
+from .common import ScrapeOptions, api_root, formats_of, no_cache, seconds
 from .crawl import CRAWL_FORMATS
-from .status import Since, cancel, errors_body, status_body
+from .job_formats import ask, remember
+from .paths import new_router
+from .status import job_routes
+from .url import with_scheme
 
 __all__ = ["router"]
 
-# The formats a batch serves: a crawl's (one content format a page, its links), and the page's
-# source as served (`rawHtml`), which a batch keeps beside it.
+# The formats a batch serves: a crawl's (one content format a page, its links, the structured
+# formats), and the page's source as served (`rawHtml`), which a batch keeps beside it.
 BATCH_FORMATS = CRAWL_FORMATS | {"rawHtml"}
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 class BatchScrape(ScrapeOptions):
-    urls: list[Any] = Field(min_length=1)
+    urls: list[Annotated[Any, BeforeValidator(with_scheme)]] = Field(min_length=1)
     # Firecrawl v2 leaves invalid URLs out (and lists them) unless told not to; v1 refuses them.
     ignore_invalid_urls: bool | None = Field(default=None, alias="ignoreInvalidURLs")
     max_concurrency: int | None = Field(default=None, ge=1, alias="maxConcurrency")
@@ -64,11 +67,15 @@ def _refused(params: BatchScrape) -> None:
             raise InvalidInput(f"{field}: {why}", details={"field": field})
 
 
-def batch_params(params: BatchScrape, *, version: str) -> tuple[BatchFetchParams, list[str]]:
-    """netsift's batch for Firecrawl's body, and the URLs left out as invalid (v2's default;
-    v1, or `ignoreInvalidURLs: false`, refuses the batch instead)."""
+def batch_params(
+    params: BatchScrape, *, version: str
+) -> tuple[BatchFetchParams, list[str], set[str]]:
+    """netsift's batch for Firecrawl's body, the URLs left out as invalid (v2's default; v1,
+    or `ignoreInvalidURLs: false`, refuses the batch instead), and the structured formats its
+    documents get."""
     _refused(params)
     formats = formats_of(params, BATCH_FORMATS)
+    asked = ask(params, formats)
     if {"markdown", "html"} <= formats:
         raise InvalidInput(
             "formats: a netsift batch keeps one content format a page; ask markdown or html",
@@ -92,13 +99,14 @@ def batch_params(params: BatchScrape, *, version: str) -> tuple[BatchFetchParams
         "error_pages": True,  # Firecrawl answers an error page as a document with its status
         "concurrency": concurrency,
     }
-    return build(BatchFetchParams, **fields), invalid
+    return build(BatchFetchParams, **fields), invalid, asked
 
 
 async def _start(request: Request, state: StateDep, version: str) -> dict[str, Any]:
     body = parse_body(BatchScrape, await request.body())
-    params, invalid = batch_params(body, version=version)
+    params, invalid, asked = batch_params(body, version=version)
     job = await state.require_client().start_batch_fetch(params)
+    remember(job.id, body, asked)
     url = f"{api_root(request)}/{version}/batch/scrape/{job.id}"
     return {"success": True, "id": job.id, "url": url, "invalidURLs": invalid}
 
@@ -113,36 +121,4 @@ async def batch_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str,
     return await _start(request, state, "v1")
 
 
-async def _status(
-    request: Request, state: StateDep, batch_id: str, since: int, version: str
-) -> dict[str, Any]:
-    client = state.require_client()
-    job = await client.job(batch_id, kind=BATCH)
-    return await status_body(request, client, job, path=f"{version}/batch/scrape", since=since)
-
-
-@router.get("/v2/batch/scrape/{batch_id}", summary="Firecrawl v2 batch scrape status, paged")
-async def batch_status_v2(
-    batch_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
-) -> dict[str, Any]:
-    return await _status(request, state, batch_id, since, "v2")
-
-
-@router.get("/v1/batch/scrape/{batch_id}", summary="Firecrawl v1 batch scrape status, paged")
-async def batch_status_v1(
-    batch_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
-) -> dict[str, Any]:
-    return await _status(request, state, batch_id, since, "v1")
-
-
-@router.delete("/v2/batch/scrape/{batch_id}", summary="Firecrawl batch scrape cancel")
-@router.delete("/v1/batch/scrape/{batch_id}", summary="Firecrawl batch scrape cancel")
-async def cancel_batch(batch_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    return await cancel(state.require_client(), batch_id, BATCH)
-
-
-@router.get("/v2/batch/scrape/{batch_id}/errors", summary="Firecrawl batch scrape errors")
-@router.get("/v1/batch/scrape/{batch_id}/errors", summary="Firecrawl batch scrape errors")
-async def batch_errors(batch_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    client = state.require_client()
-    return await errors_body(client, await client.job(batch_id, kind=BATCH))
+job_routes(router, BATCH, "batch/scrape", "batch scrape")

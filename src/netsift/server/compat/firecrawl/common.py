@@ -16,9 +16,9 @@ from ...operations import Operations
 from ...responses import FetchRequest, status_of
 from ..shared import ROUTED_FROM, build, error_reply
 from .extract import STRUCTURED_FORMATS, StructuredOptions, structured_fields
+from .paths import PREFIX
 
 __all__ = [
-    "PREFIX",
     "SERVED_FORMATS",
     "Lenient",
     "ScrapeOptions",
@@ -34,7 +34,6 @@ __all__ = [
     "seconds",
 ]
 
-PREFIX = "/firecrawl"
 # Formats netsift serves (the structured ones, json and summary, in extract.py); any other is
 # refused by name rather than silently left out or answered with something else. A screenshot
 # is v1's `screenshot` or `screenshot@fullPage`, v2's `{"type": "screenshot", "fullPage": true}`.

@@ -7,7 +7,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import Field
 
 from ....errors import InvalidInput
@@ -15,24 +15,29 @@ from ....params import CrawlParams
 from ...deps import CallerDep, StateDep
 from ..shared import build, crawl_include, parse_body
 from .account import active_jobs
-from .common import PREFIX, ScrapeOptions, SitemapChoice, api_root, formats_of
-from .status import Since, cancel, errors_body, status_body
+from .common import ScrapeOptions, SitemapChoice, api_root, formats_of
+from .extract import STRUCTURED_FORMATS
+from .job_formats import ask, remember
+from .paths import new_router
+from .status import job_routes
+from .url import FirecrawlUrl
 
 __all__ = ["CRAWL_FORMATS", "router"]
 
 # A crawl keeps each page in one content format (Markdown or main-content HTML) with its links,
-# so those are the formats a crawl serves, one content format per crawl.
-CRAWL_FORMATS = {"markdown", "html", "links"}
+# so those are the formats a crawl serves, one content format per crawl; and the structured
+# ones, which each document gets as a scrape does (job_formats.py).
+CRAWL_FORMATS = {"markdown", "html", "links", *STRUCTURED_FORMATS}
 CRAWL = "crawl"
 # netsift's crawl reads the sitemaps unless told otherwise (Firecrawl's default too), so only
 # another choice is passed on.
 DEFAULT_SITEMAP = "include"
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 class Crawl(SitemapChoice):
-    url: str = Field(min_length=1)
+    url: FirecrawlUrl
     limit: int | None = Field(default=None, ge=1)
     include_paths: list[str] = Field(default_factory=list, alias="includePaths")
     exclude_paths: list[str] = Field(default_factory=list, alias="excludePaths")
@@ -54,8 +59,9 @@ class Crawl(SitemapChoice):
         return bool(self.allow_backward_links)
 
 
-def crawl_params(params: Crawl) -> CrawlParams:
-    """netsift's crawl for Firecrawl's fields; what netsift cannot honour is refused by name."""
+def crawl_params(params: Crawl) -> tuple[CrawlParams, set[str]]:
+    """netsift's crawl for Firecrawl's fields, and the structured formats its documents get;
+    what netsift cannot honour is refused by name."""
     refused = {
         "allowExternalLinks": "netsift keeps a crawl on one site (allowSubdomains opens its "
         "subdomains)",
@@ -70,9 +76,9 @@ def crawl_params(params: Crawl) -> CrawlParams:
     for field, why in refused.items():
         if asked[field]:
             raise InvalidInput(f"{field}: {why}", details={"field": field})
-    formats = {"markdown"}
-    if params.scrape_options is not None:
-        formats = formats_of(params.scrape_options, CRAWL_FORMATS)
+    options = params.scrape_options or ScrapeOptions()
+    formats = formats_of(options, CRAWL_FORMATS)
+    structured = ask(options, formats)
     if {"markdown", "html"} <= formats:
         raise InvalidInput(
             "formats: a netsift crawl keeps one content format a page; ask markdown or html",
@@ -102,14 +108,16 @@ def crawl_params(params: Crawl) -> CrawlParams:
         fields["respect_robots"] = False
     if (sitemap := params.sitemaps()) != DEFAULT_SITEMAP:
         fields["sitemap"] = sitemap
-    return build(CrawlParams, **fields)
+    return build(CrawlParams, **fields), structured
 
 
 async def _start(request: Request, state: StateDep, version: str) -> dict[str, Any]:
     """Start the crawl; a start URL netsift refuses (a blocked address, robots.txt) is its
     error at once (403, Firecrawl's WebsiteNotSupported), as Client.start_crawl raises it."""
     params = parse_body(Crawl, await request.body())
-    job = await state.require_client().start_crawl(crawl_params(params))
+    crawl, asked = crawl_params(params)
+    job = await state.require_client().start_crawl(crawl)
+    remember(job.id, params.scrape_options or ScrapeOptions(), asked)
     return {"success": True, "id": job.id, "url": f"{api_root(request)}/{version}/crawl/{job.id}"}
 
 
@@ -153,36 +161,4 @@ async def active_crawls(state: StateDep, caller: CallerDep) -> dict[str, Any]:
     return {"success": True, "crawls": crawls}
 
 
-async def _status(
-    request: Request, state: StateDep, crawl_id: str, since: int, version: str
-) -> dict[str, Any]:
-    client = state.require_client()
-    job = await client.job(crawl_id, kind=CRAWL)
-    return await status_body(request, client, job, path=f"{version}/crawl", since=since)
-
-
-@router.get("/v2/crawl/{crawl_id}", summary="Firecrawl v2 crawl status, paged")
-async def crawl_status_v2(
-    crawl_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
-) -> dict[str, Any]:
-    return await _status(request, state, crawl_id, since, "v2")
-
-
-@router.get("/v1/crawl/{crawl_id}", summary="Firecrawl v1 crawl status, paged")
-async def crawl_status_v1(
-    crawl_id: str, request: Request, state: StateDep, _: CallerDep, since: Since = 0
-) -> dict[str, Any]:
-    return await _status(request, state, crawl_id, since, "v1")
-
-
-@router.delete("/v2/crawl/{crawl_id}", summary="Firecrawl crawl cancel")
-@router.delete("/v1/crawl/{crawl_id}", summary="Firecrawl crawl cancel")
-async def cancel_crawl(crawl_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    return await cancel(state.require_client(), crawl_id, CRAWL)
-
-
-@router.get("/v2/crawl/{crawl_id}/errors", summary="Firecrawl crawl errors")
-@router.get("/v1/crawl/{crawl_id}/errors", summary="Firecrawl crawl errors")
-async def crawl_errors(crawl_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    client = state.require_client()
-    return await errors_body(client, await client.job(crawl_id, kind=CRAWL))
+job_routes(router, CRAWL, "crawl", "crawl")  # after /crawl/active, which it would shadow

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ....errors import InvalidInput, NotFound
@@ -24,13 +24,21 @@ from ...operations import Operations
 from ...responses import ExtractDataRequest
 from ..kept import KEPT_SECONDS, Kept
 from ..shared import build, parse_body
+from .paths import new_router
+from .url import FirecrawlUrl
 
-__all__ = ["STRUCTURED_FORMATS", "StructuredOptions", "router", "structured_fields"]
+__all__ = [
+    "STRUCTURED_FORMATS",
+    "StructuredOptions",
+    "check_structured",
+    "router",
+    "structured_fields",
+]
 
-PREFIX = "/firecrawl"  # common.PREFIX (common imports this module): the same API
-STRUCTURED_FORMATS = frozenset({"json", "extract", "summary"})
+JSON_FORMATS = frozenset({"json", "extract"})
+STRUCTURED_FORMATS = JSON_FORMATS | {"summary"}
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 class _Lenient(BaseModel):
@@ -77,19 +85,32 @@ def _evidence(result: ExtractDataResult) -> dict[str, Any]:
     }
 
 
+def _asked(options: StructuredOptions, name: str) -> JsonOptions:
+    asked = _json_options(options)
+    if asked is None or (asked.schema_ is None and not asked.prompt):
+        raise InvalidInput(
+            f"the {name} format needs a schema or a prompt (v2: "
+            '{"type": "json", "schema": …}; v1: jsonOptions)',
+            details={"format": name},
+        )
+    return asked
+
+
+def check_structured(options: StructuredOptions, formats: set[str]) -> None:
+    """What `structured_fields` will need, checked when a crawl or batch starts (its documents
+    are read later): a json format's schema or prompt."""
+    for name in formats & JSON_FORMATS:
+        _asked(options, name)
+
+
 async def structured_fields(
     ops: Operations, url: str, options: StructuredOptions, formats: set[str]
 ) -> dict[str, Any]:
-    """A scraped document's `json` (or v1 `extract`) and `summary` fields, as asked."""
+    """A document's `json` (or v1 `extract`) and `summary` fields, as asked: a scrape's, and
+    each page of a crawl or batch that asked for them (jobs.py)."""
     fields: dict[str, Any] = {}
-    for name in sorted(formats & {"json", "extract"}):
-        asked = _json_options(options)
-        if asked is None or (asked.schema_ is None and not asked.prompt):
-            raise InvalidInput(
-                f"the {name} format needs a schema or a prompt (v2: "
-                '{"type": "json", "schema": …}; v1: jsonOptions)',
-                details={"format": name},
-            )
+    for name in sorted(formats & JSON_FORMATS):
+        asked = _asked(options, name)
         request = build(
             ExtractDataRequest,
             urls=[url],
@@ -108,7 +129,7 @@ async def structured_fields(
 
 
 class Extract(_Lenient):
-    urls: list[str] = Field(default_factory=list)
+    urls: list[FirecrawlUrl] = Field(default_factory=list)
     prompt: str | None = None
     schema_: dict[str, Any] | None = Field(default=None, alias="schema")
     system_prompt: str | None = Field(default=None, alias="systemPrompt")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import Field
 
 from ....errors import NetsiftError
@@ -14,17 +14,19 @@ from ...deps import CallerDep, StateDep
 from ...operations import Operations
 from ...responses import MapRequest, SearchRequest
 from ..shared import build, parse_body, rank_score, time_range_of
-from .common import PREFIX, Lenient, ScrapeOptions, SitemapChoice, document, seconds
+from .common import Lenient, ScrapeOptions, SitemapChoice, document, seconds
+from .paths import new_router
+from .url import FirecrawlUrl
 
 __all__ = ["router"]
 
 MAX_SEARCH_LIMIT = 50  # netsift's per-search ceiling (params.py); Firecrawl's own is 100
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 class Scrape(ScrapeOptions):
-    url: str = Field(min_length=1)
+    url: FirecrawlUrl
 
 
 class Search(Lenient):
@@ -38,7 +40,7 @@ class Search(Lenient):
 
 
 class Map(SitemapChoice):
-    url: str = Field(min_length=1)
+    url: FirecrawlUrl
     search: str | None = None
     include_subdomains: bool = Field(default=False, alias="includeSubdomains")
     limit: int = Field(default=MAX_MAP_LIMIT, ge=1)

@@ -6,18 +6,21 @@ serves both; only how far each is differs (a crawl's frontier, a batch's checkpo
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Query
+from fastapi import APIRouter, Query, Request
 from fastapi.requests import HTTPConnection
 
 from ....crawl.batch import BATCH
-from ....errors import BlockedByRobots
+from ....errors import AlreadyFinished, BlockedByRobots
 from ....jobs.model import Job
 from ....models import ContentFormat
+from ...deps import CallerDep, StateDep
+from ...operations import Operations
 from .common import api_root, kept_document
+from .job_formats import derived_fields
 
 if TYPE_CHECKING:
     from ....client import Client
@@ -29,6 +32,7 @@ __all__ = [
     "cancel",
     "documents",
     "errors_body",
+    "job_routes",
     "progress",
     "snapshot",
     "status_body",
@@ -72,17 +76,19 @@ def _content(job: Job) -> ContentFormat:
 
 
 async def documents(
-    client: Client, job: Job, *, since: int = 0, limit: int | None = None
+    ops: Operations, job: Job, *, since: int = 0, limit: int | None = None
 ) -> AsyncIterator[tuple[int, dict[str, Any]]]:
-    """The job's documents after result `since` (at most `limit`), with their result numbers."""
+    """The job's documents after result `since` (at most `limit`), with their result numbers,
+    and the structured formats the job asked for (job_formats.py)."""
     content = _content(job)
     left = limit
     while left is None or left > 0:
         batch = PAGE_SIZE if left is None else min(left, PAGE_SIZE)
-        rows = await client.crawl_pages(job.id, since=since, limit=batch)
+        rows = await ops.client.crawl_pages(job.id, since=since, limit=batch)
+        derived = await derived_fields(ops, job.id, [(n, page.url) for n, _, page in rows])
         for n, _, page in rows:
             since = n
-            yield n, kept_document(page, content)
+            yield n, {**kept_document(page, content), **derived.get(n, {})}
         if left is not None:
             left -= len(rows)
         if len(rows) < batch:
@@ -106,12 +112,12 @@ async def snapshot(client: Client, job: Job) -> dict[str, Any]:
 
 
 async def status_body(
-    connection: HTTPConnection, client: Client, job: Job, *, path: str, since: int
+    connection: HTTPConnection, ops: Operations, job: Job, *, path: str, since: int
 ) -> dict[str, Any]:
     """A page of the job's documents after result `since`, with its state; `path` is the
     status route's (`v2/crawl`, `v1/batch/scrape`) for `next`."""
-    page = [pair async for pair in documents(client, job, since=since, limit=PAGE_SIZE)]
-    body = {**await snapshot(client, job), "data": [fields for _, fields in page]}
+    page = [pair async for pair in documents(ops, job, since=since, limit=PAGE_SIZE)]
+    body = {**await snapshot(ops.client, job), "data": [fields for _, fields in page]}
     if len(page) == PAGE_SIZE:  # more may follow: the next page starts after this one
         body["next"] = f"{api_root(connection)}/{path}/{job.id}?since={page[-1][0]}"
     return body
@@ -130,7 +136,51 @@ async def errors_body(client: Client, job: Job) -> dict[str, Any]:
 
 
 async def cancel(client: Client, job_id: str, kind: str) -> dict[str, Any]:
-    """Cancel the job; one that already ended is `already_finished`, Firecrawl's 409
-    (firecrawl-py: not cancelled), its pages still readable."""
-    ended = await client.cancel_job(job_id, kind=kind)
+    """Cancel the job. Firecrawl answers `cancelled` to a cancel whatever the job's state, and
+    its clients read nothing else (firecrawl-py: `status == "cancelled"`): here that means
+    nothing of the job runs any more. A job that had already ended is not marked cancelled
+    (netsift's own doors answer it 409 `already_finished`); the answer says how it ended, in
+    `jobStatus`, and why in `warning`, its pages still readable."""
+    try:
+        ended = await client.cancel_job(job_id, kind=kind)
+    except AlreadyFinished:
+        ended = await client.job(job_id, kind=kind)
+        status = JOB_STATUS.get(ended.status, "failed")
+        return {
+            "success": True,
+            "status": "cancelled",
+            "jobStatus": status,
+            "warning": f"the job had already ended ({status}): nothing was left to cancel",
+        }
     return {"success": True, "status": JOB_STATUS.get(ended.status, "failed")}
+
+
+def job_routes(router: APIRouter, kind: str, path: str, name: str) -> None:
+    """A job kind's status (paged), cancel and errors routes, v1 and v2, at
+    `/v{1,2}/{path}/{job_id}`: a crawl's and a batch scrape's differ only by kind and path."""
+
+    def status_route(version: str) -> Callable[..., Awaitable[dict[str, Any]]]:
+        async def status(
+            job_id: str, request: Request, state: StateDep, caller: CallerDep, since: Since = 0
+        ) -> dict[str, Any]:
+            ops = Operations(state, caller)
+            job = await ops.client.job(job_id, kind=kind)
+            return await status_body(request, ops, job, path=f"{version}/{path}", since=since)
+
+        return status
+
+    for version in ("v2", "v1"):
+        router.get(
+            f"/{version}/{path}/{{job_id}}", summary=f"Firecrawl {version} {name} status, paged"
+        )(status_route(version))
+
+    @router.delete(f"/v2/{path}/{{job_id}}", summary=f"Firecrawl {name} cancel")
+    @router.delete(f"/v1/{path}/{{job_id}}", summary=f"Firecrawl {name} cancel")
+    async def cancel_job(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+        return await cancel(state.require_client(), job_id, kind)
+
+    @router.get(f"/v2/{path}/{{job_id}}/errors", summary=f"Firecrawl {name} errors")
+    @router.get(f"/v1/{path}/{{job_id}}/errors", summary=f"Firecrawl {name} errors")
+    async def job_errors(job_id: str, state: StateDep, _: CallerDep) -> dict[str, Any]:
+        client = state.require_client()
+        return await errors_body(client, await client.job(job_id, kind=kind))

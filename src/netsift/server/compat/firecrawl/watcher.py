@@ -20,14 +20,15 @@ import json
 from typing import Any
 
 import anyio
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from ....crawl.batch import BATCH
 from ....errors import NetsiftError
 from ....jobs.model import Job
 from ...auth import BEARER_SUBPROTOCOL
 from ...deps import Caller, ServerState, authenticate, state_of
-from .common import PREFIX
+from ...operations import Operations
+from .paths import new_router
 from .status import documents, snapshot
 
 __all__ = ["router"]
@@ -38,7 +39,7 @@ MAX_REASON = 120  # a close frame's reason is at most 123 bytes
 CUT_STEP = 8  # characters an error too long for the reason loses per try
 CRAWL = "crawl"
 
-router = APIRouter(prefix=PREFIX, tags=["compat: firecrawl"], include_in_schema=False)
+router = new_router()
 
 
 def _offered(websocket: WebSocket) -> list[str]:
@@ -70,12 +71,12 @@ async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
     await websocket.send_text(json.dumps(message, default=str))
 
 
-async def _follow(websocket: WebSocket, state: ServerState, job: Job, version: str) -> None:
+async def _follow(websocket: WebSocket, ops: Operations, job: Job, version: str) -> None:
     """Catch up, then each document as it is kept, then the end."""
-    client = state.require_client()
+    client = ops.client
     last = 0
     caught_up: list[dict[str, Any]] = []
-    async for n, fields in documents(client, job):
+    async for n, fields in documents(ops, job):
         last = n
         caught_up.append(fields)
     await _send(
@@ -85,11 +86,11 @@ async def _follow(websocket: WebSocket, state: ServerState, job: Job, version: s
         async for event in client.follow_job(job.id, since=job.last_seq):
             if event.type != "page":
                 continue
-            async for n, fields in documents(client, job, since=last):
+            async for n, fields in documents(ops, job, since=last):
                 last = n
                 await _send(websocket, {"type": "document", "data": fields})
         job = await client.job(job.id)
-        async for n, fields in documents(client, job, since=last):
+        async for n, fields in documents(ops, job, since=last):
             last = n
             await _send(websocket, {"type": "document", "data": fields})
         final = {**await snapshot(client, job), "data": []}
@@ -125,7 +126,7 @@ async def _watch(websocket: WebSocket, job_id: str, kind: str, version: str) -> 
 
         group.start_soon(until_closed)
         try:
-            await _follow(websocket, state, job, version)
+            await _follow(websocket, Operations(state, caller), job, version)
         except (WebSocketDisconnect, OSError, RuntimeError):
             pass  # the client left while its documents were being sent
         group.cancel_scope.cancel()
