@@ -223,6 +223,8 @@ class WebState:
     searches: list[str] = field(default_factory=list)
     search_params: list[dict[str, str]] = field(default_factory=list)  # each search's query
     pages: list[str] = field(default_factory=list)
+    in_flight: int = 0  # pages being answered now, and the most at once since the reset
+    most_in_flight: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reset(self) -> None:
@@ -232,6 +234,7 @@ class WebState:
             self.searches.clear()
             self.search_params.clear()
             self.pages.clear()
+            self.in_flight = self.most_in_flight = 0
 
 
 def rank_docs(query: str, docs: tuple[Doc, ...] = DOCS) -> list[Doc]:
@@ -314,8 +317,14 @@ def build_app(state: WebState, docs: tuple[Doc, ...] = DOCS) -> Starlette:
             return PlainTextResponse("not found", status_code=404)
         with state._lock:
             state.pages.append(f"{host}{path}")
-        if state.page_latency:
-            await anyio.sleep(state.page_latency)
+            state.in_flight += 1
+            state.most_in_flight = max(state.most_in_flight, state.in_flight)
+        try:
+            if state.page_latency:
+                await anyio.sleep(state.page_latency)
+        finally:
+            with state._lock:
+                state.in_flight -= 1
         return HTMLResponse(_page(doc))
 
     return Starlette(routes=[Route("/{path:path}", route, methods=["GET"])])

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 from fastapi import Request
 from pydantic import Field
 
+from ....context import FETCH_CONCURRENCY
 from ....errors import NetsiftError
 from ....models import MapLink, SearchResult
 from ....params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
@@ -69,12 +71,29 @@ async def _search(request: Request, state: StateDep, caller: CallerDep) -> list[
     )
     items = [_item(result, position) for position, result in enumerate(response.results, 1)]
     if params.scrape_options is not None:
-        for item in items:
+        await _scrape_each(ops, items, params.scrape_options)
+    return items
+
+
+async def _scrape_each(
+    ops: Operations, items: list[dict[str, Any]], options: ScrapeOptions
+) -> None:
+    """Each result read as a scrape's document, several at once as `context` reads them; a
+    result that cannot be read carries its error and the others are kept. Firecrawl answers
+    whole pages here (its clients read `markdown` as the page), so `context`'s budgeted
+    passages are the netsift door for an agent that wants less."""
+    limiter = anyio.Semaphore(FETCH_CONCURRENCY)
+
+    async def scrape(item: dict[str, Any]) -> None:
+        async with limiter:
             try:
-                item.update(await document(ops, item["url"], params.scrape_options))
+                item.update(await document(ops, item["url"], options))
             except NetsiftError as error:
                 item["error"] = {"code": error.code, "message": error.message}
-    return items
+
+    async with anyio.create_task_group() as group:
+        for item in items:
+            group.start_soon(scrape, item)
 
 
 def _item(result: SearchResult, position: int) -> dict[str, Any]:
