@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import Citation
-from .citations import MIN_QUOTE_CHARS, normalize, quote_occurs, split_sentences
+from .citations import MIN_QUOTE_CHARS, normalize, split_sentences
 from .injection import FENCE_CLOSE, FENCE_OPEN, fence, find_instruction, scan
 from .llm import LLM
 from .passages import Passage
 from .support import Relevance, is_metadata, supports, terms
+from .tables import occurs, quoted
 
 __all__ = [
     "Sentence",
@@ -196,9 +197,9 @@ def verify(
             bad.append({"n": n, "quote": quote, "reason": "no such source"})
             continue
         quote = quote.strip()
-        if not quote_occurs(quote, source.text) and sentence_id is None:
+        if not occurs(quote, source.text) and sentence_id is None:
             quote = _ID_PREFIX.sub("", quote)  # "2.3 The sentence…" copied from the context
-        if quote_occurs(quote, source.text):
+        if occurs(quote, source.text):
             good.append(Citation(n=n, url=source.url, title=source.title, quote=quote))
         else:
             bad.append({"n": n, "quote": quote, "reason": "quote not found in the source"})
@@ -369,7 +370,7 @@ async def synthesize(
     evidence = _unique([c for claim in kept for c in claim.evidence])
     answering = [c for c in evidence if relevance.answers(c.quote, sources[c.n].title or "")[0]]
     if not answering:
-        nearby = evidence[:NEARBY_LINES] or _nearby(relevance, shown)
+        nearby = _published(evidence[:NEARBY_LINES] or _nearby(relevance, shown), sources)
         return Synthesis(
             answer=not_found(nearby),
             citations=nearby,
@@ -381,7 +382,7 @@ async def synthesize(
         )
     return Synthesis(
         answer=" ".join(_with_markers(c) for c in kept),
-        citations=evidence,
+        citations=_published(evidence, sources),
         tokens=tokens,
         unverified=len(bad),
         unsupported=len(claims) - len(kept),
@@ -445,7 +446,7 @@ def synthesize_extractive(
             if not MIN_ANSWER_CHARS <= len(sentence) <= MAX_QUOTE_CHARS or key in seen:
                 continue
             seen.add(key)
-            if find_instruction(sentence, source.url) or not quote_occurs(sentence, source.text):
+            if find_instruction(sentence, source.url) or not occurs(sentence, source.text):
                 continue
             if is_metadata(sentence):
                 continue
@@ -465,13 +466,13 @@ def synthesize_extractive(
         )[:NEARBY_LINES]
         nearby = [_cite(n, sentence, sources) for _, n, sentence in closest]
         return Synthesis(answer=not_found(nearby), citations=nearby, answered=False)
-    citations = [_cite(n, sentence, sources) for _, _, n, sentence in answering]
+    citations = _unique([_cite(n, sentence, sources) for _, _, n, sentence in answering])
     lines = "\n".join(f"- \u201c{c.quote}\u201d [{c.n}]" for c in citations)
     header = (
         "Extractive answer (no language model configured): the sentences in the sources "
         "that answer the question."
     )
-    return Synthesis(answer=f"{header}\n\n{lines}", citations=_unique(citations))
+    return Synthesis(answer=f"{header}\n\n{lines}", citations=citations)
 
 
 def _strongest(
@@ -492,4 +493,11 @@ def _strongest(
 
 
 def _cite(n: int, sentence: str, sources: dict[int, Source]) -> Citation:
-    return Citation(n=n, url=sources[n].url, title=sources[n].title, quote=sentence)
+    """A judged sentence as published: a table row's statement is quoted as the row."""
+    source = sources[n]
+    return Citation(n=n, url=source.url, title=source.title, quote=quoted(sentence, source.text))
+
+
+def _published(citations: list[Citation], sources: dict[int, Source]) -> list[Citation]:
+    """Citations judged as statements, with their verbatim quotes (tables.py)."""
+    return _unique([_cite(c.n, c.quote, sources) for c in citations])
