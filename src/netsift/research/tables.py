@@ -5,18 +5,19 @@ is not a sentence: its words are the row's cells and the header's, on two lines.
 text rendering keeps the cell boundaries (`fetch/tidy.py` `plain_tables` writes a row's cells
 separated by tabs, the header row first), so research can pair each cell with its column:
 
-- a row is *judged* as one statement per column after the key (first) column, each naming the
-  row by its key cell and the column by its header: `Material: Steel; Speed: 5,960 m/s` (a
-  unit in the header's parentheses follows the number, as a sentence writes it). A "how many
-  / how fast / which" question then meets the row whose key names its subject and the column
-  its question word names, by the same relevance rules as any sentence;
+- a row is *judged* as one statement, each cell with its column's header: `Material: Steel;
+  Speed: 5,960 m/s` (a unit in the header's parentheses follows the number, as a sentence
+  writes it). A "how many / how fast / which" question then meets the row whose cells name
+  its subject and whose header names what it asks, by the same relevance rules as any
+  sentence (the answer type included: "how fast" wants a speed in that row);
 - it is *quoted* as the row's own line, cells joined by single spaces — what the fetched text
   holds, white space folded — so a citation stays verbatim and can only come from the page and
   table the row is on.
 
-Three forms are read: tab rows (a header row, then data rows); pipe rows the renderer left as
-they were because the table had no header row (two cells: a key and its value, as a spec
-sheet; more: the first row is the header); and definition lists, which the text rendering
+Three forms are read: tab rows (a header row, then data rows; a first row with a figure for
+a cell is no header, and the table is a sheet of `key: value` rows, as a spec sheet); pipe
+rows the renderer left as they were because the table had no header row (read the same
+way); and definition lists, which the text rendering
 writes as list items alternating a short term and its definition (`Latency: The time one
 request takes…`, quoted as the definition's line).
 """
@@ -32,6 +33,7 @@ __all__ = ["judged_text", "occurs", "quoted"]
 
 _PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?\S)\s*\((?P<unit>[^()\s]{1,10})\)$")
+_FIGURE = re.compile(r"[$\u20ac\u00a3~\u2248<>+-]?\d")  # a value: "19.4 kg", "$12", "~5"
 _ITEM = re.compile(r"^\s*[-*+]\s+(?P<text>\S.*)$")
 # A definition list's term: a short label, no sentence end (an ordinary list's items are
 # sentences or all alike; a term is followed by its definition, a sentence).
@@ -41,24 +43,32 @@ _SENTENCE_END = re.compile(r"[.!?:;]$")
 MIN_DEFINITIONS = 2
 
 
-def _statement(key_header: str, key: str, header: str, value: str) -> str:
-    """`Material: Steel; Speed: 5,960 m/s` — the cell as a sentence would state it."""
+def _cell(header: str, value: str) -> str:
+    """`Speed: 5,960 m/s` — a cell as a sentence would state it (a unit in the header's
+    parentheses follows the number)."""
     if match := _HEADER_UNIT.match(header):
         header, value = match.group("name"), f"{value} {match.group('unit')}"
-    subject = f"{key_header}: {key}; " if key_header else f"{key} \u2014 "
-    return f"{subject}{header}: {value}"
+    return f"{header}: {value}" if header else value
 
 
-def _row_statements(header: list[str], cells: list[str]) -> list[str]:
-    key = cells[0].strip()
-    if not key:
-        return []
-    out = []
-    for column, value in enumerate(cells[1:], start=1):
-        name = header[column].strip() if column < len(header) else ""
-        if value.strip() and name:
-            out.append(_statement(header[0].strip(), key, name, value.strip()))
-    return out
+def _row_statement(header: list[str] | None, cells: list[str]) -> str:
+    """The row as one statement: each cell with its column's header; a header-less sheet's
+    row as `key: value`."""
+    cells = [cell.strip() for cell in cells]
+    if header is None:
+        return f"{cells[0]}: {', '.join(c for c in cells[1:] if c)}" if cells[0] else ""
+    said = [
+        _cell(header[i].strip() if i < len(header) else "", cell)
+        for i, cell in enumerate(cells)
+        if cell
+    ]
+    return "; ".join(said)
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A header names its columns: no cell after the first is a figure ("Boil time for 1
+    litre" names one). A spec sheet's first row ("Weight", "19.4 kg") is a row."""
+    return not any(_FIGURE.match(cell.strip()) for cell in cells[1:])
 
 
 def _cells(line: str) -> list[str] | None:
@@ -86,14 +96,11 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
         while index + len(run) < len(lines) and (cells := _cells(lines[index + len(run)])):
             run.append(cells)
         if len(run) >= 2:
-            piped = "\t" not in lines[index]
-            if piped and all(len(cells) == 2 for cells in run):
-                header, rows = ["", ""], run  # a spec sheet: key | value, no header row
-            else:
-                header, rows = run[0], run[1:]
+            header: list[str] | None = run[0] if _is_header(run[0]) else None
+            if header is not None:
                 out.append(_line(header))
-            for cells in rows:
-                for statement in _row_statements(header, cells):
+            for cells in run[1:] if header is not None else run:
+                if statement := _row_statement(header, cells):
                     out.append(statement)
                     quotes[normalize(statement)] = _line(cells)
             index += len(run)
