@@ -54,8 +54,10 @@ _TIMETABLE = """
 _GLOSSARY = """
 <dl>
 <dt>Jitter</dt><dd>The variation in delay between packets arriving at a receiver.</dd>
-<dt>Round-trip time</dt><dd>The time a packet takes to reach a host plus the time its reply takes to come back.</dd>
-<dt>MTU</dt><dd>The largest packet a link carries without splitting it, usually 1,500 bytes on Ethernet.</dd>
+<dt>Round-trip time</dt><dd>The time a packet takes to reach a host plus the time its reply
+takes to come back.</dd>
+<dt>MTU</dt><dd>The largest packet a link carries without splitting it, usually 1,500 bytes on
+Ethernet.</dd>
 <dt>Packet loss</dt><dd>The share of packets sent that never arrive.</dd>
 </dl>
 """
