@@ -80,10 +80,6 @@ def _cells(line: str) -> list[str] | None:
     return None
 
 
-def _line(cells: list[str]) -> str:
-    return " ".join(" ".join(cells).split())
-
-
 def _read(text: str) -> tuple[list[str], dict[str, str]]:
     """The text with every table row and definition replaced by its statements, and each
     statement's verbatim quote (normalised statement → quote)."""
@@ -97,21 +93,23 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
             run.append(cells)
         if len(run) >= 2:
             header: list[str] | None = run[0] if _is_header(run[0]) else None
+            raw = [" ".join(line.split()) for line in lines[index : index + len(run)]]
             if header is not None:
-                out.append(_line(header))
-            for cells in run[1:] if header is not None else run:
+                out.append(raw[0])
+            body = 1 if header is not None else 0
+            for cells, line in zip(run[body:], raw[body:], strict=True):
                 if statement := _row_statement(header, cells):
                     out.append(statement)
-                    quotes[normalize(statement)] = _line(cells)
+                    quotes[normalize(statement)] = line  # the row as the text holds it
             index += len(run)
             continue
         definitions = _definitions(lines, index)
         if definitions:
             for term, definition in definitions:
-                first = (split_sentences(definition) or [definition])[0]
-                statement = f"{term}: {first}"
+                said = (split_sentences(definition) or [definition])[0]
+                statement = f"{term}: {said}"
                 out.append(statement)
-                quotes[normalize(statement)] = first
+                quotes[normalize(statement)] = said
             index += 2 * len(definitions)
             continue
         out.append(lines[index])
