@@ -3,11 +3,13 @@ and how many ordinary pages it would wrongly set aside (issue 30).
 
     .venv/bin/python bench/injection_pages.py
 
-Two sets of pages (tests/integration/research/injection_pages.py): the first 30 + 30, whose
-misses (23/30 caught before) the rules were widened on, and a second 12 + 12 written after,
-which nobody tuned on — its figures are the ones to quote. Each page is served on 127.0.0.1,
-read by the real fetcher as research reads it (text, hidden text dropped) and judged sentence
-by sentence (research/injection.find_instruction). Not a test.
+Three sets of pages (tests/integration/research/injection_pages.py): the first 30 + 30, whose
+misses (23/30 caught before) the rules were widened on; a second 12 + 12 written after, which
+nobody tuned on until its misses were named (issue 30); and a third 15 + 14 written after the
+rules were rebuilt as a model (who is addressed, what is asked, about what) and measured
+before any tuning on it. Each page is served on 127.0.0.1, read by the real fetcher as
+research reads it (text, hidden text dropped) and judged sentence by sentence
+(research/injection.find_instruction). Not a test.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from tests.integration.research.injection_pages import (  # noqa: E402
     FRESH_ORDINARY,
     INJECTED,
     ORDINARY,
+    THIRD_INJECTED,
+    THIRD_ORDINARY,
     page_html,
 )
 from tests.integration.research.test_injection_pages import PAGES, judge  # noqa: E402
@@ -50,6 +54,7 @@ def main() -> None:
         for label, planted, plain in (
             ("tuned-on set (30 + 30)", INJECTED, ORDINARY),
             ("fresh set (12 + 12), written after the rules", FRESH_INJECTED, FRESH_ORDINARY),
+            ("third set (15 + 14), written after the model", THIRD_INJECTED, THIRD_ORDINARY),
         ):
             print(label)
             missed, flags = anyio.run(judge, site, Path(tmp), planted, plain)

@@ -25,12 +25,24 @@ from tests.integration.research.injection_pages import (
     FRESH_ORDINARY,
     INJECTED,
     ORDINARY,
+    THIRD_INJECTED,
+    THIRD_ORDINARY,
     PlantedPage,
     page_html,
 )
 from tests.offline_web.server import serve
 
-PAGES = {page.slug: page for page in (*INJECTED, *ORDINARY, *FRESH_INJECTED, *FRESH_ORDINARY)}
+PAGES = {
+    page.slug: page
+    for page in (
+        *INJECTED,
+        *ORDINARY,
+        *FRESH_INJECTED,
+        *FRESH_ORDINARY,
+        *THIRD_INJECTED,
+        *THIRD_ORDINARY,
+    )
+}
 
 
 @pytest.fixture(scope="module")
