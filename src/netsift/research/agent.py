@@ -518,5 +518,5 @@ class ResearchAgent:
             mode="llm" if self.llm is not None else "extractive",
             notes=notes,
             answered=synthesis.answered and bool(synthesis.citations),
-            warnings=source_warnings(state.sources),
+            warnings=source_warnings(state.sources, synthesis.warnings),
         )

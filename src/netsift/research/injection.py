@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-__all__ = ["Flag", "fence", "find_instruction", "scan"]
+__all__ = ["Flag", "fence", "find_instruction", "scan", "suspicious"]
 
 # Each rule: a name (what the warning says) and a pattern over the casefolded sentence.
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -99,7 +99,8 @@ _ADDRESSEE = re.compile(
     r"(?:if|when) you are an? (?:ai|automated|bot|machine|language|assistant)|"
     r"ki(?:-\w+)?|künstliche intelligenz|sprachmodell\w*|assistants? ia|ia|asistentes? de ia|"
     r"intelligence artificielle|inteligencia artificial|modell[io] linguistic[io]|"
-    r"modelos? de lenguaje|modèles? de langage|assistenti|asistentes virtuales)\b",
+    r"modelos? de lenguaje|modèles? de langage|assistenti|asistentes virtuales|"
+    r"(?:sprach|ki-?|chat|text|such|lese|schreib)assistent\w*)\b",
     re.IGNORECASE,
 )
 
@@ -139,6 +140,13 @@ _HEAD = re.compile(rf"\b(?:{_AMBIGUOUS_HEADS})\b", re.IGNORECASE)
 # A machine reader named whole: a machine modifier (or two) then an ambiguous head.
 _FOLLOWER = re.compile(r"\s*([\w'-]+|[:,;.!?])?")
 _MACHINE_MODIFIER = re.compile(rf"\b(?:{_MACHINE_MODIFIERS})\b", re.IGNORECASE)
+# A compound modifier ending in one of the longer machine modifiers: "newsreader",
+# "screen-reading" (not "Thai" for "ai", nor "research": short ones must stand alone).
+_MACHINE_COMPOUND = re.compile(
+    r"\w{3,}-?(?:reader|reading|answering|summari[sz]ing|crawler|crawling|search|translator|"
+    r"translation|browsing|writing|digest)",
+    re.IGNORECASE,
+)
 _MACHINE_PHRASE = re.compile(
     rf"\b(?:(?:{_MACHINE_MODIFIERS})[\s-]+){{1,2}}(?:{_AMBIGUOUS_HEADS})\b", re.IGNORECASE
 )
@@ -153,7 +161,9 @@ _AFTER_HEAD = frozenset(
 # Addressed directly: the phrase opens the sentence or a clause with a colon or comma after
 # it ("Translator bots: render …"), or follows a word of address ("Attention, …", "Note for").
 _VOCATIVE_BEFORE = re.compile(
-    r"(?:^|[.;:!?]|\b(?:to|for|attention|dear|hey|hello|calling all))$", re.IGNORECASE
+    r"(?:^|[.;:!?]|\b(?:to|for|attention|dear|hey|hello|calling all|liebe|lieber|chers|"
+    r"chères|queridos|queridas|estimados|cari|care|gentili))$",
+    re.IGNORECASE,
 )
 
 
@@ -168,11 +178,19 @@ _READING = re.compile(
 )
 
 
-def _addressed(sentence: str) -> tuple[bool, bool, bool]:
-    """(a machine reader is named by an ambiguous head and its modifiers; someone is addressed
-    directly by an unmodified one: "Assistants: …", "A note for agents: …"; an unmodified one
-    is the subject of an obligation: "every assistant should …")."""
-    machine = direct = obliged = False
+@dataclass(frozen=True)
+class _Address:
+    """What the ambiguous heads of a sentence say about whom it addresses."""
+
+    machine: bool = False  # a machine reader named: "virtual assistants", "reader programs"
+    spoken_to: bool = False  # …and addressed directly: "Translator bots: …"
+    direct: bool = False  # an unmodified one addressed directly: "Assistants: …"
+    obliged: bool = False  # an unmodified one under an obligation: "every assistant should"
+
+
+def _addressed(sentence: str) -> _Address:
+    """Whom the sentence's ambiguous heads (assistant, agent, bot, program …) address."""
+    machine = spoken_to = direct = obliged = False
     for match in _HEAD.finditer(sentence):
         found = _FOLLOWER.match(sentence, match.end())
         follower = (found.group(1) if found else None) or ""
@@ -189,18 +207,20 @@ def _addressed(sentence: str) -> tuple[bool, bool, bool]:
             mods.insert(0, word.strip("'\"()").casefold())
         if any(m in _HUMAN_OR_PHYSICAL for m in mods):
             continue  # a person's role or a physical machine
-        if any(_MACHINE_MODIFIER.fullmatch(m) for m in mods):
+        # Addressed directly: it opens the sentence or a clause (or follows a word of
+        # address), its modifiers aside, and a colon or comma follows it.
+        opening = before[: len(before) - len(mods)]
+        while opening and opening[-1].casefold() in _DETERMINER:
+            opening.pop()
+        vocative = follower in (":", ",") and bool(_VOCATIVE_BEFORE.search(" ".join(opening)))
+        if any(_MACHINE_MODIFIER.fullmatch(m) or _MACHINE_COMPOUND.fullmatch(m) for m in mods):
             machine = True
-            continue
-        # Unmodified: addressed when it opens the sentence or a clause (or follows a word of
-        # address) and a colon or comma follows it.
-        while before and before[-1].casefold() in _DETERMINER:
-            before.pop()
-        if follower in (":", ",") and _VOCATIVE_BEFORE.search(" ".join(before)):
+            spoken_to = spoken_to or vocative
+        elif vocative:
             direct = True
         elif follower.casefold() in _MODALS:
             obliged = True  # "every assistant should give …": whoever it is, told what to say
-    return machine, direct, obliged
+    return _Address(machine, spoken_to, direct, obliged)
 
 
 def _spoken_to(sentence: str) -> bool:
@@ -365,8 +385,8 @@ def _by_meaning(sentence: str) -> str | None:
     """Why `sentence` reads as an instruction by what it does (two of addressee, directive
     and meta), or None. The directive's own words are taken out before meta is looked for,
     so "Answer all questions" is one thing (an order), not two."""
-    machine, direct, obliged = _addressed(sentence)
-    addressee = machine or bool(_ADDRESSEE.search(sentence))
+    address = _addressed(sentence)
+    addressee = address.machine or bool(_ADDRESSEE.search(sentence))
     directive = _DIRECTIVE.search(sentence)
     rest = (
         sentence[: directive.start()] + " " + sentence[directive.end() :] if directive else sentence
@@ -374,15 +394,25 @@ def _by_meaning(sentence: str) -> str | None:
     meta = bool(_META.search(rest))
     if addressee and (directive or meta or _META_WEAK.search(rest)):
         return "addresses an AI or whoever compiles answers, and tells it what to do"
-    if addressee and _spoken_to(sentence):
+    if address.spoken_to or (addressee and _spoken_to(sentence)):
         return "addresses an automated reader directly"
-    if direct and (meta or _ORDER.search(sentence)):
+    if address.direct and (meta or _ORDER.search(sentence)):
         return "addresses its reader directly and tells it what to answer"
-    if obliged and directive and (meta or _META_WEAK.search(rest)):
+    if address.obliged and directive and (meta or _META_WEAK.search(rest)):
         return "tells an assistant or agent what to answer"
     if directive and meta:
         return "tells its reader what to put in an answer"
     return None
+
+
+def suspicious(sentence: str) -> bool:
+    """One sign of an instruction, not enough for the rules: a possible addressee named (any
+    sense of "assistant", "agent", "bot" …), or an order together with words of answering.
+    What a model judge (judge.py) is asked about."""
+    if _ADDRESSEE.search(sentence) or _HEAD.search(sentence):
+        return True
+    directive = _DIRECTIVE.search(sentence)
+    return bool(directive and (_META.search(sentence) or _META_WEAK.search(sentence)))
 
 
 _URL = re.compile(r"\bhttps?://([^\s/\"'<>)]+)", re.IGNORECASE)

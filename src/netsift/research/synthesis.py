@@ -24,9 +24,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import NetsiftError
 from ..models import Citation
 from .citations import MIN_QUOTE_CHARS, normalize, split_sentences
-from .injection import FENCE_CLOSE, FENCE_OPEN, fence, find_instruction, scan
+from .injection import FENCE_CLOSE, FENCE_OPEN, Flag, fence, find_instruction, scan
+from .judge import judge_passages
 from .llm import LLM
 from .passages import Passage
 from .support import Relevance, is_metadata, supports, terms
@@ -94,17 +96,23 @@ class Synthesis:
     unsupported: int = 0
     answered: bool = True
     discoveries: list[dict[str, Any]] = field(default_factory=list)
+    # Sentences a model judge set aside as instructions (judge.py), as report warnings.
+    warnings: list[str] = field(default_factory=list)
 
 
 def build_context(
-    passages: list[Passage], sources: dict[int, Source], budget: int
+    passages: list[Passage],
+    sources: dict[int, Source],
+    budget: int,
+    set_aside: frozenset[str] = frozenset(),
 ) -> tuple[str, dict[str, Sentence]]:
     """The sources as the model sees them, and the sentences it may cite, by id.
 
     Each source is one `Source n: title <url>` line, then one numbered sentence a line.
     Passages are taken best first until `budget` characters. A sentence repeating the title
     (the header shows it), one already shown for that source, or one too short to verify
-    is left out, and so is one that reads as an instruction to its reader (injection.py)."""
+    is left out, and so is one that reads as an instruction to its reader (injection.py) or
+    that a model judge set aside (`set_aside`, judge.py)."""
     chosen: dict[int, list[str]] = {}
     used = 0
     for passage in passages:
@@ -125,7 +133,7 @@ def build_context(
             for sentence in split_sentences(fence(text)):
                 if sentence.casefold() in seen or len(normalize(sentence)) < MIN_QUOTE_CHARS:
                     continue
-                if find_instruction(sentence, source.url):
+                if find_instruction(sentence, source.url) or sentence in set_aside:
                     continue  # data, never instructions: the model does not see it
                 seen.add(sentence.casefold())
                 sentence_id = f"{n}.{len(lines)}"
@@ -325,7 +333,9 @@ async def synthesize(
     *,
     context_chars: int = 12_000,
 ) -> Synthesis:
-    context, sentences = build_context(passages, sources, context_chars)
+    judged, judge_tokens = await _judged(passages, sources, llm)
+    set_aside = frozenset(flag.sentence for flag in judged)
+    context, sentences = build_context(passages, sources, context_chars, set_aside)
     schema = build_answer_schema(sentences, sources)
     # The reply format shows placeholders, not an example id: Qwen2.5-Coder-0.5B cited the
     # example ("1.2") whatever the sources said.
@@ -341,6 +351,8 @@ async def synthesize(
     shown, _ = verify([{"id": i} for i in sentences], sources, sentences)
     shown.sort(key=lambda c: relevance.best(c.quote)[0], reverse=True)
     value, tokens = await llm.json(messages, schema=schema, name="answer")
+    tokens += judge_tokens
+    warnings = [flag.warning() for flag in judged]
     answer = str(value.get("answer") or "").strip()
     good, bad = verify(list(value.get("citations") or []), sources, sentences)
     claims = check_claims(
@@ -379,6 +391,7 @@ async def synthesize(
             unsupported=len(claims) - len(kept),
             answered=False,
             discoveries=discoveries,
+            warnings=warnings,
         )
     return Synthesis(
         answer=" ".join(_with_markers(c) for c in kept),
@@ -387,7 +400,24 @@ async def synthesize(
         unverified=len(bad),
         unsupported=len(claims) - len(kept),
         discoveries=discoveries,
+        warnings=warnings,
     )
+
+
+async def _judged(
+    passages: list[Passage], sources: dict[int, Source], llm: LLM
+) -> tuple[list[Flag], int]:
+    """The model's verdicts on the suspicious sentences the rules leave in (judge.py); a
+    model that fails here leaves the rules' judgment alone."""
+    sentences = [
+        (p.source, sources[p.source].url, sentence)
+        for p in passages
+        for sentence in split_sentences(p.text)
+    ]
+    try:
+        return await judge_passages(llm, sentences)
+    except NetsiftError as exc:
+        return [], int(exc.details.get("tokens", 0))
 
 
 def _nearby(relevance: Relevance, shown: list[Citation]) -> list[Citation]:
@@ -414,9 +444,10 @@ def _unique(citations: list[Citation]) -> list[Citation]:
     return out
 
 
-def source_warnings(sources: dict[int, Source]) -> list[str]:
+def source_warnings(sources: dict[int, Source], judged: list[str] | None = None) -> list[str]:
     """Every sentence of every source read that reads as an instruction, as warnings that
-    name the source: the report says what was kept out of the answer and why."""
+    name the source, then those a model judge set aside (`judged`): the report says what was
+    kept out of the answer and why."""
     warnings: list[str] = []
     for n, source in sorted(sources.items()):
         sentences = split_sentences(source.text)
@@ -426,6 +457,7 @@ def source_warnings(sources: dict[int, Source]) -> list[str]:
             warning = flag.warning()
             if warning not in warnings:
                 warnings.append(warning)
+    warnings.extend(w for w in judged or () if w not in warnings)
     if len(warnings) > MAX_WARNINGS:
         extra = len(warnings) - MAX_WARNINGS
         warnings = [*warnings[:MAX_WARNINGS], f"... and {extra} more such sentences."]
