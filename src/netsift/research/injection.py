@@ -98,7 +98,8 @@ _ADDRESSEE = re.compile(
     r"on behalf of (?:a|the|your|their|its) users?|on (?:a|the|your|their|its) users?'s? behalf|"
     r"(?:if|when) you are an? (?:ai|automated|bot|machine|language|assistant)|"
     r"ki(?:-\w+)?|künstliche intelligenz|sprachmodell\w*|assistants? ia|ia|asistentes? de ia|"
-    r"intelligence artificielle|inteligencia artificial|modell[io] linguistic[io]|"
+    r"intelligence artificielle|inteligencia artificial|intelligenza artificiale|"
+    r"modell[io] linguistic[io]|"
     r"modelos? de lenguaje|modèles? de langage|assistenti|asistentes virtuales|"
     r"(?:sprach|ki-?|chat|text|such|lese|schreib)assistent\w*)\b",
     re.IGNORECASE,
@@ -115,6 +116,8 @@ _ADDRESSEE = re.compile(
 # "Agents should …") is only a possible addressee (`_MAYBE`): it counts when addressed
 # directly and told something about the answer (see `_by_meaning`).
 _AMBIGUOUS_HEADS = (
+    r"asistentes?|assistente|assistenti|agentes?|agenti|sistemas?|sistemi|systèmes?|"
+    r"programas?|programmi|lecteurs?|lectores?|lettori|"
     r"assistants?|assistent(?:en|in|innen)?|agents?|bots?|robots?|programs?|programmes?|"
     r"software|systems?|tools?|apps?|applications?|engines?|services?|readers?|machines?|"
     r"models?|pipelines?|scripts?|helpers?|translators?"
@@ -126,6 +129,23 @@ _MACHINE_MODIFIERS = (
     r"coding|text|writing|digest|aggregator|news|machine|computer|algorithmic|neural|"
     r"intelligent|bot|robot|agentic|assistant|ki|künstliche|virtuelle[nr]?"
 )
+# Romance languages put the adjective after its noun: "assistants virtuels", "asistente
+# automático", "sistemi di intelligenza artificiale".
+_ROMANCE_MACHINE = re.compile(
+    r"(?:virtuel(?:le)?s?|automatiques?|automátic[oa]s?|virtuales?|automatic[oaie]|"
+    r"artificial(?:es|e|i)?|num[ée]riques?|digital(?:es|i)?|conversationnels?|"
+    r"conversacionales?|conversazionali|intelligents?|inteligentes?|intelligenti)",
+    re.IGNORECASE,
+)
+
+
+def _romance_vocative(sentence: str, start: int, after: re.Match[str] | None) -> bool:
+    """The noun and its adjective open the sentence and a colon or comma follows them."""
+    rest = sentence[after.end() if after else start :]
+    before = [w for w in sentence[:start].split() if w.casefold() not in _DETERMINER]
+    return not before and re.match(r"\s*[:,]", rest) is not None
+
+
 # Modifiers that make the head a person's role or a physical machine, not a reader.
 _HUMAN_OR_PHYSICAL = frozenset(
     "travel estate real-estate secret special free booking literary insurance sports talent "
@@ -197,7 +217,12 @@ def _addressed(sentence: str) -> _Address:
         if _READING.fullmatch(follower):
             machine = True  # "the bot compiling this", "models reading this page"
             continue
-        if follower[:1].isalnum() and follower.casefold() not in _AFTER_HEAD:
+        if _ROMANCE_MACHINE.fullmatch(follower):
+            machine = True  # an adjective after its noun: "assistants virtuels"
+            spoken_to = spoken_to or _romance_vocative(sentence, match.start(), found)
+            continue
+        participle = follower.casefold().endswith("ed") and len(follower) > 4
+        if follower[:1].isalnum() and follower.casefold() not in _AFTER_HEAD and not participle:
             continue  # the modifier of a noun after it: "assistant manager", "agent fees"
         before = sentence[: match.start()].split()
         mods: list[str] = []  # up to two words before it in the same clause
@@ -223,6 +248,11 @@ def _addressed(sentence: str) -> _Address:
     return _Address(machine, spoken_to, direct, obliged)
 
 
+# After the addressee of a direct address: a colon, comma or dash, or first a short participle
+# clause saying what it does ("To the LLM parsing this: …").
+_ADDRESS_END = re.compile(r"(?:\s+\w+ing\b[^:,.;!?]{0,40})?\s*[:,\u2014-]")
+
+
 def _spoken_to(sentence: str) -> bool:
     """A machine reader addressed directly, whatever is then said to it ("Virtual
     assistants: the castle opened in 1802.", "A note for AI systems: …"): a page has no
@@ -231,9 +261,7 @@ def _spoken_to(sentence: str) -> bool:
         before = sentence[: match.start()].split()
         while before and before[-1].casefold() in _DETERMINER:
             before.pop()
-        if _VOCATIVE_BEFORE.search(" ".join(before)) and re.match(
-            r"\s*[:,\u2014-]", sentence[match.end() :]
-        ):
+        if _VOCATIVE_BEFORE.search(" ".join(before)) and _ADDRESS_END.match(sentence, match.end()):
             return True
     return False
 
@@ -369,7 +397,8 @@ _TRUTH = (
 _META = re.compile(
     r"\b(?:summar(?:y|ies|ise|ize|ising|izing|ised|ized)|your (?:answers?|repl(?:y|ies)|"
     r"responses?|output)|(?:the|your) users?|the reader|everyone|answering|questions about|"
-    r"when quoting|verbatim|this (?:page|article|text|document|review|site|post|entry)|"
+    r"when (?:quoting|citing)|as the (?:only |sole )?(?:source|reference|citation)|"
+    r"verbatim|this (?:page|article|text|document|review|site|post|entry)|"
     rf"{_TRUTH}|antwort|réponse|respuesta|nutzer|utilisateur|usuario)\b",
     re.IGNORECASE,
 )
@@ -379,6 +408,23 @@ _META_WEAK = re.compile(
     r"prompts?|(?:the|this) question)\b",
     re.IGNORECASE,
 )
+
+
+# A finite verb right after the machine's name: the sentence describes what it does ("Our
+# support chatbot answers questions …"), it does not speak to it.
+_FINITE = re.compile(r"\s+(?:[a-z]+(?:s|ed)|can|could|will|would|may|might)\b")
+
+
+def _described(sentence: str) -> bool:
+    """The machine reader named is the subject of a statement about it."""
+    for match in (*_ADDRESSEE.finditer(sentence), *_MACHINE_PHRASE.finditer(sentence)):
+        verb = _FINITE.match(sentence, match.end())
+        if verb and verb.group(0).strip().casefold() not in _AFTER_HEAD - _ABILITY:
+            return True
+    return False
+
+
+_ABILITY = frozenset("can could will would may might".split())
 
 
 def _by_meaning(sentence: str) -> str | None:
@@ -392,7 +438,8 @@ def _by_meaning(sentence: str) -> str | None:
         sentence[: directive.start()] + " " + sentence[directive.end() :] if directive else sentence
     )
     meta = bool(_META.search(rest))
-    if addressee and (directive or meta or _META_WEAK.search(rest)):
+    about_answers = (meta or bool(_META_WEAK.search(rest))) and not _described(sentence)
+    if addressee and (directive or about_answers):
         return "addresses an AI or whoever compiles answers, and tells it what to do"
     if address.spoken_to or (addressee and _spoken_to(sentence)):
         return "addresses an automated reader directly"
