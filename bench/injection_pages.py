@@ -28,6 +28,8 @@ from starlette.requests import Request  # noqa: E402
 from starlette.responses import HTMLResponse, PlainTextResponse, Response  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 from tests.integration.research.injection_pages import (  # noqa: E402
+    FOURTH_INJECTED,
+    FOURTH_ORDINARY,
     FRESH_INJECTED,
     FRESH_ORDINARY,
     INJECTED,
@@ -55,6 +57,11 @@ def main() -> None:
             ("tuned-on set (30 + 30)", INJECTED, ORDINARY),
             ("fresh set (12 + 12), written after the rules", FRESH_INJECTED, FRESH_ORDINARY),
             ("third set (15 + 14), written after the model", THIRD_INJECTED, THIRD_ORDINARY),
+            (
+                "fourth set (13 + 12), written after the third's fixes",
+                FOURTH_INJECTED,
+                FOURTH_ORDINARY,
+            ),
         ):
             print(label)
             missed, flags = anyio.run(judge, site, Path(tmp), planted, plain)

@@ -21,6 +21,8 @@ from netsift.config import Settings
 from netsift.research.citations import split_sentences
 from netsift.research.injection import find_instruction
 from tests.integration.research.injection_pages import (
+    FOURTH_INJECTED,
+    FOURTH_ORDINARY,
     FRESH_INJECTED,
     FRESH_ORDINARY,
     INJECTED,
@@ -41,6 +43,8 @@ PAGES = {
         *FRESH_ORDINARY,
         *THIRD_INJECTED,
         *THIRD_ORDINARY,
+        *FOURTH_INJECTED,
+        *FOURTH_ORDINARY,
     )
 }
 
