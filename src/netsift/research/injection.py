@@ -4,8 +4,12 @@ A page is hostile input. A sentence that addresses the reader or an AI ("ignore 
 instructions", "you must", "log in at …", credentials, a link to another host presented as
 an action) is never an answer to a research question, whoever it is aimed at; such a sentence
 is left out of what the model sees and of every answer, and reported as a warning naming its
-source. The rules are lexical and deliberately broad: a false positive costs one sentence of
-evidence, a false negative can put an attacker's words in an answer with a citation.
+source. Beside the rules for known phrasings, a sentence is judged as an address: who is
+addressed (a noun phrase headed by a machine reader, read by its head and modifiers), what is
+asked (an order, in each imperative person of the languages covered) and about what (the
+answer rather than the page's subject) — see `_by_meaning`. A false positive costs one
+sentence of evidence, a false negative can put an attacker's words in an answer with a
+citation. With a model configured, judge.py asks it about what this leaves suspicious.
 """
 
 from __future__ import annotations
@@ -113,8 +117,9 @@ _ADDRESSEE = re.compile(
 # bots", "reader programs"), or when it acts for "a user" (people have clients; software has
 # users); never when a modifier names a human role or a physical machine ("travel agent",
 # "teaching assistant", "factory robots", "chess bot"). An unmodified one ("Assistants, …",
-# "Agents should …") is only a possible addressee (`_MAYBE`): it counts when addressed
-# directly and told something about the answer (see `_by_meaning`).
+# "Agents should …") is only a possible addressee (`_Address.direct`, `.obliged`): it counts
+# when addressed directly and told what to answer, or obliged to say something about answers
+# (see `_by_meaning`).
 _AMBIGUOUS_HEADS = (
     r"asistentes?|assistente|assistenti|agentes?|agenti|sistemas?|sistemi|systèmes?|"
     r"programas?|programmi|lecteurs?|lectores?|lettori|"
@@ -157,7 +162,6 @@ _HUMAN_OR_PHYSICAL = frozenset(
     "scale train railway".split()
 )
 _HEAD = re.compile(rf"\b(?:{_AMBIGUOUS_HEADS})\b", re.IGNORECASE)
-# A machine reader named whole: a machine modifier (or two) then an ambiguous head.
 _FOLLOWER = re.compile(r"\s*([\w'-]+|[:,;.!?])?")
 _MACHINE_MODIFIER = re.compile(rf"\b(?:{_MACHINE_MODIFIERS})\b", re.IGNORECASE)
 # A compound modifier ending in one of the longer machine modifiers: "newsreader",
@@ -167,6 +171,7 @@ _MACHINE_COMPOUND = re.compile(
     r"translation|browsing|writing|digest)",
     re.IGNORECASE,
 )
+# A machine reader named whole: a machine modifier (or two) then an ambiguous head.
 _MACHINE_PHRASE = re.compile(
     rf"\b(?:(?:{_MACHINE_MODIFIERS})[\s-]+){{1,2}}(?:{_AMBIGUOUS_HEADS})\b", re.IGNORECASE
 )
@@ -413,6 +418,7 @@ _META_WEAK = re.compile(
 # A finite verb right after the machine's name: the sentence describes what it does ("Our
 # support chatbot answers questions …"), it does not speak to it.
 _FINITE = re.compile(r"\s+(?:[a-z]+(?:s|ed)|can|could|will|would|may|might)\b")
+_ABILITY = frozenset("can could will would may might".split())
 
 
 def _described(sentence: str) -> bool:
@@ -424,13 +430,13 @@ def _described(sentence: str) -> bool:
     return False
 
 
-_ABILITY = frozenset("can could will would may might".split())
-
-
 def _by_meaning(sentence: str) -> str | None:
-    """Why `sentence` reads as an instruction by what it does (two of addressee, directive
-    and meta), or None. The directive's own words are taken out before meta is looked for,
-    so "Answer all questions" is one thing (an order), not two."""
+    """Why `sentence` reads as an instruction by what it does, or None: a machine reader
+    addressed and told anything (an order, or about answers — unless it is only described:
+    "the chatbot answers questions"), or addressed directly whatever it is told; a possible
+    addressee addressed directly or obliged, and told what to answer; or an order about the
+    answer. The directive's own words are taken out before meta is looked for, so "Answer
+    all questions" is one thing (an order), not two."""
     address = _addressed(sentence)
     addressee = address.machine or bool(_ADDRESSEE.search(sentence))
     directive = _DIRECTIVE.search(sentence)
