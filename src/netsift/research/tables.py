@@ -5,11 +5,12 @@ is not a sentence: its words are the row's cells and the header's, on two lines.
 text rendering keeps the cell boundaries (`fetch/tidy.py` `plain_tables` writes a row's cells
 separated by tabs, the header row first), so research can pair each cell with its column:
 
-- a row is *judged* as one statement, each cell with its column's header: `Material: Steel;
-  Speed: 5,960 m/s` (a unit in the header's parentheses follows the number, as a sentence
-  writes it). A "how many / how fast / which" question then meets the row whose cells name
-  its subject and whose header names what it asks, by the same relevance rules as any
-  sentence (the answer type included: "how fast" wants a speed in that row);
+- a row is *judged* as statements, one a column: the row's key cell with its header, the
+  names the row holds, and that column's header and cell — `Material: Steel; Speed: 5,960
+  m/s` (a unit in the header's parentheses follows the number, as a sentence writes it). A
+  "how many / how fast / when / which" question then meets the row whose cells name its
+  subject and the column its words name, by the same relevance rules as any sentence (the
+  answer type included: "how fast" wants a speed in that column, not a figure from another);
 - it is *quoted* as the row's own line, cells joined by single spaces — what the fetched text
   holds, white space folded — so a citation stays verbatim and can only come from the page and
   table the row is on.
@@ -51,18 +52,25 @@ def _cell(header: str, value: str) -> str:
     return f"{header}: {value}" if header else value
 
 
-def _row_statement(header: list[str] | None, cells: list[str]) -> str:
-    """The row as one statement: each cell with its column's header; a header-less sheet's
-    row as `key: value`."""
+def _row_statements(header: list[str] | None, cells: list[str]) -> list[str]:
+    """The row as statements, one a column: the row's key (its first cell, with its header)
+    and the names it holds (capitalised text cells: a runner, a club), then that column's
+    header and cell — so a question meets the value of the column it names, not a figure
+    from another one. A header-less sheet's row is `key: value`."""
     cells = [cell.strip() for cell in cells]
     if header is None:
-        return f"{cells[0]}: {', '.join(c for c in cells[1:] if c)}" if cells[0] else ""
-    said = [
-        _cell(header[i].strip() if i < len(header) else "", cell)
-        for i, cell in enumerate(cells)
-        if cell
-    ]
-    return "; ".join(said)
+        return [f"{cells[0]}: {', '.join(c for c in cells[1:] if c)}"] if cells[0] else []
+    named = [c for c in cells[1:] if c[:1].isupper() and not _FIGURE.match(c)]
+    statements = []
+    for column in range(1, len(cells)):
+        value = cells[column]
+        if not value:
+            continue
+        name = header[column].strip() if column < len(header) else ""
+        names = [c for c in named if c != value]
+        subject = [_cell(header[0].strip(), cells[0])] if cells[0] else []
+        statements.append("; ".join([*subject, *names, _cell(name, value)]))
+    return statements
 
 
 def _is_header(cells: list[str]) -> bool:
@@ -98,7 +106,7 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
                 out.append(raw[0])
             body = 1 if header is not None else 0
             for cells, line in zip(run[body:], raw[body:], strict=True):
-                if statement := _row_statement(header, cells):
+                for statement in _row_statements(header, cells):
                     out.append(statement)
                     quotes[normalize(statement)] = line  # the row as the text holds it
             index += len(run)
