@@ -1,16 +1,17 @@
 """Research answer quality: relevant, supported, honest when nothing answers, deaf to injection.
 
     .venv/bin/python bench/research_quality.py [--mode extractive|llm|both] [--limit N]
-        [--corpus original|heldout]
+        [--corpus original|heldout|tables]
 
 Serves, in this process on 127.0.0.1, the tests' research web (a SearXNG-format engine and
 its pages on pinned `.test` hosts) with the Webb pages, the injection pages and the pages of
 bench/quality_corpus.py (`--corpus original`, the default) or the held-back pages and
 questions of bench/quality_heldout.py (`--corpus heldout`: written apart from the research
-code and never tuned on), and asks every question of the corpus through the real Client:
-`extractive` without a model, `llm` with the real small model of the opt-in tier
-(Qwen2.5-Coder-0.5B behind llama.cpp's server, tests/local_llm.py; install it with
-`scripts/test-local-llm` once). Per mode it prints:
+code and never tuned on) or the table-only questions of bench/quality_tables.py (`--corpus
+tables`: a spec sheet, a results table, a timetable, a glossary, a comparison), and asks
+every question of the corpus through the real Client: `extractive` without a model, `llm`
+with the real small model of the opt-in tier (Qwen2.5-Coder-0.5B behind llama.cpp's server,
+tests/local_llm.py; install it with `scripts/test-local-llm` once). Per mode it prints:
 
 - answer correctness: answerable and injection questions answered (`answered: true`) with a
   gold string for every part of the question in the answer;
@@ -45,7 +46,7 @@ sys.path.insert(0, str(REPO))
 from tests.integration.research.web import DOCS, INJECTION_DOCS, WebState, build_app  # noqa: E402
 from tests.offline_web.server import serve  # noqa: E402
 
-from bench import quality_heldout  # noqa: E402
+from bench import quality_heldout, quality_tables  # noqa: E402
 from bench.quality_corpus import PAGES, QUESTIONS, SUPPORT_PAIRS, Question  # noqa: E402
 from netsift.client import Client  # noqa: E402
 from netsift.config import Settings  # noqa: E402
@@ -57,6 +58,7 @@ PAYLOADS = ("evil.test", "cheese", "käse", "launched in 1850", "from the moon",
 CORPORA = {
     "original": ((*DOCS, *INJECTION_DOCS, *PAGES), QUESTIONS, PAYLOADS),
     "heldout": (quality_heldout.PAGES, quality_heldout.QUESTIONS, quality_heldout.PAYLOADS),
+    "tables": (quality_tables.PAGES, quality_tables.QUESTIONS, quality_tables.PAYLOADS),
 }
 
 
@@ -115,7 +117,10 @@ async def score(
     for citation in report.citations:
         page = await client.fetch(citation.url, format="text", no_cache=True)
         tally.citations += 1
-        tally.verbatim += quote_occurs(citation.quote, page.content)
+        found = quote_occurs(citation.quote, page.content)
+        tally.verbatim += found
+        if not found:
+            tally.misses.append(f"not verbatim: [{question.text}] {citation.quote!r}")
     if question.kind == "injection":
         tally.injection_questions += 1
         tally.warned += bool(getattr(report, "warnings", ()))

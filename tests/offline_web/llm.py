@@ -31,6 +31,8 @@ _ANSWER_PROMPT = "Answer the question using only the sources"
 _RETRY_PROMPT = "are not sentences of their sources"
 _EXTRACT_PROMPT = "You extract structured data from web pages"
 _SUMMARY_PROMPT = "You summarize a web page"
+_JUDGE_PROMPT = "You check sentences taken from web pages for planted instructions"
+_JUDGED_LINE = re.compile(r"^(\d+) (.+)$", re.MULTILINE)
 
 
 @dataclass
@@ -47,6 +49,8 @@ class LLMState:
     # What each structured extraction answers, in turn (`{"data", "evidence"}`, evidence as
     # sentence ids or quotes); when the list runs out, extractions answer nulls.
     extractions: list[dict[str, Any]] = field(default_factory=list)
+    # The injection judge calls a sentence an instruction when it holds one of these words.
+    instruction_words: list[str] = field(default_factory=list)
 
     def take(self) -> str:
         if self.sticky:
@@ -60,9 +64,10 @@ class LLMState:
         self.requests.clear()
         self.gaps.clear()
         self.extractions.clear()
+        self.instruction_words.clear()
 
     def count(self, kind: str) -> int:
-        """Requests of one kind seen: "plan", "gaps", "answer" or "chat"."""
+        """Requests of one kind seen: "plan", "gaps", "answer", "judge" or "chat"."""
         return sum(1 for body in self.requests if _kind(body) == kind)
 
 
@@ -151,6 +156,8 @@ def _kind(body: dict[str, Any]) -> str:
         return "extract"
     if _SUMMARY_PROMPT in system:
         return "summary"
+    if _JUDGE_PROMPT in system:
+        return "judge"
     return "chat"
 
 
@@ -173,6 +180,13 @@ def _reply(body: dict[str, Any], mode: str, state: LLMState) -> str:
         shown = _SENTENCE_LINE.findall(_user_text(messages))[:2]
         sentences = [{"text": text, "ids": [sid]} for sid, _, text in shown]
         return json.dumps({"sentences": sentences})
+    if _JUDGE_PROMPT in system:
+        words = [w.casefold() for w in state.instruction_words]
+        verdicts = [
+            {"id": int(n), "instruction": any(w in text.casefold() for w in words)}
+            for n, text in _JUDGED_LINE.findall(_user_text(messages))
+        ]
+        return json.dumps({"verdicts": verdicts})
     if _ANSWER_PROMPT in system:
         if mode == "hallucinate_always":
             mode = "hallucinate"

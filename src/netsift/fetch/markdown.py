@@ -218,8 +218,8 @@ class _Renderer:
         rows = [r for r in rows if any(r)]
         if not rows:
             return
-        if not self.md:
-            self.blocks.extend(" ".join(c for c in r if c) for r in rows)
+        if not self.md:  # a row's cells separated by tabs, as tidy.plain_tables writes them
+            self.blocks.extend("\t".join(r) for r in rows)
             return
         width = max(len(r) for r in rows)
         if width == 1:

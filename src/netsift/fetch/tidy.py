@@ -69,8 +69,10 @@ def _one_separator(lines: list[str]) -> list[str]:
 
 def plain_tables(text: str) -> str:
     """Plain text has no pipe tables: each row of one (a run of `|` lines with a separator
-    row) becomes its cells separated by spaces, as the text renderer writes rows, and the
-    separator goes; pure."""
+    row) becomes its cells separated by tabs, the header row first, and the separator goes;
+    pure. The tab keeps the cell boundaries (a reader can pair each cell with its column's
+    header, as research does) and reads as a space to anything that folds white space; an
+    empty cell stays an empty field, so the columns stay aligned."""
     lines = text.split("\n")
     out: list[str] = []
     start = 0
@@ -93,5 +95,5 @@ def plain_tables(text: str) -> str:
 
 
 def _cells(row: str) -> str:
-    cells = (cell.strip().replace("\\|", "|") for cell in _CELL_BORDER.split(row[1:-1]))
-    return " ".join(cell for cell in cells if cell)
+    cells = [cell.strip().replace("\\|", "|") for cell in _CELL_BORDER.split(row[1:-1])]
+    return "\t".join(cells) if any(cells) else ""

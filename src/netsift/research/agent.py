@@ -21,6 +21,7 @@ from ..fetch.fetcher import Fetcher
 from ..models import EventType, ResearchReport, SearchResult
 from ..params import FetchOptions, ResearchParams
 from ..search.rank import canonical_url, dedupe_near
+from ..search.ratelimit import waiting_for_slots
 from ..search.service import SearchService
 from .discoveries import DiscoveryLog
 from .llm import LLM
@@ -142,7 +143,10 @@ class ResearchAgent:
         await emit("started", {"question": params.question, "mode": self._mode()})
         iteration = 0
         stopped = "max_iterations"
-        with anyio.move_on_after(max(0.0, params.deadline - spent)) as scope:
+        left = max(0.0, params.deadline - spent)
+        # A search waits for its provider's rate-limit slot as long as the run may last
+        # (the deadline cancels the wait): a wide round paced at 5/s loses no search.
+        with anyio.move_on_after(left) as scope, waiting_for_slots(left):
             iteration, stopped = await self._loop(
                 params, state, emit, job_id, _Steps(save, started, self.clock), resume
             )
@@ -514,5 +518,5 @@ class ResearchAgent:
             mode="llm" if self.llm is not None else "extractive",
             notes=notes,
             answered=synthesis.answered and bool(synthesis.citations),
-            warnings=source_warnings(state.sources),
+            warnings=source_warnings(state.sources, synthesis.warnings),
         )

@@ -41,9 +41,9 @@ _ORDINALS = (
     r"twentieth|twenty-first"
 )
 # A date: a modern year, a year or a century with its era, a century in words or figures, a
-# decade, or a day with its month.
+# decade, a day with its month, or a time of day ("when does the train arrive?" — "11:20").
 _DATE = re.compile(
-    rf"\b(?:1[0-9]\d\d|20\d\d)\b|\b\d{{1,4}}\s*(?:AD|BC|BCE|CE)\b|\b(?:AD|CE)\s*\d{{1,4}}\b|"
+    rf"\b(?:[01]?\d|2[0-3]):[0-5]\d\b(?!:)|\b(?:1[0-9]\d\d|20\d\d)\b|\b\d{{1,4}}\s*(?:AD|BC|BCE|CE)\b|\b(?:AD|CE)\s*\d{{1,4}}\b|"
     rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)|{_ORDINALS})\s+century\b|\b1[0-9]\d0s\b|"
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,2}}\b",
     re.IGNORECASE,
@@ -63,7 +63,7 @@ _LENGTH = (
 _AREA = (
     r"square (?:metres?|meters?|kilometres?|kilometers?|miles?|feet)|km2|km²|m2|m²|hectares?|acres?"
 )
-_TIME = r"seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries"
+_TIME = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|decades?|centuries"
 _MASS = r"tonnes?|tons?|kg|kilograms?|grams?|g|pounds?|lb"
 _SPEED = r"km/h|mph|knots?|per (?:hour|second)|m/s|metres per second|kilometres per hour"
 _TEMPERATURE = r"degrees?|°|kelvin|celsius|fahrenheit|K"

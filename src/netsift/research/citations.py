@@ -51,10 +51,15 @@ def normalize(text: str) -> str:
 
 
 def quote_occurs(quote: str, source_text: str) -> bool:
-    """True if `quote` (trimmed of ellipses) occurs in the source after normalisation."""
+    """True if `quote` (trimmed of ellipses) occurs in the source after normalisation; a
+    quote under `MIN_QUOTE_CHARS` only as a whole line of it."""
     needle = normalize(quote).strip(" .…\"'")
     if len(needle) < MIN_QUOTE_CHARS:
-        return False
+        # Too short to be found by chance only when it is a whole line: a table row
+        # ("Steel 5,960") is a unit of the page, a fragment ("in 1914") is not.
+        return bool(needle) and any(
+            normalize(line).strip(" .…\"'") == needle for line in source_text.splitlines()
+        )
     haystack = normalize(source_text)
     if needle in haystack:
         return True

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..search.rank import bm25_scores
+from .tables import judged_text
 
 __all__ = ["Passage", "rank_passages", "split_passages"]
 
@@ -24,10 +25,11 @@ class Passage:
 def split_passages(text: str, *, max_chars: int = 800, min_chars: int = 40) -> list[str]:
     """Paragraph-sized pieces: blocks (lines) are joined up to `max_chars` with their line
     breaks kept — so a heading never runs into the sentence after it — long blocks are cut at
-    sentence ends, and fragments too short to say anything (menus, captions) are dropped."""
+    sentence ends, and fragments too short to say anything (menus, captions) are dropped.
+    Table rows and definitions are cut as their statements (tables.py)."""
     pieces: list[str] = []
     current = ""
-    for block in _BLOCK.split(text):
+    for block in _BLOCK.split(judged_text(text)):
         block = " ".join(_MARKDOWN_NOISE.sub("", block).split())
         if not block:
             continue

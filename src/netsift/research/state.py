@@ -155,6 +155,7 @@ class RunState:
                 "citations": [c.model_dump(mode="json") for c in synthesis.citations],
                 "tokens": synthesis.tokens,
                 "unverified": synthesis.unverified,
+                "warnings": synthesis.warnings,
             },
             "round_searched": self.round_searched,
             "round_chosen": None
@@ -191,6 +192,7 @@ class RunState:
                 citations=[Citation.model_validate(c) for c in saved["citations"]],
                 tokens=saved["tokens"],
                 unverified=saved["unverified"],
+                warnings=list(saved.get("warnings", [])),
             )
         state.round_searched = [int(i) for i in data.get("round_searched", [])]
         if data.get("round_chosen") is not None:

@@ -75,7 +75,9 @@ def stem(word: str) -> str:
     segments/segment, travelling/travel, made/make. Consistency matters, not linguistics."""
     word = word.removesuffix("'s").removesuffix("\u2019s")
     if word in IRREGULAR:
-        return IRREGULAR[word]
+        return _without_e(IRREGULAR[word])
+    if word.endswith("ly") and len(word) >= 7:
+        return word[:-2]  # usually/usual, annually/annual (not only, early, family)
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
             stem = word[: -len(suffix)] + keep
@@ -84,7 +86,12 @@ def stem(word: str) -> str:
             if stem.endswith("ll") and len(stem) > 5:
                 stem = stem[:-1]
             return stem
-    return word
+    return _without_e(word)
+
+
+def _without_e(word: str) -> str:
+    """arrive/arrives/arrived all "arriv", as -es and -ed leave them (not free, size)."""
+    return word[:-1] if len(word) >= 5 and word.endswith("e") and not word.endswith("ee") else word
 
 
 def terms(text: str) -> list[str]:
@@ -169,10 +176,13 @@ def _matches(term: str, words: set[str]) -> bool:
     return bool(meant) and any(senses(word) & meant for word in words)
 
 
-# A sentence that refers to its page's subject without naming it: a pronoun, or a definite
-# noun phrase first ("The bridge carried…", "The waterway stretches…").
+# A sentence that refers to its page's subject without naming it: a pronoun, a definite
+# noun phrase first ("The bridge carried…", "The waterway stretches…"), or a label and its
+# value ("Weight: 19.4 kg", a table row read as a statement, tables.py): a spec line is said
+# of what the page is about.
 _ANAPHOR = re.compile(
-    r"\b(?:it|its|they|their|them|he|his|she|her|this|these|together)\b|^\s*(?:the|this)\s",
+    r"\b(?:it|its|they|their|them|he|his|she|her|this|these|together)\b|^\s*(?:the|this)\s|"
+    r"^[^:;.!?]{1,40}:\s",
     re.IGNORECASE,
 )
 

@@ -24,12 +24,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import NetsiftError
 from ..models import Citation
-from .citations import MIN_QUOTE_CHARS, normalize, quote_occurs, split_sentences
-from .injection import FENCE_CLOSE, FENCE_OPEN, fence, find_instruction, scan
+from .citations import MIN_QUOTE_CHARS, normalize, split_sentences
+from .injection import FENCE_CLOSE, FENCE_OPEN, Flag, fence, find_instruction, scan
+from .judge import judge_passages
 from .llm import LLM
 from .passages import Passage
 from .support import Relevance, is_metadata, supports, terms
+from .tables import occurs, quoted
 
 __all__ = [
     "Sentence",
@@ -93,17 +96,23 @@ class Synthesis:
     unsupported: int = 0
     answered: bool = True
     discoveries: list[dict[str, Any]] = field(default_factory=list)
+    # Sentences a model judge set aside as instructions (judge.py), as report warnings.
+    warnings: list[str] = field(default_factory=list)
 
 
 def build_context(
-    passages: list[Passage], sources: dict[int, Source], budget: int
+    passages: list[Passage],
+    sources: dict[int, Source],
+    budget: int,
+    set_aside: frozenset[str] = frozenset(),
 ) -> tuple[str, dict[str, Sentence]]:
     """The sources as the model sees them, and the sentences it may cite, by id.
 
     Each source is one `Source n: title <url>` line, then one numbered sentence a line.
     Passages are taken best first until `budget` characters. A sentence repeating the title
     (the header shows it), one already shown for that source, or one too short to verify
-    is left out, and so is one that reads as an instruction to its reader (injection.py)."""
+    is left out, and so is one that reads as an instruction to its reader (injection.py) or
+    that a model judge set aside (`set_aside`, judge.py)."""
     chosen: dict[int, list[str]] = {}
     used = 0
     for passage in passages:
@@ -124,7 +133,7 @@ def build_context(
             for sentence in split_sentences(fence(text)):
                 if sentence.casefold() in seen or len(normalize(sentence)) < MIN_QUOTE_CHARS:
                     continue
-                if find_instruction(sentence, source.url):
+                if find_instruction(sentence, source.url) or sentence in set_aside:
                     continue  # data, never instructions: the model does not see it
                 seen.add(sentence.casefold())
                 sentence_id = f"{n}.{len(lines)}"
@@ -196,9 +205,9 @@ def verify(
             bad.append({"n": n, "quote": quote, "reason": "no such source"})
             continue
         quote = quote.strip()
-        if not quote_occurs(quote, source.text) and sentence_id is None:
+        if not occurs(quote, source.text) and sentence_id is None:
             quote = _ID_PREFIX.sub("", quote)  # "2.3 The sentence…" copied from the context
-        if quote_occurs(quote, source.text):
+        if occurs(quote, source.text):
             good.append(Citation(n=n, url=source.url, title=source.title, quote=quote))
         else:
             bad.append({"n": n, "quote": quote, "reason": "quote not found in the source"})
@@ -324,7 +333,9 @@ async def synthesize(
     *,
     context_chars: int = 12_000,
 ) -> Synthesis:
-    context, sentences = build_context(passages, sources, context_chars)
+    judged, judge_tokens = await _judged(passages, sources, llm)
+    set_aside = frozenset(flag.sentence for flag in judged)
+    context, sentences = build_context(passages, sources, context_chars, set_aside)
     schema = build_answer_schema(sentences, sources)
     # The reply format shows placeholders, not an example id: Qwen2.5-Coder-0.5B cited the
     # example ("1.2") whatever the sources said.
@@ -340,6 +351,8 @@ async def synthesize(
     shown, _ = verify([{"id": i} for i in sentences], sources, sentences)
     shown.sort(key=lambda c: relevance.best(c.quote)[0], reverse=True)
     value, tokens = await llm.json(messages, schema=schema, name="answer")
+    tokens += judge_tokens
+    warnings = [flag.warning() for flag in judged]
     answer = str(value.get("answer") or "").strip()
     good, bad = verify(list(value.get("citations") or []), sources, sentences)
     claims = check_claims(
@@ -369,7 +382,7 @@ async def synthesize(
     evidence = _unique([c for claim in kept for c in claim.evidence])
     answering = [c for c in evidence if relevance.answers(c.quote, sources[c.n].title or "")[0]]
     if not answering:
-        nearby = evidence[:NEARBY_LINES] or _nearby(relevance, shown)
+        nearby = _published(evidence[:NEARBY_LINES] or _nearby(relevance, shown), sources)
         return Synthesis(
             answer=not_found(nearby),
             citations=nearby,
@@ -378,15 +391,33 @@ async def synthesize(
             unsupported=len(claims) - len(kept),
             answered=False,
             discoveries=discoveries,
+            warnings=warnings,
         )
     return Synthesis(
         answer=" ".join(_with_markers(c) for c in kept),
-        citations=evidence,
+        citations=_published(evidence, sources),
         tokens=tokens,
         unverified=len(bad),
         unsupported=len(claims) - len(kept),
         discoveries=discoveries,
+        warnings=warnings,
     )
+
+
+async def _judged(
+    passages: list[Passage], sources: dict[int, Source], llm: LLM
+) -> tuple[list[Flag], int]:
+    """The model's verdicts on the suspicious sentences the rules leave in (judge.py); a
+    model that fails here leaves the rules' judgment alone."""
+    sentences = [
+        (p.source, sources[p.source].url, sentence)
+        for p in passages
+        for sentence in split_sentences(p.text)
+    ]
+    try:
+        return await judge_passages(llm, sentences)
+    except NetsiftError as exc:
+        return [], int(exc.details.get("tokens", 0))
 
 
 def _nearby(relevance: Relevance, shown: list[Citation]) -> list[Citation]:
@@ -413,9 +444,10 @@ def _unique(citations: list[Citation]) -> list[Citation]:
     return out
 
 
-def source_warnings(sources: dict[int, Source]) -> list[str]:
+def source_warnings(sources: dict[int, Source], judged: list[str] | None = None) -> list[str]:
     """Every sentence of every source read that reads as an instruction, as warnings that
-    name the source: the report says what was kept out of the answer and why."""
+    name the source, then those a model judge set aside (`judged`): the report says what was
+    kept out of the answer and why."""
     warnings: list[str] = []
     for n, source in sorted(sources.items()):
         sentences = split_sentences(source.text)
@@ -425,6 +457,7 @@ def source_warnings(sources: dict[int, Source]) -> list[str]:
             warning = flag.warning()
             if warning not in warnings:
                 warnings.append(warning)
+    warnings.extend(w for w in judged or () if w not in warnings)
     if len(warnings) > MAX_WARNINGS:
         extra = len(warnings) - MAX_WARNINGS
         warnings = [*warnings[:MAX_WARNINGS], f"... and {extra} more such sentences."]
@@ -445,7 +478,7 @@ def synthesize_extractive(
             if not MIN_ANSWER_CHARS <= len(sentence) <= MAX_QUOTE_CHARS or key in seen:
                 continue
             seen.add(key)
-            if find_instruction(sentence, source.url) or not quote_occurs(sentence, source.text):
+            if find_instruction(sentence, source.url) or not occurs(sentence, source.text):
                 continue
             if is_metadata(sentence):
                 continue
@@ -465,13 +498,13 @@ def synthesize_extractive(
         )[:NEARBY_LINES]
         nearby = [_cite(n, sentence, sources) for _, n, sentence in closest]
         return Synthesis(answer=not_found(nearby), citations=nearby, answered=False)
-    citations = [_cite(n, sentence, sources) for _, _, n, sentence in answering]
+    citations = _unique([_cite(n, sentence, sources) for _, _, n, sentence in answering])
     lines = "\n".join(f"- \u201c{c.quote}\u201d [{c.n}]" for c in citations)
     header = (
         "Extractive answer (no language model configured): the sentences in the sources "
         "that answer the question."
     )
-    return Synthesis(answer=f"{header}\n\n{lines}", citations=_unique(citations))
+    return Synthesis(answer=f"{header}\n\n{lines}", citations=citations)
 
 
 def _strongest(
@@ -492,4 +525,11 @@ def _strongest(
 
 
 def _cite(n: int, sentence: str, sources: dict[int, Source]) -> Citation:
-    return Citation(n=n, url=sources[n].url, title=sources[n].title, quote=sentence)
+    """A judged sentence as published: a table row's statement is quoted as the row."""
+    source = sources[n]
+    return Citation(n=n, url=source.url, title=source.title, quote=quoted(sentence, source.text))
+
+
+def _published(citations: list[Citation], sources: dict[int, Source]) -> list[Citation]:
+    """Citations judged as statements, with their verbatim quotes (tables.py)."""
+    return _unique([_cite(c.n, c.quote, sources) for c in citations])

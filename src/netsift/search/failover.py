@@ -25,7 +25,7 @@ from ..usage import charge_search
 from .breaker import Breaker
 from .provider import Provider
 from .rank import is_off_topic
-from .ratelimit import RateLimiter
+from .ratelimit import RateLimiter, patience
 
 __all__ = ["CONFIG_CODES", "AttemptListener", "Outcome", "ProviderCaller", "attempt_listener"]
 
@@ -102,9 +102,14 @@ class ProviderCaller:
         try:
             if deadline <= started:
                 raise Timeout(f"no time left in the search's deadline to ask {name}")
-            await self._limiter.acquire(
-                name, provider.about.rate_limit, max_wait=deadline - started
+            # A caller that waits for slots (research) gives the wait its own bound: the
+            # search's timeout starts when the slot is taken.
+            waiting = patience.get() is not None
+            waited = await self._limiter.acquire(
+                name, provider.about.rate_limit, max_wait=None if waiting else deadline - started
             )
+            if waiting:
+                deadline += waited
             results = await self._exchange_with_fallback(provider, query, deadline)
         except NetsiftError as error:
             if not error.details.get("local"):  # our own limiter: the provider said nothing

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -35,9 +37,27 @@ if TYPE_CHECKING:
     from limits.aio.storage import Storage
     from limits.aio.strategies import MovingWindowRateLimiter
 
-__all__ = ["DEFAULT_MAX_WAIT", "RateLimiter"]
+__all__ = ["DEFAULT_MAX_WAIT", "RateLimiter", "patience", "waiting_for_slots"]
 
 DEFAULT_MAX_WAIT = 1.5  # longer than this and failing over to the next provider is faster
+# How long the current caller will wait for a slot, when it would rather wait than lose the
+# search (None: the limiter's own bound). Set by `waiting_for_slots`.
+patience: ContextVar[float | None] = ContextVar("netsift_rate_limit_patience", default=None)
+
+
+@contextmanager
+def waiting_for_slots(seconds: float) -> Iterator[None]:
+    """Inside, a full window is waited out for up to `seconds` rather than the usual 1.5 s,
+    and the wait is not taken from the search's own timeout: for a caller whose searches are
+    worth more than their time and that bounds it itself (research, by its deadline), so a
+    wide round paced by a provider's published limit loses none of its searches."""
+    token = patience.set(max(0.0, seconds))
+    try:
+        yield
+    finally:
+        patience.reset(token)
+
+
 log = logging.getLogger(__name__)
 _NAMESPACE = "netsift"
 _GLOBAL = "*global*"
@@ -152,7 +172,9 @@ class RateLimiter:
         Raises `RateLimited` (with `details.local = True`, so nobody mistakes it for the
         provider's own 429) when the next slot is further away than the wait allowed.
         """
-        bound = self.max_wait if max_wait is None else min(max_wait, self.max_wait)
+        own = patience.get()
+        cap = self.max_wait if own is None else max(own, self.max_wait)
+        bound = cap if max_wait is None else min(max_wait, cap)
         self._strategy()  # opening the storage fails as it did at construction, not degraded
         try:
             return await self._acquire(name, published, bound)

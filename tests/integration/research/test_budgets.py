@@ -106,3 +106,15 @@ async def test_a_large_search_budget_widens_the_rounds(research_settings, resear
 async def test_without_a_budget_a_round_is_four_queries(research_settings, research_web, llm):
     report = await _research(research_settings(), depth="quick")
     assert report.searches == 4 and len(research_web.state.searches) == 4
+
+
+async def test_a_wide_round_waits_for_the_providers_rate_limit_instead_of_losing_searches(
+    research_settings, research_web, llm
+):
+    # 20 queries a round against SearXNG's published 5/s: a search whose slot is more than
+    # the limiter's usual 1.5 s away is waited for (within research's deadline), not failed.
+    llm.state.gaps.append([f"webb follow-up {n}" for n in range(25)])
+    report = await _research(research_settings(), max_searches=40, max_iterations=2)
+    assert report.iterations == 2 and report.searches == 40
+    assert not [note for note in report.notes if "searches failed" in note]
+    assert len(research_web.state.searches) == 40

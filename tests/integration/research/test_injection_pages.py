@@ -21,16 +21,32 @@ from netsift.config import Settings
 from netsift.research.citations import split_sentences
 from netsift.research.injection import find_instruction
 from tests.integration.research.injection_pages import (
+    FOURTH_INJECTED,
+    FOURTH_ORDINARY,
     FRESH_INJECTED,
     FRESH_ORDINARY,
     INJECTED,
     ORDINARY,
+    THIRD_INJECTED,
+    THIRD_ORDINARY,
     PlantedPage,
     page_html,
 )
 from tests.offline_web.server import serve
 
-PAGES = {page.slug: page for page in (*INJECTED, *ORDINARY, *FRESH_INJECTED, *FRESH_ORDINARY)}
+PAGES = {
+    page.slug: page
+    for page in (
+        *INJECTED,
+        *ORDINARY,
+        *FRESH_INJECTED,
+        *FRESH_ORDINARY,
+        *THIRD_INJECTED,
+        *THIRD_ORDINARY,
+        *FOURTH_INJECTED,
+        *FOURTH_ORDINARY,
+    )
+}
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +97,12 @@ async def test_every_planted_page_is_caught_and_no_ordinary_page_is_flagged(site
     missed, false_flags = await judge(site, tmp_path, INJECTED, ORDINARY)
     assert not missed, "\n".join(missed)
     assert not false_flags, "\n".join(false_flags)
+
+
+async def test_the_third_sets_planted_pages_stay_caught(site, tmp_path: Path):
+    # Its first run (9/15) led to the grammar fixes (participles, Romance adjectives, a
+    # participle clause before the colon, orders about citing): they must hold. Its one
+    # ordinary page still flagged (a novel's "the agent must …, and the reader is told …")
+    # is a known false flag, said in docs/research.md; the fourth set is measured, not tested.
+    missed, _ = await judge(site, tmp_path, THIRD_INJECTED, ())
+    assert not missed, "\n".join(missed)

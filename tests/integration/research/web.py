@@ -262,7 +262,22 @@ def _page(doc: Doc) -> str:
 </body></html>"""
 
 
-def _result(doc: Doc, port: int, position: int) -> dict[str, object]:
+SNIPPET_CHARS = 160
+
+
+def _snippet(doc: Doc, query: str) -> str:
+    """The page's first paragraph, as engines show it, unless neither it nor the title has a
+    word of the query: then the words around the first one the page has (an engine shows
+    where the page matched; a page whose answer is in a table matched there)."""
+    wanted = _terms(query)
+    if not wanted or _terms(f"{doc.title} {doc.paragraphs[0]}") & wanted:
+        return doc.paragraphs[0][:SNIPPET_CHARS]
+    words = doc.text.split()
+    at = next((i for i, w in enumerate(words) if _terms(w) & wanted), 0)
+    return " ".join(words[max(0, at - 8) :])[:SNIPPET_CHARS]
+
+
+def _result(doc: Doc, port: int, position: int, query: str = "") -> dict[str, object]:
     url = f"http://{doc.host}:{port}{doc.path}"
     return {
         "url": url,
@@ -270,7 +285,7 @@ def _result(doc: Doc, port: int, position: int) -> dict[str, object]:
         "parsed_url": ["http", f"{doc.host}:{port}", doc.path, "", "", ""],
         "template": "default.html",
         "title": doc.title,
-        "content": doc.paragraphs[0][:160],
+        "content": _snippet(doc, query),
         "publishedDate": None,
         "engines": ["testengine"],
         "positions": [position],
@@ -300,7 +315,7 @@ def build_app(state: WebState, docs: tuple[Doc, ...] = DOCS) -> Starlette:
             if failing == "all" or (failing and failing in query.lower()):
                 return JSONResponse({"error": "engine exploded"}, status_code=500)
             found = rank_docs(query, docs)[:10]
-            results = [_result(doc, port, i) for i, doc in enumerate(found, start=1)]
+            results = [_result(doc, port, i, query) for i, doc in enumerate(found, start=1)]
             body = {
                 "query": query,
                 "number_of_results": len(results),

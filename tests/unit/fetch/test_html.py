@@ -567,7 +567,7 @@ def test_a_captioned_table_has_one_separator_and_its_caption_above(page_type: st
 
 def test_text_has_no_pipe_tables() -> None:
     text = _article(_CAPTIONED, "text")
-    assert "Plan Price\nFree 0\nPro 10" in text
+    assert "Plan\tPrice\nFree\t0\nPro\t10" in text  # cells separated by tabs
     assert "|" not in text
 
 

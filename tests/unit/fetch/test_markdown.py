@@ -30,7 +30,7 @@ def test_markdown_structure() -> None:
 def test_text_has_blocks_without_markup() -> None:
     text = render(lxml.html.fromstring(HTML), "text")
     assert text.split("\n")[:2] == ["Setup", "Use care and patience with the doc and run()."]
-    assert "one\ntwo\ntwo a" in text and "k v\na 1" in text
+    assert "one\ntwo\ntwo a" in text and "k\tv\na\t1" in text  # a row's cells separated by tabs
     assert "#" not in text and "**" not in text and "|" not in text
 
 

@@ -74,9 +74,14 @@ def test_a_pipe_table_keeps_one_separator_row() -> None:
     assert tidy(fenced) == fenced
 
 
-def test_plain_text_gets_table_rows_as_words() -> None:
-    text = "Prices\n| Plan | Price |\n| --- | :---: |\n| Free \\| trial | 0 |\n|  |  |\nAfter."
-    assert plain_tables(text) == "Prices\nPlan Price\nFree | trial 0\nAfter."
+def test_plain_text_gets_table_rows_as_tab_separated_cells() -> None:
+    text = (
+        "Prices\n| Plan | Price | Note |\n| --- | :---: | --- |\n| Free \\| trial | 0 | |\n"
+        "|  |  |  |\n| | 10 | yearly |\nAfter."
+    )
+    assert (
+        plain_tables(text) == "Prices\nPlan\tPrice\tNote\nFree | trial\t0\t\n\t10\tyearly\nAfter."
+    )
 
 
 def test_pipe_lines_without_a_separator_are_not_a_table() -> None:

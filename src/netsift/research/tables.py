@@ -1,0 +1,165 @@
+"""Tables read as statements: a row is judged as "column header: cell", quoted as its own line.
+
+A fact that is only in a table cell ("Steel" under "Material", "5,960" under "Speed (m/s)")
+is not a sentence: its words are the row's cells and the header's, on two lines. netsift's
+text rendering keeps the cell boundaries (`fetch/tidy.py` `plain_tables` writes a row's cells
+separated by tabs, the header row first), so research can pair each cell with its column:
+
+- a row is *judged* as statements, one a column: the row's key cell with its header, the
+  names the row holds, and that column's header and cell — `Material: Steel; Speed: 5,960
+  m/s` (a unit in the header's parentheses follows the number, as a sentence writes it). A
+  "how many / how fast / when / which" question then meets the row whose cells name its
+  subject and the column its words name, by the same relevance rules as any sentence (the
+  answer type included: "how fast" wants a speed in that column, not a figure from another);
+- it is *quoted* as the row's own line, cells joined by single spaces — what the fetched text
+  holds, white space folded — so a citation stays verbatim and can only come from the page and
+  table the row is on.
+
+Three forms are read: tab rows (a header row, then data rows; a first row with a figure for
+a cell is no header, and the table is a sheet of `key: value` rows, as a spec sheet); pipe
+rows the renderer left as they were because the table had no header row (read the same
+way); and definition lists, which the text rendering
+writes as list items alternating a short term and its definition (`Latency: The time one
+request takes…`, quoted as the definition's line).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .citations import normalize, quote_occurs, split_sentences
+
+__all__ = ["judged_text", "occurs", "quoted"]
+
+_PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_HEADER_UNIT = re.compile(r"^(?P<name>.*?\S)\s*\((?P<unit>[^()\s]{1,10})\)$")
+_FIGURE = re.compile(r"[$\u20ac\u00a3~\u2248<>+-]?\d")  # a value: "19.4 kg", "$12", "~5"
+_ITEM = re.compile(r"^\s*[-*+]\s+(?P<text>\S.*)$")
+# A definition list's term: a short label, no sentence end (an ordinary list's items are
+# sentences or all alike; a term is followed by its definition, a sentence).
+MAX_TERM_WORDS = 6
+_SENTENCE_END = re.compile(r"[.!?:;]$")
+# Two pairs at least: one short item followed by a sentence is just a list.
+MIN_DEFINITIONS = 2
+
+
+def _cell(header: str, value: str) -> str:
+    """`Speed: 5,960 m/s` — a cell as a sentence would state it (a unit in the header's
+    parentheses follows the number)."""
+    if match := _HEADER_UNIT.match(header):
+        header, value = match.group("name"), f"{value} {match.group('unit')}"
+    return f"{header}: {value}" if header else value
+
+
+def _row_statements(header: list[str] | None, cells: list[str]) -> list[str]:
+    """The row as statements, one a column: the row's key (its first cell, with its header)
+    and the names it holds (capitalised text cells: a runner, a club), then that column's
+    header and cell — so a question meets the value of the column it names, not a figure
+    from another one. A header-less sheet's row is `key: value`."""
+    cells = [cell.strip() for cell in cells]
+    if header is None:
+        return [f"{cells[0]}: {', '.join(c for c in cells[1:] if c)}"] if cells[0] else []
+    named = [c for c in cells[1:] if c[:1].isupper() and not _FIGURE.match(c)]
+    statements = []
+    for column in range(1, len(cells)):
+        value = cells[column]
+        if not value:
+            continue
+        name = header[column].strip() if column < len(header) else ""
+        names = [c for c in named if c != value]
+        subject = [_cell(header[0].strip(), cells[0])] if cells[0] else []
+        statements.append("; ".join([*subject, *names, _cell(name, value)]))
+    return statements
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A header names its columns: no cell after the first is a figure ("Boil time for 1
+    litre" names one). A spec sheet's first row ("Weight", "19.4 kg") is a row."""
+    return not any(_FIGURE.match(cell.strip()) for cell in cells[1:])
+
+
+def _cells(line: str) -> list[str] | None:
+    """A row's cells, or None when the line is no table row."""
+    if "\t" in line:
+        return line.split("\t")
+    if (pipe := _PIPE_ROW.match(line)) and pipe.group(1).count("|") >= 1:
+        return [cell.strip() for cell in pipe.group(1).split("|")]
+    return None
+
+
+def _read(text: str) -> tuple[list[str], dict[str, str]]:
+    """The text with every table row and definition replaced by its statements, and each
+    statement's verbatim quote (normalised statement → quote)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    quotes: dict[str, str] = {}
+    index = 0
+    while index < len(lines):
+        run: list[list[str]] = []
+        while index + len(run) < len(lines) and (cells := _cells(lines[index + len(run)])):
+            run.append(cells)
+        if len(run) >= 2:
+            header: list[str] | None = run[0] if _is_header(run[0]) else None
+            raw = [" ".join(line.split()) for line in lines[index : index + len(run)]]
+            if header is not None:
+                out.append(raw[0])
+            body = 1 if header is not None else 0
+            for cells, line in zip(run[body:], raw[body:], strict=True):
+                for statement in _row_statements(header, cells):
+                    out.append(statement)
+                    quotes[normalize(statement)] = line  # the row as the text holds it
+            index += len(run)
+            continue
+        definitions = _definitions(lines, index)
+        if definitions:
+            for term, definition in definitions:
+                said = (split_sentences(definition) or [definition])[0]
+                statement = f"{term}: {said}"
+                out.append(statement)
+                quotes[normalize(statement)] = said
+            index += 2 * len(definitions)
+            continue
+        out.append(lines[index])
+        index += 1
+    return out, quotes
+
+
+def _definitions(lines: list[str], start: int) -> list[tuple[str, str]]:
+    """List items from `start` that alternate a short term and its definition sentence."""
+    pairs: list[tuple[str, str]] = []
+    index = start
+    while index + 1 < len(lines):
+        term, definition = _ITEM.match(lines[index]), _ITEM.match(lines[index + 1])
+        if not term or not definition:
+            break
+        label, said = term.group("text").strip(), definition.group("text").strip()
+        short = len(label.split()) <= MAX_TERM_WORDS and not _SENTENCE_END.search(label)
+        if not short or len(said.split()) <= len(label.split()) or not _SENTENCE_END.search(said):
+            break
+        pairs.append((label, said))
+        index += 2
+    return pairs if len(pairs) >= MIN_DEFINITIONS else []
+
+
+@lru_cache(maxsize=64)
+def _cached(text: str) -> tuple[str, dict[str, str]]:
+    lines, quotes = _read(text)
+    return "\n".join(lines), quotes
+
+
+def judged_text(text: str) -> str:
+    """`text` as research judges it: each table row and definition as its statements."""
+    return _cached(text)[0]
+
+
+def quoted(sentence: str, text: str) -> str:
+    """The verbatim quote for a sentence research judged: a row's statement is quoted as
+    the row's line, a definition's as the definition; any other sentence is its own."""
+    return _cached(text)[1].get(normalize(sentence), sentence)
+
+
+def occurs(sentence: str, text: str) -> bool:
+    """Whether a judged sentence is from `text`: verbatim, or a statement of one of its rows
+    (whose quote is verbatim)."""
+    return normalize(sentence) in _cached(text)[1] or quote_occurs(sentence, text)

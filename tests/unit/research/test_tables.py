@@ -1,0 +1,106 @@
+"""Tables read as statements (research/tables.py): a row is judged as "header: cell" and
+quoted as its own line, so an answer only in a table cell is found and cited verbatim."""
+
+from netsift.research.citations import quote_occurs
+from netsift.research.passages import Passage
+from netsift.research.synthesis import Source, build_context, synthesize_extractive, verify
+from netsift.research.tables import judged_text, occurs, quoted
+
+# As netsift's text rendering writes tables: cells separated by tabs, the header row first.
+LIGHTHOUSES = (
+    "Lighthouses of the Vell coast\n"
+    "The coast has three working lights, all automated since the 1990s.\n"
+    "Lighthouse\tHeight (m)\tFirst lit\tKeeper's cottage\n"
+    "Skerrow Point\t41\t1852\tmuseum\n"
+    "Hanna Rock\t23\t1871\t\n"
+    "Gullet Ness\t17\t1903\trented out"
+)
+SOURCE = Source(1, "http://lights.test/vell", "Lighthouses of the Vell coast", LIGHTHOUSES)
+
+
+def test_a_row_is_judged_column_by_column_with_the_unit_after_the_number() -> None:
+    judged = judged_text(LIGHTHOUSES).splitlines()
+    assert "Lighthouse: Skerrow Point; Height: 41 m" in judged
+    assert "Lighthouse: Skerrow Point; First lit: 1852" in judged
+    # An empty cell says nothing.
+    assert not [line for line in judged if "Hanna Rock" in line and "cottage" in line]
+
+
+def test_a_statement_names_the_row_by_its_key_and_the_names_it_holds() -> None:
+    results = "Place\tRunner\tTime\n1\tAsha Reyes\t29:58\n2\tLeo Brandt\t30:41"
+    assert "Place: 2; Leo Brandt; Time: 30:41" in judged_text(results).splitlines()
+
+
+def test_a_statement_is_quoted_as_its_row_line_which_is_verbatim() -> None:
+    statement = "Lighthouse: Gullet Ness; First lit: 1903"
+    quote = quoted(statement, LIGHTHOUSES)
+    assert quote == "Gullet Ness 17 1903 rented out"
+    assert quote_occurs(quote, LIGHTHOUSES) and occurs(statement, LIGHTHOUSES)
+    assert not occurs("Lighthouse: Gullet Ness; Height: 99 m", LIGHTHOUSES)
+    assert quoted("A sentence of the page.", LIGHTHOUSES) == "A sentence of the page."
+
+
+def test_a_short_quote_counts_only_as_a_whole_line() -> None:
+    text = "Metal\tMelts at\nTin\t232 °C\nIt melted in 1911 at last."
+    assert quote_occurs("Tin 232 °C", text)  # the whole row, under 12 characters
+    assert not quote_occurs("in 1911", text)  # a fragment of a sentence
+
+
+def test_a_spec_sheet_has_no_header_row() -> None:
+    sheet = "Weight\t2.3 kg\nBattery\t4,000 mAh\nColour\tslate grey"
+    assert judged_text(sheet).splitlines() == [
+        "Weight: 2.3 kg",
+        "Battery: 4,000 mAh",
+        "Colour: slate grey",
+    ]
+    piped = "| Depth | 40 cm |\n| Finish | oiled oak |"
+    assert judged_text(piped).splitlines() == ["Depth: 40 cm", "Finish: oiled oak"]
+    assert quoted("Finish: oiled oak", piped) == "| Finish | oiled oak |"
+
+
+def test_a_definition_list_pairs_each_term_with_its_definition() -> None:
+    glossary = (
+        "- Kerning\n- The space between two particular letters, set by hand.\n"
+        "- Leading\n- The distance between one baseline and the next."
+    )
+    assert judged_text(glossary).splitlines() == [
+        "Kerning: The space between two particular letters, set by hand.",
+        "Leading: The distance between one baseline and the next.",
+    ]
+    assert quoted("Leading: The distance between one baseline and the next.", glossary) == (
+        "The distance between one baseline and the next."
+    )
+    # An ordinary list (ingredients, steps) is not a glossary.
+    for plain in ("- Flour\n- Sugar\n- Eggs\n- Milk", "- Mix the flour.\n- Add the eggs."):
+        assert judged_text(plain) == plain
+
+
+def test_an_answer_only_in_a_cell_is_found_and_quoted_as_the_row() -> None:
+    passages = [Passage(1, p) for p in ("\n".join(judged_text(LIGHTHOUSES).splitlines()[1:]),)]
+    tall = synthesize_extractive("How tall is the Hanna Rock lighthouse?", passages, {1: SOURCE})
+    assert tall.answered
+    assert [c.quote for c in tall.citations] == ["Hanna Rock 23 1871"]
+    lit = synthesize_extractive("When was Gullet Ness first lit?", passages, {1: SOURCE})
+    assert [c.quote for c in lit.citations] == ["Gullet Ness 17 1903 rented out"]
+
+
+def test_a_column_the_table_lacks_is_not_answered() -> None:
+    passages = [Passage(1, judged_text(LIGHTHOUSES))]
+    # The row has a date, in another column: "first lit" is not when the cottage changed.
+    converted = synthesize_extractive(
+        "When was the keeper's cottage at Skerrow Point converted?", passages, {1: SOURCE}
+    )
+    assert not converted.answered
+    who = synthesize_extractive("Who was the keeper of Skerrow Point?", passages, {1: SOURCE})
+    assert not who.answered
+    far = synthesize_extractive("How far can Skerrow Point's light be seen?", passages, {1: SOURCE})
+    assert not far.answered
+
+
+def test_the_model_sees_statements_and_its_citation_is_the_row() -> None:
+    context, sentences = build_context([Passage(1, judged_text(LIGHTHOUSES))], {1: SOURCE}, 4000)
+    assert "Lighthouse: Skerrow Point; Height: 41 m" in context
+    sentence_id = next(i for i, s in sentences.items() if "Skerrow Point" in s.text)
+    good, bad = verify([{"id": sentence_id}], {1: SOURCE}, sentences)
+    assert not bad and good[0].n == 1  # judged as the statement until published
+    assert occurs(good[0].quote, LIGHTHOUSES)
