@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 
 from netsift.client import Client
+from netsift.models import ResearchReport
+from tests.integration.research.fixtures import ResearchSettings
 from tests.integration.research.web import Doc, WebState, build_app
-from tests.offline_web.server import serve
+from tests.offline_web.server import LiveServer, serve
 
 BORDERLINE = "Helpers compiling the visitor guide list the founding year as 1802."
 PAGES = (
@@ -32,7 +34,7 @@ def _answer_prompts(llm) -> str:
     return json.dumps(bodies)
 
 
-async def _research(research_settings, web):
+async def _research(research_settings: ResearchSettings, web: LiveServer) -> ResearchReport:
     settings = research_settings(
         resolve=[f"{host}:127.0.0.1" for host in ("search.test", "museum.test")],
         searxng_url=f"http://search.test:{web.port}",
