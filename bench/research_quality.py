@@ -46,7 +46,7 @@ sys.path.insert(0, str(REPO))
 from tests.integration.research.web import DOCS, INJECTION_DOCS, WebState, build_app  # noqa: E402
 from tests.offline_web.server import serve  # noqa: E402
 
-from bench import quality_heldout, quality_tables  # noqa: E402
+from bench import quality_heldout, quality_tables, quality_tables_fresh  # noqa: E402
 from bench.quality_corpus import PAGES, QUESTIONS, SUPPORT_PAIRS, Question  # noqa: E402
 from netsift.client import Client  # noqa: E402
 from netsift.config import Settings  # noqa: E402
@@ -59,6 +59,11 @@ CORPORA = {
     "original": ((*DOCS, *INJECTION_DOCS, *PAGES), QUESTIONS, PAYLOADS),
     "heldout": (quality_heldout.PAGES, quality_heldout.QUESTIONS, quality_heldout.PAYLOADS),
     "tables": (quality_tables.PAGES, quality_tables.QUESTIONS, quality_tables.PAYLOADS),
+    "tables-fresh": (
+        quality_tables_fresh.PAGES,
+        quality_tables_fresh.QUESTIONS,
+        quality_tables_fresh.PAYLOADS,
+    ),
 }
 
 
