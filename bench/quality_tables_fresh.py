@@ -54,7 +54,8 @@ _LEAGUE = """
 
 _RELEASES = """
 <table>
-<thead><tr><th>Version</th><th>Released</th><th>Supported until</th><th>Minimum Python</th></tr></thead>
+<thead><tr><th>Version</th><th>Released</th><th>Supported until</th>
+<th>Minimum Python</th></tr></thead>
 <tbody>
 <tr><td>4.2</td><td>2026-03-10</td><td>2027-09-30</td><td>3.10</td></tr>
 <tr><td>4.1</td><td>2025-09-02</td><td>2027-03-31</td><td>3.9</td></tr>
@@ -108,7 +109,8 @@ PAGES: tuple[Doc, ...] = (
         "/releases",
         "Quarrel release history",
         (
-            "Quarrel is an open-source job scheduler; each minor release is supported for 18 months.",
+            "Quarrel is an open-source job scheduler; each minor release is supported for 18"
+            " months.",
         ),
         html=_RELEASES,
     ),
