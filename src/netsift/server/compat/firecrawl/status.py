@@ -85,7 +85,7 @@ async def documents(
     while left is None or left > 0:
         batch = PAGE_SIZE if left is None else min(left, PAGE_SIZE)
         rows = await ops.client.crawl_pages(job.id, since=since, limit=batch)
-        derived = await derived_fields(ops, job.id, [(n, page.url) for n, _, page in rows])
+        derived = await derived_fields(ops, job.id, [(n, page) for n, _, page in rows])
         for n, _, page in rows:
             since = n
             yield n, {**kept_document(page, content), **derived.get(n, {})}
