@@ -228,23 +228,26 @@ def test_changetracking_needs_markdown_and_a_json_mode_needs_a_schema_or_prompt(
     with pytest.raises(BadRequestError, match="requires the markdown format"):
         firecrawl.scrape(site.url("/lamp"), formats=["html", {"type": "changeTracking"}])
     headers = {"Authorization": f"Bearer {KEYS[0]}"}
-    refused = [
+    refused: list[dict[str, Any]] = [
         {"formats": ["html", "changeTracking"]},
         {"formats": ["markdown", {"type": "changeTracking", "modes": ["json"]}]},
         {"formats": ["markdown", {"type": "changeTracking", "modes": ["words"]}]},
         {"formats": ["markdown", {"type": "changeTracking", "tag": "t" * 300}]},
     ]
     for extra in refused:
-        body = {"url": site.url("/lamp"), **extra}
+        body: dict[str, Any] = {"url": site.url("/lamp"), **extra}
         answer = httpx.post(
             server.url("/firecrawl/v1/scrape"), json=body, headers=headers, timeout=30
         )
         assert answer.status_code == 400, (extra, answer.text)
         assert answer.json()["success"] is False
-    crawl = {"url": site.url("/"), "scrapeOptions": {"formats": ["html", "changeTracking"]}}
-    batch = {"urls": [site.url("/lamp")], "formats": ["links", "changeTracking"]}
-    for path, body in (("/v2/crawl", crawl), ("/v2/batch/scrape", batch)):
-        answer = httpx.post(server.url(path), json=body, headers=headers, timeout=30)
+    crawl: dict[str, Any] = {
+        "url": site.url("/"),
+        "scrapeOptions": {"formats": ["html", "changeTracking"]},
+    }
+    batch: dict[str, Any] = {"urls": [site.url("/lamp")], "formats": ["links", "changeTracking"]}
+    for path, job in (("/v2/crawl", crawl), ("/v2/batch/scrape", batch)):
+        answer = httpx.post(server.url(path), json=job, headers=headers, timeout=30)
         assert answer.status_code == 400 and "markdown" in answer.json()["error"], answer.text
 
 
