@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -68,6 +68,8 @@ if TYPE_CHECKING:
     import httpx
 
     from .archive.wayback import Wayback, WaybackResult
+    from .changes.model import ChangeOptions, PageChange
+    from .changes.store import SnapshotStore
     from .citations.pack import CitationPack
     from .compute import Compute
     from .crawl.batch import BatchProgress, BatchSummary
@@ -131,6 +133,7 @@ class Client:
         self._crawl_kinds: CrawlKinds | None = None
         self._batch_kind: Kind[BatchFetchParams, BatchSummary] | None = None
         self._ledger: UsageLedger | None = None
+        self._snapshots: SnapshotStore | None = None
         # How usage is limited and recorded; a host (serve, worker) adds quota, cap, metrics.
         self.billing = Billing(ledger=lambda: self.ledger)
         self._sleeper: Sleeper | None = None
@@ -237,6 +240,57 @@ class Client:
 
             self._ledger = open_usage_ledger(self.settings.effective_jobs_url())
         return self._ledger
+
+    @property
+    def snapshots(self) -> SnapshotStore:
+        """Each caller's last reading of a page, for change tracking; beside the jobs."""
+        if self._snapshots is None:
+            from .changes.store import open_snapshot_store
+
+            self._snapshots = open_snapshot_store(self.settings.effective_jobs_url())
+        return self._snapshots
+
+    async def track_changes(
+        self,
+        owner: str,
+        url: str,
+        markdown: str,
+        *,
+        status_code: int = 200,
+        taken_at: datetime | None = None,
+        options: ChangeOptions | None = None,
+    ) -> PageChange:
+        """Compare `markdown`, a reading of `url`, with `owner`'s previous reading of it (in
+        `options.tag`'s history), and record it as the next one's previous: `new`, `same`,
+        `changed` or `removed` (a 404), with the diff and the schema's fields compared when
+        asked (Firecrawl's `changeTracking` format; docs/compat-firecrawl.md)."""
+        from .changes.model import ChangeOptions
+        from .changes.tracker import track
+
+        asked = options if options is not None else ChangeOptions()
+        read = self._read_fields if self.llm is not None else None
+        return await track(
+            self.snapshots,
+            read,
+            owner=owner,
+            url=url,
+            markdown=markdown,
+            status_code=status_code,
+            taken_at=taken_at or datetime.now(UTC),
+            options=asked,
+        )
+
+    async def _read_fields(self, url: str, text: str, options: ChangeOptions) -> ExtractDataResult:
+        """A schema's fields (or a prompt's) from a reading kept as text, by the model."""
+        from .structured.extract import DataExtractor
+
+        params = validated(
+            ExtractDataParams, urls=[url], output_schema=options.schema_, prompt=options.prompt
+        )
+        extractor = DataExtractor(
+            None, self.fetcher, self.llm, context_tokens=self.settings.llm_context_tokens
+        )
+        return await extractor.run_on_texts(params, [text])
 
     async def usage(self, key: str) -> dict[str, Any]:
         """A client's usage record: searches (by provider), pages and tokens."""
@@ -388,6 +442,8 @@ class Client:
             await self._job_store.aclose()
         if self._ledger is not None:
             await self._ledger.aclose()
+        if self._snapshots is not None:
+            await self._snapshots.aclose()
         if self._search is not None:
             await self._search.aclose()
         if self._fetcher is not None:

@@ -37,6 +37,10 @@ __all__ = ["DataExtractor"]
 READ_CONCURRENCY = 4  # pages fetched at once, as research reads them
 PAGE_CHARS = 60_000  # of each page's reading used, as research uses (docs/research.md)
 NOT_STATED = "no structured data or table on the pages read names this field"
+NO_MODEL_FOR_TEXT = (
+    "reading fields from text needs a language model (NETSIFT_LLM_MODEL); none is configured"
+)
+NOT_STATED_IN_TEXT = "the model found no verified value for this field in the text"
 NO_MODEL_NO_SCHEMA = (
     "a prompt without a schema needs a language model (NETSIFT_LLM_MODEL); without one, "
     "give output_schema"
@@ -88,11 +92,37 @@ class DataExtractor:
         todo = [spec for spec in specs if result.data.get(spec.name) is None]
         if self.llm is not None and pages and (todo or not schema):
             asked = _only(schema, todo) if schema else None
-            found = await self._with_model(self.llm, pages, todo, asked, run, result)
+            urls = [page.final_url for page in pages]
+            texts = [page.content for page in pages]
+            found = await self._with_model(self.llm, urls, texts, todo, asked, run, result)
             specs = specs if schema else found
         elif not schema:
             result.notes.append(NO_MODEL_NO_SCHEMA)
         _from_page_data(facts, specs, HEAD, result)  # last: page_data.py says why
+        result.data = {spec.name: result.data.get(spec.name) for spec in specs}
+        result.elapsed_ms = round((time.monotonic() - run.started) * 1000, 1)
+        return result
+
+    async def run_on_texts(self, params: ExtractDataParams, texts: list[str]) -> ExtractDataResult:
+        """The schema's fields from texts already in hand, one for each of `params.urls` (a
+        page's earlier reading, which cannot be fetched again), by the model: a text has no
+        structured data or head to read without one, so without a model every field is null
+        and a note says why. Evidence is checked against the texts, as against pages."""
+        run = _Run(params, time.monotonic())
+        result = ExtractDataResult(mode="llm" if self.llm is not None else "extractive")
+        urls = list(params.urls or [])
+        schema = params.output_schema
+        specs = field_specs(schema) if schema else []
+        if self.llm is None:
+            result.notes.append(NO_MODEL_FOR_TEXT)
+            result.missing = {spec.name: NO_MODEL_FOR_TEXT for spec in specs}
+        else:
+            specs = await self._with_model(self.llm, urls, texts, specs, schema, run, result)
+            for spec in specs:
+                if result.data.get(spec.name) is None:
+                    result.missing.setdefault(spec.name, NOT_STATED_IN_TEXT)
+        result.sources = urls
+        result.pages_read = len(texts)
         result.data = {spec.name: result.data.get(spec.name) for spec in specs}
         result.elapsed_ms = round((time.monotonic() - run.started) * 1000, 1)
         return result
@@ -146,7 +176,8 @@ class DataExtractor:
     async def _with_model(
         self,
         llm: LLM,
-        pages: list[Page],
+        urls: list[str],
+        texts: list[str],
         specs: list[FieldSpec],
         schema: dict[str, Any] | None,
         run: _Run,
@@ -157,8 +188,6 @@ class DataExtractor:
         from .llm_fill import chunk_chars, chunks_of, fill_chunk
 
         params = run.params
-        urls = [page.final_url for page in pages]
-        texts = [page.content for page in pages]
         budget = chunk_chars(self.context_tokens, schema)
         chunks, flagged = chunks_of(texts, budget)
         for page, sentence in flagged[:20]:

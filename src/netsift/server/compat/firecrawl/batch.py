@@ -13,11 +13,11 @@ from pydantic import BeforeValidator, Field
 from ....crawl.batch import BATCH
 from ....errors import InvalidInput
 from ....params import BATCH_CONCURRENCY, MAX_URL_CHARS, BatchFetchParams
-from ...deps import CallerDep, StateDep
+from ...deps import Caller, CallerDep, StateDep
 from ..shared import build, parse_body
 from .common import ScrapeOptions, api_root, formats_of, no_cache, seconds
 from .crawl import CRAWL_FORMATS
-from .job_formats import ask, remember
+from .job_formats import Asked, ask, remember
 from .paths import new_router
 from .status import job_routes
 from .url import with_scheme
@@ -67,11 +67,9 @@ def _refused(params: BatchScrape) -> None:
             raise InvalidInput(f"{field}: {why}", details={"field": field})
 
 
-def batch_params(
-    params: BatchScrape, *, version: str
-) -> tuple[BatchFetchParams, list[str], set[str]]:
+def batch_params(params: BatchScrape, *, version: str) -> tuple[BatchFetchParams, list[str], Asked]:
     """netsift's batch for Firecrawl's body, the URLs left out as invalid (v2's default; v1,
-    or `ignoreInvalidURLs: false`, refuses the batch instead), and the structured formats its
+    or `ignoreInvalidURLs: false`, refuses the batch instead), and the derived formats its
     documents get."""
     _refused(params)
     formats = formats_of(params, BATCH_FORMATS)
@@ -102,23 +100,23 @@ def batch_params(
     return build(BatchFetchParams, **fields), invalid, asked
 
 
-async def _start(request: Request, state: StateDep, version: str) -> dict[str, Any]:
+async def _start(request: Request, state: StateDep, caller: Caller, version: str) -> dict[str, Any]:
     body = parse_body(BatchScrape, await request.body())
     params, invalid, asked = batch_params(body, version=version)
     job = await state.require_client().start_batch_fetch(params)
-    remember(job.id, body, asked)
+    remember(job.id, body, asked, owner=caller.key)
     url = f"{api_root(request)}/{version}/batch/scrape/{job.id}"
     return {"success": True, "id": job.id, "url": url, "invalidURLs": invalid}
 
 
 @router.post("/v2/batch/scrape", summary="Firecrawl v2 batch scrape: start a batch job")
-async def batch_v2(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    return await _start(request, state, "v2")
+async def batch_v2(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _start(request, state, caller, "v2")
 
 
 @router.post("/v1/batch/scrape", summary="Firecrawl v1 batch scrape: start a batch job")
-async def batch_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    return await _start(request, state, "v1")
+async def batch_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _start(request, state, caller, "v1")
 
 
 job_routes(router, BATCH, "batch/scrape", "batch scrape")

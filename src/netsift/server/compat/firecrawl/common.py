@@ -15,6 +15,12 @@ from ....render.actions import Action
 from ...operations import Operations
 from ...responses import FetchRequest, status_of
 from ..shared import ROUTED_FROM, build, error_reply
+from .change_tracking import (
+    CHANGE_TRACKING,
+    ChangeTrackingOptions,
+    change_fields,
+    change_options,
+)
 from .extract import STRUCTURED_FORMATS, StructuredOptions, structured_fields
 from .paths import PREFIX
 
@@ -24,6 +30,7 @@ __all__ = [
     "ScrapeOptions",
     "SitemapChoice",
     "SitemapMode",
+    "add_warning",
     "api_root",
     "document",
     "formats_of",
@@ -45,6 +52,7 @@ SERVED_FORMATS = {
     "screenshot",
     "screenshot@fullPage",
     "images",
+    CHANGE_TRACKING,
     *STRUCTURED_FORMATS,
 }
 # Firecrawl's error codes that firecrawl-py turns into their own exception classes.
@@ -60,7 +68,7 @@ class Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
-class ScrapeOptions(StructuredOptions, Lenient):
+class ScrapeOptions(StructuredOptions, ChangeTrackingOptions, Lenient):
     formats: list[str | dict[str, Any]] = ["markdown"]  # pydantic copies the default
     only_main_content: bool = Field(default=True, alias="onlyMainContent")
     max_age: int | None = Field(default=None, ge=0, alias="maxAge")
@@ -182,6 +190,7 @@ async def document(ops: Operations, url: str, options: ScrapeOptions) -> dict[st
     """One Firecrawl Document: each format asked for, read through the one fetch operation. A
     page that answers an HTTP error is a document with its `statusCode`, as Firecrawl's."""
     formats = formats_of(options)
+    changes = change_options(options, formats)
     wanted: list[ContentFormat] = [fmt for fmt in ("markdown", "html") if fmt in formats]
     timeout = seconds(options.timeout)
     keep_source = "rawHtml" in formats  # the page as served, beside its extracted content
@@ -227,4 +236,23 @@ async def document(ops: Operations, url: str, options: ScrapeOptions) -> dict[st
             "pdfs": [],
         }
     fields.update(await structured_fields(ops, url, options, formats))
+    if changes is not None:
+        page = pages["markdown"]
+        tracked = await change_fields(
+            ops,
+            ops.caller.key,
+            page.url,
+            page.content,
+            status_code=page.status,
+            taken_at=page.fetched_at,
+            options=changes,
+        )
+        add_warning(fields, tracked.pop("warning", None))
+        fields.update(tracked)
     return fields
+
+
+def add_warning(fields: dict[str, Any], warning: str | None) -> None:
+    """Firecrawl's one `warning` string per document: a new one joins any already there."""
+    if warning:
+        fields["warning"] = "; ".join(filter(None, [fields.get("warning"), warning]))

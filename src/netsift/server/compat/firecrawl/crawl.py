@@ -12,12 +12,13 @@ from pydantic import Field
 
 from ....errors import InvalidInput
 from ....params import CrawlParams
-from ...deps import CallerDep, StateDep
+from ...deps import Caller, CallerDep, StateDep
 from ..shared import build, crawl_include, parse_body
 from .account import active_jobs
+from .change_tracking import CHANGE_TRACKING
 from .common import ScrapeOptions, SitemapChoice, api_root, formats_of
 from .extract import STRUCTURED_FORMATS
-from .job_formats import ask, remember
+from .job_formats import Asked, ask, remember
 from .paths import new_router
 from .status import job_routes
 from .url import FirecrawlUrl
@@ -26,8 +27,8 @@ __all__ = ["CRAWL_FORMATS", "router"]
 
 # A crawl keeps each page in one content format (Markdown or main-content HTML) with its links,
 # so those are the formats a crawl serves, one content format per crawl; and the structured
-# ones, which each document gets as a scrape does (job_formats.py).
-CRAWL_FORMATS = {"markdown", "html", "links", *STRUCTURED_FORMATS}
+# ones and change tracking, which each document gets as a scrape does (job_formats.py).
+CRAWL_FORMATS = {"markdown", "html", "links", CHANGE_TRACKING, *STRUCTURED_FORMATS}
 CRAWL = "crawl"
 # netsift's crawl reads the sitemaps unless told otherwise (Firecrawl's default too), so only
 # another choice is passed on.
@@ -59,8 +60,8 @@ class Crawl(SitemapChoice):
         return bool(self.allow_backward_links)
 
 
-def crawl_params(params: Crawl) -> tuple[CrawlParams, set[str]]:
-    """netsift's crawl for Firecrawl's fields, and the structured formats its documents get;
+def crawl_params(params: Crawl) -> tuple[CrawlParams, Asked]:
+    """netsift's crawl for Firecrawl's fields, and the derived formats its documents get;
     what netsift cannot honour is refused by name."""
     refused = {
         "allowExternalLinks": "netsift keeps a crawl on one site (allowSubdomains opens its "
@@ -78,7 +79,7 @@ def crawl_params(params: Crawl) -> tuple[CrawlParams, set[str]]:
             raise InvalidInput(f"{field}: {why}", details={"field": field})
     options = params.scrape_options or ScrapeOptions()
     formats = formats_of(options, CRAWL_FORMATS)
-    structured = ask(options, formats)
+    derived = ask(options, formats)
     if {"markdown", "html"} <= formats:
         raise InvalidInput(
             "formats: a netsift crawl keeps one content format a page; ask markdown or html",
@@ -108,27 +109,27 @@ def crawl_params(params: Crawl) -> tuple[CrawlParams, set[str]]:
         fields["respect_robots"] = False
     if (sitemap := params.sitemaps()) != DEFAULT_SITEMAP:
         fields["sitemap"] = sitemap
-    return build(CrawlParams, **fields), structured
+    return build(CrawlParams, **fields), derived
 
 
-async def _start(request: Request, state: StateDep, version: str) -> dict[str, Any]:
+async def _start(request: Request, state: StateDep, caller: Caller, version: str) -> dict[str, Any]:
     """Start the crawl; a start URL netsift refuses (a blocked address, robots.txt) is its
     error at once (403, Firecrawl's WebsiteNotSupported), as Client.start_crawl raises it."""
     params = parse_body(Crawl, await request.body())
     crawl, asked = crawl_params(params)
     job = await state.require_client().start_crawl(crawl)
-    remember(job.id, params.scrape_options or ScrapeOptions(), asked)
+    remember(job.id, params.scrape_options or ScrapeOptions(), asked, owner=caller.key)
     return {"success": True, "id": job.id, "url": f"{api_root(request)}/{version}/crawl/{job.id}"}
 
 
 @router.post("/v2/crawl", summary="Firecrawl v2 crawl: start a crawl job")
-async def crawl_v2(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    return await _start(request, state, "v2")
+async def crawl_v2(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _start(request, state, caller, "v2")
 
 
 @router.post("/v1/crawl", summary="Firecrawl v1 crawl: start a crawl job")
-async def crawl_v1(request: Request, state: StateDep, _: CallerDep) -> dict[str, Any]:
-    return await _start(request, state, "v1")
+async def crawl_v1(request: Request, state: StateDep, caller: CallerDep) -> dict[str, Any]:
+    return await _start(request, state, caller, "v1")
 
 
 @router.post("/v2/crawl/params-preview", summary="Firecrawl crawl params preview: refused")

@@ -7,19 +7,27 @@ netsift's crawl keeps each page's content and links; what a caller asked of Fire
 that lives here, in the process that started the job (as /extract's answers do): with several
 server workers, a poll that reaches another one gets the documents without these fields
 (docs/compat-firecrawl.md).
+
+`changeTracking` compares each document's kept Markdown with the previous scrape of its URL
+by the key that started the job (change_tracking.py), once, when the document is first made.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
+from ....changes.model import ChangeOptions
 from ....errors import NetsiftError
+from ....models import Page
 from ...operations import Operations
 from ..kept import Kept
+from .change_tracking import change_fields, change_options
+from .common import ScrapeOptions, add_warning
 from .extract import STRUCTURED_FORMATS, StructuredOptions, check_structured, structured_fields
 
-__all__ = ["ask", "derived_fields", "remember"]
+__all__ = ["Asked", "ask", "derived_fields", "remember"]
 
 # Firecrawl keeps a job's results 24 hours; the options are small, so that long for as many
 # jobs as a busy server starts in a day's burst.
@@ -34,43 +42,70 @@ _asked = Kept(size=KEPT_JOBS, seconds=KEPT_SECONDS)
 _made = Kept(size=KEPT_DOCUMENTS, seconds=KEPT_SECONDS)
 
 
-def ask(options: StructuredOptions, formats: set[str]) -> set[str]:
-    """The structured formats of a job about to start, checked (a json format without a
-    schema or prompt is refused before the job is queued)."""
+@dataclass(frozen=True)
+class Asked:
+    """What a job's documents get beyond the page: the structured formats, change tracking."""
+
+    formats: set[str]
+    changes: ChangeOptions | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.formats) or self.changes is not None
+
+
+def ask(options: ScrapeOptions, formats: set[str]) -> Asked:
+    """The derived formats of a job about to start, checked (a json format without a schema
+    or prompt, changeTracking without markdown, are refused before the job is queued)."""
     asked = formats & STRUCTURED_FORMATS
     check_structured(options, asked)
-    return asked
+    return Asked(asked, change_options(options, formats))
 
 
-def remember(job_id: str, options: StructuredOptions, asked: set[str]) -> None:
-    """What the job asked, for its documents: nothing to keep when it asked none."""
+def remember(job_id: str, options: StructuredOptions, asked: Asked, *, owner: str) -> None:
+    """What the job asked, for its documents, and whose history its pages join: nothing to
+    keep when it asked none."""
     if asked:
-        _asked.keep(job_id, {"options": options, "formats": asked})
+        _asked.keep(job_id, {"options": options, "asked": asked, "owner": owner})
 
 
 async def derived_fields(
-    ops: Operations, job_id: str, pages: list[tuple[int, str]]
+    ops: Operations, job_id: str, pages: list[tuple[int, Page]]
 ) -> dict[int, dict[str, Any]]:
-    """Each (result number, URL)'s structured fields, when its job asked for some; a page that
-    cannot be read again says so in Firecrawl's `warning`."""
-    asked = _asked.get(job_id)
-    if asked is None:
+    """Each (result number, kept page)'s derived fields, when its job asked for some; a page
+    that cannot be read again says so in Firecrawl's `warning`."""
+    kept_options = _asked.get(job_id)
+    if kept_options is None:
         return {}
-    options: StructuredOptions = asked["options"]
-    formats: set[str] = asked["formats"]
+    options: StructuredOptions = kept_options["options"]
+    asked: Asked = kept_options["asked"]
+    owner: str = kept_options["owner"]
     gate = asyncio.Semaphore(AT_ONCE)
 
-    async def made(n: int, url: str) -> dict[str, Any]:
+    async def made(n: int, page: Page) -> dict[str, Any]:
         key = f"{job_id}:{n}"
         if (kept := _made.get(key)) is not None:
             return kept
+        fields: dict[str, Any] = {}
         async with gate:
-            try:
-                fields = await structured_fields(ops, url, options, formats)
-            except NetsiftError as error:
-                fields = {"warning": f"{', '.join(sorted(formats))}: {error.message}"}
+            if asked.formats:
+                try:
+                    fields = await structured_fields(ops, page.url, options, asked.formats)
+                except NetsiftError as error:
+                    fields = {"warning": f"{', '.join(sorted(asked.formats))}: {error.message}"}
+            if asked.changes is not None:
+                tracked = await change_fields(
+                    ops,
+                    owner,
+                    page.url,
+                    page.content,
+                    status_code=page.status,
+                    taken_at=page.fetched_at,
+                    options=asked.changes,
+                )
+                add_warning(fields, tracked.pop("warning", None))
+                fields.update(tracked)
         _made.keep(key, fields)
         return fields
 
-    found = await asyncio.gather(*(made(n, url) for n, url in pages))
+    found = await asyncio.gather(*(made(n, page) for n, page in pages))
     return {n: fields for (n, _), fields in zip(pages, found, strict=True)}

@@ -85,7 +85,7 @@ async def documents(
     while left is None or left > 0:
         batch = PAGE_SIZE if left is None else min(left, PAGE_SIZE)
         rows = await ops.client.crawl_pages(job.id, since=since, limit=batch)
-        derived = await derived_fields(ops, job.id, [(n, page.url) for n, _, page in rows])
+        derived = await derived_fields(ops, job.id, [(n, page) for n, _, page in rows])
         for n, _, page in rows:
             since = n
             yield n, {**kept_document(page, content), **derived.get(n, {})}
@@ -142,17 +142,19 @@ async def cancel(client: Client, job_id: str, kind: str) -> dict[str, Any]:
     (netsift's own doors answer it 409 `already_finished`); the answer says how it ended, in
     `jobStatus`, and why in `warning`, its pages still readable."""
     try:
-        ended = await client.cancel_job(job_id, kind=kind)
+        ended, before = await client.cancel_job(job_id, kind=kind), False
     except AlreadyFinished:
-        ended = await client.job(job_id, kind=kind)
-        status = JOB_STATUS.get(ended.status, "failed")
+        ended, before = await client.job(job_id, kind=kind), True
+    status = JOB_STATUS.get(ended.status, "failed")
+    # Ended before the cancel, or on its own while the cancel reached it (a short batch).
+    if before or (ended.finished and ended.status != "cancelled"):
         return {
             "success": True,
             "status": "cancelled",
             "jobStatus": status,
             "warning": f"the job had already ended ({status}): nothing was left to cancel",
         }
-    return {"success": True, "status": JOB_STATUS.get(ended.status, "failed")}
+    return {"success": True, "status": status}
 
 
 def job_routes(router: APIRouter, kind: str, path: str, name: str) -> None:
