@@ -1,7 +1,7 @@
 """Research answer quality: relevant, supported, honest when nothing answers, deaf to injection.
 
     .venv/bin/python bench/research_quality.py [--mode extractive|llm|both] [--limit N]
-        [--corpus original|heldout|tables]
+        [--corpus original|heldout|tables|tables-fresh|tables-third]
 
 Serves, in this process on 127.0.0.1, the tests' research web (a SearXNG-format engine and
 its pages on pinned `.test` hosts) with the Webb pages, the injection pages and the pages of
@@ -46,7 +46,12 @@ sys.path.insert(0, str(REPO))
 from tests.integration.research.web import DOCS, INJECTION_DOCS, WebState, build_app  # noqa: E402
 from tests.offline_web.server import serve  # noqa: E402
 
-from bench import quality_heldout, quality_tables, quality_tables_fresh  # noqa: E402
+from bench import (  # noqa: E402
+    quality_heldout,
+    quality_tables,
+    quality_tables_fresh,
+    quality_tables_third,
+)
 from bench.quality_corpus import PAGES, QUESTIONS, SUPPORT_PAIRS, Question  # noqa: E402
 from netsift.client import Client  # noqa: E402
 from netsift.config import Settings  # noqa: E402
@@ -63,6 +68,11 @@ CORPORA = {
         quality_tables_fresh.PAGES,
         quality_tables_fresh.QUESTIONS,
         quality_tables_fresh.PAYLOADS,
+    ),
+    "tables-third": (
+        quality_tables_third.PAGES,
+        quality_tables_third.QUESTIONS,
+        quality_tables_third.PAYLOADS,
     ),
 }
 
