@@ -105,6 +105,8 @@ DIMENSIONS = {
     "temperature": "hot",
     "cost": "cost",
     "price": "cost",
+    "fee": "cost",
+    "fare": "cost",
     "budget": "cost",
     "population": "many",
 }
@@ -146,6 +148,8 @@ _HEAD = re.compile(
     rf"{_WHEN.pattern}|{_HOW.pattern}|{_WHAT_DIMENSION.pattern}|{_DIMENSION_OF.pattern}",
     re.IGNORECASE,
 )
+# "What does a brake fluid change cost?": a price asked for with "what … cost".
+_WHAT_COST = re.compile(r"^\s*what (?:does|do|did|will|would) \S.* cost\b", re.IGNORECASE)
 _SPENDING = re.compile(r"\b(?:cost|costs|price|pay|paid|spend|spent|budget|worth)\b", re.I)
 _COUNTED = re.compile(r"\bhow (?:many|much) ([a-z][\w-]*)", re.IGNORECASE)
 _AUXILIARY = frozenset(
@@ -177,6 +181,8 @@ def expect(part: str) -> Expectation:
     elif match := (_WHAT_DIMENSION.search(part) or _DIMENSION_OF.search(part)):
         word = next(g for g in match.groups() if g).casefold()
         head = DIMENSIONS.get(word, "many")
+    elif _WHAT_COST.search(part):
+        head = "cost"
     if head is None:
         return Expectation(None)
     if head == "cost" or (head == "much" and _SPENDING.search(part)):

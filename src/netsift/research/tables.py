@@ -26,11 +26,14 @@ request takes…`, quoted as the definition's line).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .citations import normalize, quote_occurs, split_sentences
+from .support import matches, terms
 
-__all__ = ["judged_text", "occurs", "quoted"]
+__all__ = ["Row", "focused", "judged_text", "occurs", "quoted", "row_of", "said"]
 
 _PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?\S)\s*\((?P<unit>[^()\s]{1,10})\)$")
@@ -52,6 +55,23 @@ def _cell(header: str, value: str) -> str:
     return f"{header}: {value}" if header else value
 
 
+@dataclass(frozen=True)
+class Row:
+    """A table row research judged: which table of the text, its place in it, the table's
+    header (None: a header-less sheet) and its cells."""
+
+    table: int
+    index: int
+    header: tuple[str, ...] | None
+    cells: tuple[str, ...]
+    sheet: tuple[tuple[str, ...], ...] = field(default=(), compare=False, repr=False)  # all rows
+
+
+def _names(cells: list[str]) -> list[str]:
+    """A row's text cells that name something (a runner, a club): capitalised, no figure."""
+    return [c for c in cells[1:] if c[:1].isupper() and not _FIGURE.match(c)]
+
+
 def _row_statements(header: list[str] | None, cells: list[str]) -> list[str]:
     """The row as statements, one a column: the row's key (its first cell, with its header)
     and the names it holds (capitalised text cells: a runner, a club), then that column's
@@ -60,7 +80,7 @@ def _row_statements(header: list[str] | None, cells: list[str]) -> list[str]:
     cells = [cell.strip() for cell in cells]
     if header is None:
         return [f"{cells[0]}: {', '.join(c for c in cells[1:] if c)}"] if cells[0] else []
-    named = [c for c in cells[1:] if c[:1].isupper() and not _FIGURE.match(c)]
+    named = _names(cells)
     statements = []
     for column in range(1, len(cells)):
         value = cells[column]
@@ -88,13 +108,20 @@ def _cells(line: str) -> list[str] | None:
     return None
 
 
-def _read(text: str) -> tuple[list[str], dict[str, str]]:
+@dataclass(frozen=True)
+class _Statement:
+    quote: str  # verbatim: the row's line, or the definition
+    row: Row | None  # None: a definition
+
+
+def _read(text: str) -> tuple[list[str], dict[str, _Statement]]:
     """The text with every table row and definition replaced by its statements, and each
-    statement's verbatim quote (normalised statement → quote)."""
+    statement's verbatim quote and row (normalised statement → statement)."""
     lines = text.split("\n")
     out: list[str] = []
-    quotes: dict[str, str] = {}
+    quotes: dict[str, _Statement] = {}
     index = 0
+    tables = 0
     while index < len(lines):
         run: list[list[str]] = []
         while index + len(run) < len(lines) and (cells := _cells(lines[index + len(run)])):
@@ -105,10 +132,15 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
             if header is not None:
                 out.append(raw[0])
             body = 1 if header is not None else 0
-            for cells, line in zip(run[body:], raw[body:], strict=True):
+            heading = tuple(cell.strip() for cell in header) if header is not None else None
+            sheet = tuple(tuple(cell.strip() for cell in cells) for cells in run[body:])
+            for place, (cells, line) in enumerate(zip(run[body:], raw[body:], strict=True)):
+                row = Row(tables, place, heading, sheet[place], sheet)
                 for statement in _row_statements(header, cells):
                     out.append(statement)
-                    quotes[normalize(statement)] = line  # the row as the text holds it
+                    # the row as the text holds it
+                    quotes.setdefault(normalize(statement), _Statement(line, row))
+            tables += 1
             index += len(run)
             continue
         definitions = _definitions(lines, index)
@@ -117,7 +149,7 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
                 said = (split_sentences(definition) or [definition])[0]
                 statement = f"{term}: {said}"
                 out.append(statement)
-                quotes[normalize(statement)] = said
+                quotes.setdefault(normalize(statement), _Statement(said, None))
             index += 2 * len(definitions)
             continue
         out.append(lines[index])
@@ -143,7 +175,7 @@ def _definitions(lines: list[str], start: int) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=64)
-def _cached(text: str) -> tuple[str, dict[str, str]]:
+def _cached(text: str) -> tuple[str, dict[str, _Statement]]:
     lines, quotes = _read(text)
     return "\n".join(lines), quotes
 
@@ -156,10 +188,104 @@ def judged_text(text: str) -> str:
 def quoted(sentence: str, text: str) -> str:
     """The verbatim quote for a sentence research judged: a row's statement is quoted as
     the row's line, a definition's as the definition; any other sentence is its own."""
-    return _cached(text)[1].get(normalize(sentence), sentence)
+    found = _cached(text)[1].get(normalize(sentence))
+    return found.quote if found else sentence
+
+
+def row_of(sentence: str, text: str) -> Row | None:
+    """The table row a judged sentence states a cell of (None: prose or a definition)."""
+    found = _cached(text)[1].get(normalize(sentence))
+    return found.row if found else None
+
+
+def said(sentence: str, text: str) -> str:
+    """What the page itself says for a judged sentence, to judge as an instruction: a row's
+    statement is netsift's wording ("Service: Brake fluid change" reads as an address to a
+    "service" and an order to "change"), so its row's line is judged; a definition's
+    statement is the page's term and definition, and prose is itself."""
+    found = _cached(text)[1].get(normalize(sentence))
+    return found.quote if found and found.row else sentence
 
 
 def occurs(sentence: str, text: str) -> bool:
     """Whether a judged sentence is from `text`: verbatim, or a statement of one of its rows
     (whose quote is verbatim)."""
     return normalize(sentence) in _cached(text)[1] or quote_occurs(sentence, text)
+
+
+# Words that ask for the row at one end of a table's order ("which team is top?", "the
+# cheapest plan"): that row answers, not every row with a team in it.
+_HIGHEST = frozenset(
+    "top first most highest best largest biggest greatest leading leader longest heaviest "
+    "fastest tallest".split()
+)
+_LOWEST = frozenset(
+    "bottom last least lowest fewest smallest cheapest shortest lightest slowest".split()
+)
+_AMOUNT = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_WORD = re.compile(r"[\w']+")
+
+
+def _names_subject(key: str, words: set[str], numbers: set[str]) -> bool:
+    """A key cell names the question's subject when all its words are the question's (a
+    figure, "4.1", must be one the question names whole: "2" is not in "4.2")."""
+    said = set(terms(key))
+    return bool(said) and said <= words and set(_AMOUNT.findall(key)) <= numbers
+
+
+def _amount(cell: str) -> float | None:
+    found = _AMOUNT.search(cell)
+    return float(found.group(0).replace(",", "")) if found else None
+
+
+def _end(question: str, row: Row) -> int | None:
+    """The row at the end of the table's order a superlative question asks for, or None
+    (no superlative, or no order to read): the extreme of a column of figures the question
+    names ("the most points"), else the first place of a rank column (keys 1, 2, 3 …), else,
+    for "top"/"most", the first row (a table lists its leader first)."""
+    asked = {word.casefold() for word in _WORD.findall(question)}
+    highest, lowest = bool(asked & _HIGHEST), bool(asked & _LOWEST)
+    if highest == lowest or row.header is None:
+        return None
+    words = set(terms(question))
+    for column, name in enumerate(row.header[1:], 1):
+        named = set(terms(name))
+        if not named or not all(matches(term, words) for term in named):
+            continue
+        values = [_amount(cells[column]) if column < len(cells) else None for cells in row.sheet]
+        if all(value is not None for value in values):
+            extreme = (max if highest else min)(v for v in values if v is not None)
+            return values.index(extreme)
+    keys = [cells[0] for cells in row.sheet]
+    if keys == [str(place) for place in range(1, len(keys) + 1)]:
+        return 0 if highest else len(keys) - 1
+    return 0 if highest else None
+
+
+def focused(question: str, rows: Sequence[tuple[int, Row | None]]) -> list[bool]:
+    """Which of the answering sentences stay, given (source, row) for each (row None: prose,
+    which stays). In a table with a header, a row whose key names the question's subject
+    ("Interim service", "Castleby Town") is the answer: the table's other rows answer the
+    same column for another subject and go. With no row named, a superlative question keeps
+    the row at the end of the table's order it asks for. A header-less sheet's rows are
+    attributes of one subject, so they are all kept."""
+    words = set(terms(question))
+    numbers = set(_AMOUNT.findall(question))
+    chosen: dict[tuple[int, int], set[int]] = {}
+    for n, row in rows:
+        if row is None or row.header is None or (n, row.table) in chosen:
+            continue
+        named = {
+            place
+            for place, cells in enumerate(row.sheet)
+            if any(_names_subject(key, words, numbers) for key in (cells[0], *_names(list(cells))))
+        }
+        end = _end(question, row)
+        if named:
+            chosen[(n, row.table)] = named
+        elif end is not None:
+            chosen[(n, row.table)] = {end}
+    return [
+        row is None or (n, row.table) not in chosen or row.index in chosen[(n, row.table)]
+        for n, row in rows
+    ]
