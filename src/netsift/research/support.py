@@ -356,9 +356,13 @@ def without_metadata(text: str) -> str:
     return " ".join(_METADATA.sub(" ", text).split())
 
 
-def is_metadata(sentence: str) -> bool:
-    """True when nothing but metadata is left of `sentence`."""
-    return len(without_metadata(sentence)) < MIN_EVIDENCE_CHARS
+def is_metadata(sentence: str, *, whole_line: bool = False) -> bool:
+    """True when nothing but metadata is left of `sentence`. A whole line of the page (a
+    table row: "Zinc: 4 mg") says its fact however short, unless metadata was cut from it."""
+    left = without_metadata(sentence)
+    if whole_line and left == " ".join(sentence.split()):
+        return not left
+    return len(left) < MIN_EVIDENCE_CHARS
 
 
 def _numbers(text: str) -> set[str]:

@@ -488,7 +488,7 @@ def synthesize_extractive(
                 continue
             if not occurs(sentence, source.text):
                 continue
-            if is_metadata(sentence):
+            if is_metadata(sentence, whole_line=whole_line):
                 continue
             candidates.append((passage.source, sentence))
     titles = [s.title or "" for s in sources.values()]
