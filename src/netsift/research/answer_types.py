@@ -63,7 +63,9 @@ _LENGTH = (
 _AREA = (
     r"square (?:metres?|meters?|kilometres?|kilometers?|miles?|feet)|km2|km²|m2|m²|hectares?|acres?"
 )
-_TIME = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|decades?|centuries"
+_TIME = (
+    r"seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|decades?|centuries"
+)
 _MASS = r"tonnes?|tons?|kg|kilograms?|grams?|g|pounds?|lb"
 _SPEED = r"km/h|mph|knots?|per (?:hour|second)|m/s|metres per second|kilometres per hour"
 _TEMPERATURE = r"degrees?|°|kelvin|celsius|fahrenheit|K"
@@ -124,7 +126,7 @@ _MONEY_AMOUNT = re.compile(
 
 _WHEN = re.compile(
     r"^\s*(?:when|in what year|what year|which year|what date|on what date|in which year|"
-    r"what century|in what century)\b",
+    r"what century|in what century|what time|at what time)\b",
     re.IGNORECASE,
 )
 _HOW = re.compile(

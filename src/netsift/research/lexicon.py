@@ -79,10 +79,12 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ("releas", "publish", "launch", "debut", "issu", "come"),  # "came out"
     ("design", "architect", "plan", "draw", "conceiv"),
     ("climb", "climber", "ascent", "ascend", "summit", "scal"),
-    ("live", "life", "lifespan", "surviv"),
+    # How long something lasts is its life: a battery's "Battery life (h)" column.
+    ("live", "life", "lifespan", "surviv", "last"),
     ("long", "length", "stretch", "extend", "span", "measur"),
     ("tall", "high", "height", "rise", "elevation", "altitud", "stand"),
     ("deep", "depth", "deepest"),
+    ("dens", "density"),  # "how dense" is read in a "Density" column
     ("big", "size", "larg", "measur", "dimension"),
     ("fast", "speed", "velocity", "travel", "mov"),
     # What something costs, as a price list's header says it: "What does X cost?" is read

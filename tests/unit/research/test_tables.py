@@ -193,3 +193,22 @@ def test_the_nearest_lines_show_each_row_once() -> None:
     assert not who.answered
     quotes = [c.quote for c in who.citations]
     assert quotes and len(quotes) == len(set(quotes))
+
+
+def test_headers_read_by_sense_and_unit() -> None:
+    lamps = "Lamp\tBattery life (h)\tWeight (g)\nFell Lite\t14\t92\nRidge Pro\t30\t140"
+    source = Source(1, "http://lamps.test/head-torches", "Head torches tested", lamps)
+    # "last" is the sense of "life"; "h" after a number is hours.
+    life = _ask("How long does the Ridge Pro battery last?", lamps, source)
+    assert [c.quote for c in life.citations] == ["Ridge Pro 30 140"]
+    woods = "Wood\tDensity (kg/m³)\nBalsa\t160\nLignum vitae\t1,260"
+    source = Source(1, "http://woods.test/density", "Timber densities", woods)
+    dense = _ask("How dense is lignum vitae wood?", woods, source)
+    assert [c.quote for c in dense.citations] == ["Lignum vitae 1,260"]
+
+
+def test_what_time_asks_for_a_time_of_day() -> None:
+    ferries = "Pier\tWeekdays\tSundays\nPort Ellis\t06:40\t09:15\nKirkby Slip\t07:05\t09:40"
+    source = Source(1, "http://ferry.test/sailings", "Ellis ferry sailings", ferries)
+    sailing = _ask("What time does the ferry sail from Kirkby Slip on Sundays?", ferries, source)
+    assert [c.quote for c in sailing.citations] == ["Kirkby Slip 07:05 09:40"]
