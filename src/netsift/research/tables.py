@@ -215,13 +215,26 @@ def occurs(sentence: str, text: str) -> bool:
 
 # Words that ask for the row at one end of a table's order ("which team is top?", "the
 # cheapest plan"): that row answers, not every row with a team in it.
-_HIGHEST = frozenset(
-    "top first most highest best largest biggest greatest leading leader longest heaviest "
-    "fastest tallest".split()
-)
-_LOWEST = frozenset(
-    "bottom last least lowest fewest smallest cheapest shortest lightest slowest".split()
-)
+# The head or the tail of the table's own order: its rank column, else its first row.
+_HEAD_OF_ORDER = frozenset("top first leading leader best winner".split())
+_TAIL_OF_ORDER = frozenset("bottom last worst".split())
+# The extreme of a column of figures: of a column the question names ("the most points"),
+# or, for an adjective that says its measure, of a column of that sense ("the cheapest" is
+# the lowest price): word -> (the measure's stem, "" for any named column; highest?).
+_EXTREMES: dict[str, tuple[str, bool]] = {
+    **dict.fromkeys(("most", "highest", "greatest", "largest", "biggest"), ("", True)),
+    **dict.fromkeys(("least", "lowest", "fewest", "smallest"), ("", False)),
+    "cheapest": ("cost", False),
+    "dearest": ("cost", True),
+    "priciest": ("cost", True),
+    "heaviest": ("weigh", True),
+    "lightest": ("weigh", False),
+    "fastest": ("fast", True),
+    "slowest": ("fast", False),
+    "longest": ("long", True),
+    "shortest": ("long", False),
+    "tallest": ("tall", True),
+}
 _AMOUNT = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[\w']+")
 
@@ -238,28 +251,47 @@ def _amount(cell: str) -> float | None:
     return float(found.group(0).replace(",", "")) if found else None
 
 
+def _extreme(question: str, asked: set[str], header: tuple[str, ...], row: Row) -> int | None:
+    """The row holding the extreme of the column of figures a superlative names, or None."""
+    words = set(terms(question))
+    for word in sorted(asked & _EXTREMES.keys()):
+        measure, highest = _EXTREMES[word]
+        for column, name in enumerate(header[1:], 1):
+            named = set(terms(name))
+            if measure:
+                if not any(matches(term, {measure}) for term in named):
+                    continue
+            elif not named or not all(matches(term, words) for term in named):
+                continue
+            values = [_amount(c[column]) if column < len(c) else None for c in row.sheet]
+            if all(value is not None for value in values):
+                extreme = (max if highest else min)(v for v in values if v is not None)
+                return values.index(extreme)
+    return None
+
+
 def _end(question: str, row: Row) -> int | None:
     """The row at the end of the table's order a superlative question asks for, or None
-    (no superlative, or no order to read): the extreme of a column of figures the question
-    names ("the most points"), else the first place of a rank column (keys 1, 2, 3 …), else,
-    for "top"/"most", the first row (a table lists its leader first)."""
-    asked = {word.casefold() for word in _WORD.findall(question)}
-    highest, lowest = bool(asked & _HIGHEST), bool(asked & _LOWEST)
-    if highest == lowest or row.header is None:
+    (no superlative, or no order to read): the extreme of the column of figures it names or
+    means ("the most points", "the cheapest"); else the head or tail of a rank column (keys
+    1, 2, 3 …); else, for the head ("top", "first", "the most"), the first row — a table
+    lists its leader first. "first" orders rows, not a column: "the first lighthouse lit"
+    is not the highest figure under "First lit"."""
+    if row.header is None:
         return None
-    words = set(terms(question))
-    for column, name in enumerate(row.header[1:], 1):
-        named = set(terms(name))
-        if not named or not all(matches(term, words) for term in named):
-            continue
-        values = [_amount(cells[column]) if column < len(cells) else None for cells in row.sheet]
-        if all(value is not None for value in values):
-            extreme = (max if highest else min)(v for v in values if v is not None)
-            return values.index(extreme)
+    asked = {word.casefold() for word in _WORD.findall(question)}
+    if (extreme := _extreme(question, asked, row.header, row)) is not None:
+        return extreme
+    head = bool(asked & _HEAD_OF_ORDER) or any(_EXTREMES[w][1] for w in asked & _EXTREMES.keys())
+    tail = bool(asked & _TAIL_OF_ORDER) or any(
+        not _EXTREMES[w][1] for w in asked & _EXTREMES.keys()
+    )
+    if head == tail:
+        return None
     keys = [cells[0] for cells in row.sheet]
     if keys == [str(place) for place in range(1, len(keys) + 1)]:
-        return 0 if highest else len(keys) - 1
-    return 0 if highest else None
+        return 0 if head else len(keys) - 1
+    return 0 if head else None
 
 
 def focused(question: str, rows: Sequence[tuple[int, Row | None]]) -> list[bool]:

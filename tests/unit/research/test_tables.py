@@ -212,3 +212,19 @@ def test_what_time_asks_for_a_time_of_day() -> None:
     source = Source(1, "http://ferry.test/sailings", "Ellis ferry sailings", ferries)
     sailing = _ask("What time does the ferry sail from Kirkby Slip on Sundays?", ferries, source)
     assert [c.quote for c in sailing.citations] == ["Kirkby Slip 07:05 09:40"]
+
+
+def test_a_superlative_reads_the_column_its_adjective_measures() -> None:
+    plans = "Plan\tMonthly price\tData\nSpark\t£12\t10 GB\nEmber\t£7\t2 GB\nBlaze\t£20\t50 GB"
+    rows = [(1, row_of(s, plans)) for s in judged_text(plans).splitlines()[1:]]
+    kept = focused("Which plan is the cheapest?", rows)
+    assert {row.cells[0] for (_, row), keep in zip(rows, kept, strict=True) if keep and row} == {
+        "Ember"
+    }
+    # "first" orders the rows, not a column of dates: the first row, not the latest year.
+    lights = judged_text(LIGHTHOUSES).splitlines()[3:]
+    rows = [(1, row_of(s, LIGHTHOUSES)) for s in lights]
+    kept = focused("Which was the first lighthouse lit on the Vell coast?", rows)
+    assert {row.cells[0] for (_, row), keep in zip(rows, kept, strict=True) if keep and row} == {
+        "Skerrow Point"
+    }
