@@ -494,7 +494,7 @@ def synthesize_extractive(
     titles = [s.title or "" for s in sources.values()]
     relevance = Relevance(question, [sentence for _, sentence in candidates], titles)
     judged = [
-        (relevance.answers(sentence, sources[n].title or ""), n, sentence)
+        (relevance.answers(sentence, _context(n, sentence, sources)), n, sentence)
         for n, sentence in candidates
     ]
     ok = [(part, -coverage, n, sentence) for (yes, coverage, part), n, sentence in judged if yes]
@@ -518,6 +518,14 @@ def synthesize_extractive(
         "that answer the question."
     )
     return Synthesis(answer=f"{header}\n\n{lines}", citations=citations)
+
+
+def _context(n: int, sentence: str, sources: dict[int, Source]) -> str:
+    """What a sentence is said under: its page's title, and a table row's caption too (the
+    row "Harlow Cross 07:43" is a first bus's time because its table says so)."""
+    title = sources[n].title or ""
+    row = row_of(sentence, sources[n].text)
+    return f"{title} {row.caption}" if row and row.caption else title
 
 
 def _strongest(

@@ -45,6 +45,9 @@ MAX_TERM_WORDS = 6
 _SENTENCE_END = re.compile(r"[.!?:;]$")
 # Two pairs at least: one short item followed by a sentence is just a list.
 MIN_DEFINITIONS = 2
+# A table's caption (or the heading over it) is a short line with no sentence end; a longer
+# line above a table is the prose before it, about more than the table.
+MAX_CAPTION_WORDS = 10
 
 
 def _cell(header: str, value: str) -> str:
@@ -65,6 +68,7 @@ class Row:
     header: tuple[str, ...] | None
     cells: tuple[str, ...]
     sheet: tuple[tuple[str, ...], ...] = field(default=(), compare=False, repr=False)  # all rows
+    caption: str = ""  # the table's own title, the short line above it ("First bus from each stop")
 
 
 def _names(cells: list[str]) -> list[str]:
@@ -135,7 +139,7 @@ def _read(text: str) -> tuple[list[str], dict[str, _Statement]]:
             heading = tuple(cell.strip() for cell in header) if header is not None else None
             sheet = tuple(tuple(cell.strip() for cell in cells) for cells in run[body:])
             for place, (cells, line) in enumerate(zip(run[body:], raw[body:], strict=True)):
-                row = Row(tables, place, heading, sheet[place], sheet)
+                row = Row(tables, place, heading, sheet[place], sheet, _caption(lines, index))
                 for statement in _row_statements(header, cells):
                     out.append(statement)
                     # the row as the text holds it
@@ -155,6 +159,15 @@ def _read(text: str) -> tuple[list[str], dict[str, _Statement]]:
         out.append(lines[index])
         index += 1
     return out, quotes
+
+
+def _caption(lines: list[str], start: int) -> str:
+    """The short line right above a table at `start`, which names what its rows are ("First
+    bus from each stop", "Nutrition per 100 g"), or ""."""
+    above = lines[start - 1].strip() if start else ""
+    if not above or _cells(above) or _SENTENCE_END.search(above):
+        return ""
+    return above if len(above.split()) <= MAX_CAPTION_WORDS else ""
 
 
 def _definitions(lines: list[str], start: int) -> list[tuple[str, str]]:

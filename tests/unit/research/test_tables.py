@@ -228,3 +228,20 @@ def test_a_superlative_reads_the_column_its_adjective_measures() -> None:
     assert {row.cells[0] for (_, row), keep in zip(rows, kept, strict=True) if keep and row} == {
         "Skerrow Point"
     }
+
+
+def test_a_caption_is_what_the_rows_are() -> None:
+    late = (
+        "Our branches keep longer hours twice a week.\n"
+        "Late opening by branch\n"
+        "Branch\tThursday\tFriday\nEastgate\t20:00\t21:00\nMill Road\t19:30\t20:30"
+    )
+    row = row_of("Branch: Mill Road; Friday: 20:30", late)
+    assert row is not None and row.caption == "Late opening by branch"
+    source = Source(1, "http://library.test/hours", "Ashby libraries", late)
+    friday = _ask("When is late opening at the Mill Road branch on a Friday?", late, source)
+    assert [c.quote for c in friday.citations] == ["Mill Road 19:30 20:30"]
+    # A sentence above a table is prose about more than the table, not its caption.
+    plain = "The lights are automated.\n" + "\n".join(LIGHTHOUSES.splitlines()[2:])
+    hanna = row_of("Lighthouse: Hanna Rock; Height: 23 m", plain)
+    assert hanna is not None and hanna.caption == ""
