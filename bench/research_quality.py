@@ -8,7 +8,9 @@ its pages on pinned `.test` hosts) with the Webb pages, the injection pages and 
 bench/quality_corpus.py (`--corpus original`, the default) or the held-back pages and
 questions of bench/quality_heldout.py (`--corpus heldout`: written apart from the research
 code and never tuned on) or the table-only questions of bench/quality_tables.py (`--corpus
-tables`: a spec sheet, a results table, a timetable, a glossary, a comparison), and asks
+tables`: a spec sheet, a results table, a timetable, a glossary, a comparison; `tables-fresh`
+and `tables-third`: two more table sets, bench/quality_tables_fresh.py and
+bench/quality_tables_third.py, each written before it was run), and asks
 every question of the corpus through the real Client: `extractive` without a model, `llm`
 with the real small model of the opt-in tier (Qwen2.5-Coder-0.5B behind llama.cpp's server,
 tests/local_llm.py; install it with `scripts/test-local-llm` once). Per mode it prints:
