@@ -1,14 +1,16 @@
 """Research answer quality: relevant, supported, honest when nothing answers, deaf to injection.
 
     .venv/bin/python bench/research_quality.py [--mode extractive|llm|both] [--limit N]
-        [--corpus original|heldout|tables]
+        [--corpus original|heldout|tables|tables-fresh|tables-third]
 
 Serves, in this process on 127.0.0.1, the tests' research web (a SearXNG-format engine and
 its pages on pinned `.test` hosts) with the Webb pages, the injection pages and the pages of
 bench/quality_corpus.py (`--corpus original`, the default) or the held-back pages and
 questions of bench/quality_heldout.py (`--corpus heldout`: written apart from the research
 code and never tuned on) or the table-only questions of bench/quality_tables.py (`--corpus
-tables`: a spec sheet, a results table, a timetable, a glossary, a comparison), and asks
+tables`: a spec sheet, a results table, a timetable, a glossary, a comparison; `tables-fresh`
+and `tables-third`: two more table sets, bench/quality_tables_fresh.py and
+bench/quality_tables_third.py, each written before it was run), and asks
 every question of the corpus through the real Client: `extractive` without a model, `llm`
 with the real small model of the opt-in tier (Qwen2.5-Coder-0.5B behind llama.cpp's server,
 tests/local_llm.py; install it with `scripts/test-local-llm` once). Per mode it prints:
@@ -46,7 +48,12 @@ sys.path.insert(0, str(REPO))
 from tests.integration.research.web import DOCS, INJECTION_DOCS, WebState, build_app  # noqa: E402
 from tests.offline_web.server import serve  # noqa: E402
 
-from bench import quality_heldout, quality_tables, quality_tables_fresh  # noqa: E402
+from bench import (  # noqa: E402
+    quality_heldout,
+    quality_tables,
+    quality_tables_fresh,
+    quality_tables_third,
+)
 from bench.quality_corpus import PAGES, QUESTIONS, SUPPORT_PAIRS, Question  # noqa: E402
 from netsift.client import Client  # noqa: E402
 from netsift.config import Settings  # noqa: E402
@@ -63,6 +70,11 @@ CORPORA = {
         quality_tables_fresh.PAGES,
         quality_tables_fresh.QUESTIONS,
         quality_tables_fresh.PAYLOADS,
+    ),
+    "tables-third": (
+        quality_tables_third.PAGES,
+        quality_tables_third.QUESTIONS,
+        quality_tables_third.PAYLOADS,
     ),
 }
 

@@ -63,7 +63,9 @@ _LENGTH = (
 _AREA = (
     r"square (?:metres?|meters?|kilometres?|kilometers?|miles?|feet)|km2|km²|m2|m²|hectares?|acres?"
 )
-_TIME = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|decades?|centuries"
+_TIME = (
+    r"seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|decades?|centuries"
+)
 _MASS = r"tonnes?|tons?|kg|kilograms?|grams?|g|pounds?|lb"
 _SPEED = r"km/h|mph|knots?|per (?:hour|second)|m/s|metres per second|kilometres per hour"
 _TEMPERATURE = r"degrees?|°|kelvin|celsius|fahrenheit|K"
@@ -105,6 +107,8 @@ DIMENSIONS = {
     "temperature": "hot",
     "cost": "cost",
     "price": "cost",
+    "fee": "cost",
+    "fare": "cost",
     "budget": "cost",
     "population": "many",
 }
@@ -122,7 +126,7 @@ _MONEY_AMOUNT = re.compile(
 
 _WHEN = re.compile(
     r"^\s*(?:when|in what year|what year|which year|what date|on what date|in which year|"
-    r"what century|in what century)\b",
+    r"what century|in what century|what time|at what time)\b",
     re.IGNORECASE,
 )
 _HOW = re.compile(
@@ -146,6 +150,8 @@ _HEAD = re.compile(
     rf"{_WHEN.pattern}|{_HOW.pattern}|{_WHAT_DIMENSION.pattern}|{_DIMENSION_OF.pattern}",
     re.IGNORECASE,
 )
+# "What does a brake fluid change cost?": a price asked for with "what … cost".
+_WHAT_COST = re.compile(r"^\s*what (?:does|do|did|will|would) \S.* cost\b", re.IGNORECASE)
 _SPENDING = re.compile(r"\b(?:cost|costs|price|pay|paid|spend|spent|budget|worth)\b", re.I)
 _COUNTED = re.compile(r"\bhow (?:many|much) ([a-z][\w-]*)", re.IGNORECASE)
 _AUXILIARY = frozenset(
@@ -177,6 +183,8 @@ def expect(part: str) -> Expectation:
     elif match := (_WHAT_DIMENSION.search(part) or _DIMENSION_OF.search(part)):
         word = next(g for g in match.groups() if g).casefold()
         head = DIMENSIONS.get(word, "many")
+    elif _WHAT_COST.search(part):
+        head = "cost"
     if head is None:
         return Expectation(None)
     if head == "cost" or (head == "much" and _SPENDING.search(part)):

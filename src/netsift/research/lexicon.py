@@ -6,8 +6,11 @@ question asks when it "opened". WordNet would be the classical source, but its d
 an installable package here, and its synsets are too wide for a yes/no relevance rule (it
 puts "open" with "afford" and "candid"). So this is a small, hand-written list of the
 predicates that factual questions ask about — building, founding, discovering, measuring,
-releasing, living, containing — each group one sense. A word may be in several groups
-("build" is both making something and completing it); two words match when they share one.
+releasing, living, containing — each group one sense — and the headers a table names those
+predicates by ("Price" for what something costs, "Duration" for how long it takes, "Sleeps"
+for how many people a room takes: research/tables.py reads a cell with its header). A word
+may be in several groups ("build" is both making something and completing it); two words
+match when they share one.
 
 Stems are `support.stem`'s (the same light suffix fold the rules use everywhere, a final
 "e" dropped: "larg", "pric").
@@ -76,13 +79,17 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ("releas", "publish", "launch", "debut", "issu", "come"),  # "came out"
     ("design", "architect", "plan", "draw", "conceiv"),
     ("climb", "climber", "ascent", "ascend", "summit", "scal"),
-    ("live", "life", "lifespan", "surviv"),
+    # How long something lasts is its life: a battery's "Battery life (h)" column.
+    ("live", "life", "lifespan", "surviv", "last"),
     ("long", "length", "stretch", "extend", "span", "measur"),
     ("tall", "high", "height", "rise", "elevation", "altitud", "stand"),
     ("deep", "depth", "deepest"),
+    ("dens", "density"),  # "how dense" is read in a "Density" column
     ("big", "size", "larg", "measur", "dimension"),
     ("fast", "speed", "velocity", "travel", "mov"),
-    ("cost", "pric", "budget", "spend", "pay"),
+    # What something costs, as a price list's header says it: "What does X cost?" is read
+    # in the "Price", "Fee" or "Fare" column.
+    ("cost", "pric", "budget", "spend", "pay", "fee", "fare", "tariff"),
     ("visit", "visitor", "tourist", "attend"),
     ("win", "award", "priz", "receiv"),
     ("die", "death", "kill"),
@@ -94,10 +101,14 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ("lead", "leader", "command", "direct"),
     ("paint", "painter", "portrait"),
     ("carv", "cut", "hewn"),
-    ("take", "spend", "last", "requir"),  # how long something took
+    # How long something takes: a table's "Duration" or "Time" column.
+    ("take", "spend", "last", "requir", "duration", "time"),
     ("orbit", "circl", "revolv"),
     ("weigh", "weight", "heavy", "mass"),
     ("spectator", "visitor", "peopl", "crowd", "audienc"),
+    # How many people a room, a vehicle or a hall takes: "how many people does it sleep /
+    # seat" is read in a "Sleeps", "Seats", "Capacity" or "Guests" column.
+    ("peopl", "person", "guest", "sleep", "seat", "capacity", "occupant", "accommodat"),
 )
 
 SYNONYMS: dict[str, frozenset[int]] = {}

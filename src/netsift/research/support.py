@@ -33,6 +33,7 @@ __all__ = [
     "expected_kind",
     "identifying",
     "is_metadata",
+    "matches",
     "names",
     "question_parts",
     "supports",
@@ -168,7 +169,7 @@ class _Part:
     names: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
 
-def _matches(term: str, words: set[str]) -> bool:
+def matches(term: str, words: set[str]) -> bool:
     """`term` is in `words`, itself or by a word of the same sense (lexicon.py)."""
     if term in words:
         return True
@@ -255,7 +256,7 @@ class Relevance:
             for term in group:
                 weight = factor * self.weight[term]
                 total += weight
-                if _matches(term, words):
+                if matches(term, words):
                     got += weight
                 elif term in titled:
                     got += title_weight * weight
@@ -303,7 +304,7 @@ class Relevance:
             return False, *self.best(sentence)
         if self.numbers - _numbers(f"{sentence} {title}"):
             return False, *self.best(sentence)  # "Rust 2.0", "the 1908 Olympics": that one
-        if self.focus and not _matches(self.focus, words):
+        if self.focus and not matches(self.focus, words):
             return False, *self.best(sentence)
         title_weight = 1.0 if _ANAPHOR.search(sentence) else TITLE_WEIGHT
         known = self.question_words | frozenset(w.casefold() for w in re.findall(r"[\w']+", title))
@@ -316,7 +317,7 @@ class Relevance:
             # untyped answer must add more than a heading that repeats the question.
             if new_terms < (1 if part.expectation.kind else MIN_NEW_TERMS):
                 continue
-            if not all(_matches(term, named[0]) for term in part.counted):
+            if not all(matches(term, named[0]) for term in part.counted):
                 continue
             coverage = self._coverage(part, *named, title_weight)
             if coverage >= MIN_COVERAGE:
@@ -355,9 +356,13 @@ def without_metadata(text: str) -> str:
     return " ".join(_METADATA.sub(" ", text).split())
 
 
-def is_metadata(sentence: str) -> bool:
-    """True when nothing but metadata is left of `sentence`."""
-    return len(without_metadata(sentence)) < MIN_EVIDENCE_CHARS
+def is_metadata(sentence: str, *, whole_line: bool = False) -> bool:
+    """True when nothing but metadata is left of `sentence`. A whole line of the page (a
+    table row: "Zinc: 4 mg") says its fact however short, unless metadata was cut from it."""
+    left = without_metadata(sentence)
+    if whole_line and left == " ".join(sentence.split()):
+        return not left
+    return len(left) < MIN_EVIDENCE_CHARS
 
 
 def _numbers(text: str) -> set[str]:

@@ -32,7 +32,7 @@ from .judge import judge_passages
 from .llm import LLM
 from .passages import Passage
 from .support import Relevance, is_metadata, supports, terms
-from .tables import occurs, quoted
+from .tables import focused, occurs, quoted, row_of, said
 
 __all__ = [
     "Sentence",
@@ -133,7 +133,9 @@ def build_context(
             for sentence in split_sentences(fence(text)):
                 if sentence.casefold() in seen or len(normalize(sentence)) < MIN_QUOTE_CHARS:
                     continue
-                if find_instruction(sentence, source.url) or sentence in set_aside:
+                if find_instruction(said(sentence, source.text), source.url):
+                    continue
+                if sentence in set_aside:
                     continue  # data, never instructions: the model does not see it
                 seen.add(sentence.casefold())
                 sentence_id = f"{n}.{len(lines)}"
@@ -475,28 +477,39 @@ def synthesize_extractive(
         source = sources[passage.source]
         for sentence in split_sentences(passage.text):
             key = normalize(sentence)
-            if not MIN_ANSWER_CHARS <= len(sentence) <= MAX_QUOTE_CHARS or key in seen:
+            # A table row's statement is quoted as a whole line of the page however short
+            # ("Salt: 0.02 g"); a shorter fragment of prose says too little to quote.
+            whole_line = row_of(sentence, source.text) is not None
+            short = len(sentence) < MIN_ANSWER_CHARS and not whole_line
+            if short or len(sentence) > MAX_QUOTE_CHARS or key in seen:
                 continue
             seen.add(key)
-            if find_instruction(sentence, source.url) or not occurs(sentence, source.text):
+            if find_instruction(said(sentence, source.text), source.url):
                 continue
-            if is_metadata(sentence):
+            if not occurs(sentence, source.text):
+                continue
+            if is_metadata(sentence, whole_line=whole_line):
                 continue
             candidates.append((passage.source, sentence))
     titles = [s.title or "" for s in sources.values()]
     relevance = Relevance(question, [sentence for _, sentence in candidates], titles)
     judged = [
-        (relevance.answers(sentence, sources[n].title or ""), n, sentence)
+        (relevance.answers(sentence, _context(n, sentence, sources)), n, sentence)
         for n, sentence in candidates
     ]
+    ok = [(part, -coverage, n, sentence) for (yes, coverage, part), n, sentence in judged if yes]
+    # Other rows of the subject's table answer its column for another subject (tables.py).
+    rows = [(n, row_of(sentence, sources[n].text)) for _, _, n, sentence in ok]
     answering = _strongest(
-        sorted((part, -coverage, n, sentence) for (ok, coverage, part), n, sentence in judged if ok)
+        sorted(line for line, kept in zip(ok, focused(question, rows), strict=True) if kept)
     )
     if not answering:
         closest = sorted(
             ((-coverage, n, sentence) for (_, coverage, _), n, sentence in judged if coverage > 0)
-        )[:NEARBY_LINES]
-        nearby = [_cite(n, sentence, sources) for _, n, sentence in closest]
+        )
+        # A row's statements are quoted as the one row line: each quote shown once.
+        nearby = _unique([_cite(n, sentence, sources) for _, n, sentence in closest])
+        nearby = nearby[:NEARBY_LINES]
         return Synthesis(answer=not_found(nearby), citations=nearby, answered=False)
     citations = _unique([_cite(n, sentence, sources) for _, _, n, sentence in answering])
     lines = "\n".join(f"- \u201c{c.quote}\u201d [{c.n}]" for c in citations)
@@ -505,6 +518,14 @@ def synthesize_extractive(
         "that answer the question."
     )
     return Synthesis(answer=f"{header}\n\n{lines}", citations=citations)
+
+
+def _context(n: int, sentence: str, sources: dict[int, Source]) -> str:
+    """What a sentence is said under: its page's title, and a table row's caption too (the
+    row "Harlow Cross 07:43" is a first bus's time because its table says so)."""
+    title = sources[n].title or ""
+    row = row_of(sentence, sources[n].text)
+    return f"{title} {row.caption}" if row and row.caption else title
 
 
 def _strongest(

@@ -26,11 +26,14 @@ request takes…`, quoted as the definition's line).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .citations import normalize, quote_occurs, split_sentences
+from .support import matches, terms
 
-__all__ = ["judged_text", "occurs", "quoted"]
+__all__ = ["Row", "focused", "judged_text", "occurs", "quoted", "row_of", "said"]
 
 _PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?\S)\s*\((?P<unit>[^()\s]{1,10})\)$")
@@ -42,6 +45,9 @@ MAX_TERM_WORDS = 6
 _SENTENCE_END = re.compile(r"[.!?:;]$")
 # Two pairs at least: one short item followed by a sentence is just a list.
 MIN_DEFINITIONS = 2
+# A table's caption (or the heading over it) is a short line with no sentence end; a longer
+# line above a table is the prose before it, about more than the table.
+MAX_CAPTION_WORDS = 10
 
 
 def _cell(header: str, value: str) -> str:
@@ -52,6 +58,24 @@ def _cell(header: str, value: str) -> str:
     return f"{header}: {value}" if header else value
 
 
+@dataclass(frozen=True)
+class Row:
+    """A table row research judged: which table of the text, its place in it, the table's
+    header (None: a header-less sheet) and its cells."""
+
+    table: int
+    index: int
+    header: tuple[str, ...] | None
+    cells: tuple[str, ...]
+    sheet: tuple[tuple[str, ...], ...] = field(default=(), compare=False, repr=False)  # all rows
+    caption: str = ""  # the table's own title, the short line above it ("First bus from each stop")
+
+
+def _names(cells: list[str]) -> list[str]:
+    """A row's text cells that name something (a runner, a club): capitalised, no figure."""
+    return [c for c in cells[1:] if c[:1].isupper() and not _FIGURE.match(c)]
+
+
 def _row_statements(header: list[str] | None, cells: list[str]) -> list[str]:
     """The row as statements, one a column: the row's key (its first cell, with its header)
     and the names it holds (capitalised text cells: a runner, a club), then that column's
@@ -60,7 +84,7 @@ def _row_statements(header: list[str] | None, cells: list[str]) -> list[str]:
     cells = [cell.strip() for cell in cells]
     if header is None:
         return [f"{cells[0]}: {', '.join(c for c in cells[1:] if c)}"] if cells[0] else []
-    named = [c for c in cells[1:] if c[:1].isupper() and not _FIGURE.match(c)]
+    named = _names(cells)
     statements = []
     for column in range(1, len(cells)):
         value = cells[column]
@@ -88,13 +112,20 @@ def _cells(line: str) -> list[str] | None:
     return None
 
 
-def _read(text: str) -> tuple[list[str], dict[str, str]]:
+@dataclass(frozen=True)
+class _Statement:
+    quote: str  # verbatim: the row's line, or the definition
+    row: Row | None  # None: a definition
+
+
+def _read(text: str) -> tuple[list[str], dict[str, _Statement]]:
     """The text with every table row and definition replaced by its statements, and each
-    statement's verbatim quote (normalised statement → quote)."""
+    statement's verbatim quote and row (normalised statement → statement)."""
     lines = text.split("\n")
     out: list[str] = []
-    quotes: dict[str, str] = {}
+    quotes: dict[str, _Statement] = {}
     index = 0
+    tables = 0
     while index < len(lines):
         run: list[list[str]] = []
         while index + len(run) < len(lines) and (cells := _cells(lines[index + len(run)])):
@@ -105,10 +136,15 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
             if header is not None:
                 out.append(raw[0])
             body = 1 if header is not None else 0
-            for cells, line in zip(run[body:], raw[body:], strict=True):
+            heading = tuple(cell.strip() for cell in header) if header is not None else None
+            sheet = tuple(tuple(cell.strip() for cell in cells) for cells in run[body:])
+            for place, (cells, line) in enumerate(zip(run[body:], raw[body:], strict=True)):
+                row = Row(tables, place, heading, sheet[place], sheet, _caption(lines, index))
                 for statement in _row_statements(header, cells):
                     out.append(statement)
-                    quotes[normalize(statement)] = line  # the row as the text holds it
+                    # the row as the text holds it
+                    quotes.setdefault(normalize(statement), _Statement(line, row))
+            tables += 1
             index += len(run)
             continue
         definitions = _definitions(lines, index)
@@ -117,12 +153,21 @@ def _read(text: str) -> tuple[list[str], dict[str, str]]:
                 said = (split_sentences(definition) or [definition])[0]
                 statement = f"{term}: {said}"
                 out.append(statement)
-                quotes[normalize(statement)] = said
+                quotes.setdefault(normalize(statement), _Statement(said, None))
             index += 2 * len(definitions)
             continue
         out.append(lines[index])
         index += 1
     return out, quotes
+
+
+def _caption(lines: list[str], start: int) -> str:
+    """The short line right above a table at `start`, which names what its rows are ("First
+    bus from each stop", "Nutrition per 100 g"), or ""."""
+    above = lines[start - 1].strip() if start else ""
+    if not above or _cells(above) or _SENTENCE_END.search(above):
+        return ""
+    return above if len(above.split()) <= MAX_CAPTION_WORDS else ""
 
 
 def _definitions(lines: list[str], start: int) -> list[tuple[str, str]]:
@@ -143,7 +188,7 @@ def _definitions(lines: list[str], start: int) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=64)
-def _cached(text: str) -> tuple[str, dict[str, str]]:
+def _cached(text: str) -> tuple[str, dict[str, _Statement]]:
     lines, quotes = _read(text)
     return "\n".join(lines), quotes
 
@@ -156,10 +201,136 @@ def judged_text(text: str) -> str:
 def quoted(sentence: str, text: str) -> str:
     """The verbatim quote for a sentence research judged: a row's statement is quoted as
     the row's line, a definition's as the definition; any other sentence is its own."""
-    return _cached(text)[1].get(normalize(sentence), sentence)
+    found = _cached(text)[1].get(normalize(sentence))
+    return found.quote if found else sentence
+
+
+def row_of(sentence: str, text: str) -> Row | None:
+    """The table row a judged sentence states a cell of (None: prose or a definition)."""
+    found = _cached(text)[1].get(normalize(sentence))
+    return found.row if found else None
+
+
+def said(sentence: str, text: str) -> str:
+    """What the page itself says for a judged sentence, to judge as an instruction: a row's
+    statement is netsift's wording ("Service: Brake fluid change" reads as an address to a
+    "service" and an order to "change"), so its row's line is judged; a definition's
+    statement is the page's term and definition, and prose is itself."""
+    found = _cached(text)[1].get(normalize(sentence))
+    return found.quote if found and found.row else sentence
 
 
 def occurs(sentence: str, text: str) -> bool:
     """Whether a judged sentence is from `text`: verbatim, or a statement of one of its rows
     (whose quote is verbatim)."""
     return normalize(sentence) in _cached(text)[1] or quote_occurs(sentence, text)
+
+
+# Words that ask for the row at one end of a table's order ("which team is top?", "the
+# cheapest plan"): that row answers, not every row with a team in it.
+# The head or the tail of the table's own order: its rank column, else its first row.
+_HEAD_OF_ORDER = frozenset("top first leading leader best winner".split())
+_TAIL_OF_ORDER = frozenset("bottom last worst".split())
+# The extreme of a column of figures: of a column the question names ("the most points"),
+# or, for an adjective that says its measure, of a column of that sense ("the cheapest" is
+# the lowest price): word -> (the measure's stem, "" for any named column; highest?).
+_EXTREMES: dict[str, tuple[str, bool]] = {
+    **dict.fromkeys(("most", "highest", "greatest", "largest", "biggest"), ("", True)),
+    **dict.fromkeys(("least", "lowest", "fewest", "smallest"), ("", False)),
+    "cheapest": ("cost", False),
+    "dearest": ("cost", True),
+    "priciest": ("cost", True),
+    "heaviest": ("weigh", True),
+    "lightest": ("weigh", False),
+    "fastest": ("fast", True),
+    "slowest": ("fast", False),
+    "longest": ("long", True),
+    "shortest": ("long", False),
+    "tallest": ("tall", True),
+}
+_AMOUNT = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_WORD = re.compile(r"[\w']+")
+
+
+def _names_subject(key: str, words: set[str], numbers: set[str]) -> bool:
+    """A key cell names the question's subject when all its words are the question's (a
+    figure, "4.1", must be one the question names whole: "2" is not in "4.2")."""
+    said = set(terms(key))
+    return bool(said) and said <= words and set(_AMOUNT.findall(key)) <= numbers
+
+
+def _amount(cell: str) -> float | None:
+    found = _AMOUNT.search(cell)
+    return float(found.group(0).replace(",", "")) if found else None
+
+
+def _extreme(question: str, asked: set[str], header: tuple[str, ...], row: Row) -> int | None:
+    """The row holding the extreme of the column of figures a superlative names, or None."""
+    words = set(terms(question))
+    for word in sorted(asked & _EXTREMES.keys()):
+        measure, highest = _EXTREMES[word]
+        for column, name in enumerate(header[1:], 1):
+            named = set(terms(name))
+            if measure:
+                if not any(matches(term, {measure}) for term in named):
+                    continue
+            elif not named or not all(matches(term, words) for term in named):
+                continue
+            values = [_amount(c[column]) if column < len(c) else None for c in row.sheet]
+            if all(value is not None for value in values):
+                extreme = (max if highest else min)(v for v in values if v is not None)
+                return values.index(extreme)
+    return None
+
+
+def _end(question: str, row: Row) -> int | None:
+    """The row at the end of the table's order a superlative question asks for, or None
+    (no superlative, or no order to read): the extreme of the column of figures it names or
+    means ("the most points", "the cheapest"); else the head or tail of a rank column (keys
+    1, 2, 3 …); else, for the head ("top", "first", "the most"), the first row — a table
+    lists its leader first. "first" orders rows, not a column: "the first lighthouse lit"
+    is not the highest figure under "First lit"."""
+    if row.header is None:
+        return None
+    asked = {word.casefold() for word in _WORD.findall(question)}
+    if (extreme := _extreme(question, asked, row.header, row)) is not None:
+        return extreme
+    head = bool(asked & _HEAD_OF_ORDER) or any(_EXTREMES[w][1] for w in asked & _EXTREMES.keys())
+    tail = bool(asked & _TAIL_OF_ORDER) or any(
+        not _EXTREMES[w][1] for w in asked & _EXTREMES.keys()
+    )
+    if head == tail:
+        return None
+    keys = [cells[0] for cells in row.sheet]
+    if keys == [str(place) for place in range(1, len(keys) + 1)]:
+        return 0 if head else len(keys) - 1
+    return 0 if head else None
+
+
+def focused(question: str, rows: Sequence[tuple[int, Row | None]]) -> list[bool]:
+    """Which of the answering sentences stay, given (source, row) for each (row None: prose,
+    which stays). In a table with a header, a row whose key names the question's subject
+    ("Interim service", "Castleby Town") is the answer: the table's other rows answer the
+    same column for another subject and go. With no row named, a superlative question keeps
+    the row at the end of the table's order it asks for. A header-less sheet's rows are
+    attributes of one subject, so they are all kept."""
+    words = set(terms(question))
+    numbers = set(_AMOUNT.findall(question))
+    chosen: dict[tuple[int, int], set[int]] = {}
+    for n, row in rows:
+        if row is None or row.header is None or (n, row.table) in chosen:
+            continue
+        named = {
+            place
+            for place, cells in enumerate(row.sheet)
+            if any(_names_subject(key, words, numbers) for key in (cells[0], *_names(list(cells))))
+        }
+        end = _end(question, row)
+        if named:
+            chosen[(n, row.table)] = named
+        elif end is not None:
+            chosen[(n, row.table)] = {end}
+    return [
+        row is None or (n, row.table) not in chosen or row.index in chosen[(n, row.table)]
+        for n, row in rows
+    ]
