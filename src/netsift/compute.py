@@ -47,9 +47,16 @@ T = TypeVar("T")
 INLINE_MAX_BYTES = 4096
 
 # The wall-clock backstop for a task: its CPU budget times this plus a grace period, for a worker
-# that stops using CPU (blocked, or starved on a busy host) rather than running over its budget.
+# that stops using CPU (blocked) rather than running over its budget (RLIMIT_CPU ends those).
 WALL_FACTOR = 3.0
 WALL_GRACE_SECONDS = 5.0
+# A worker only slowed by a busy core must not meet the backstop before its CPU budget: CFS
+# weighs a process at nice n about 1.25**-n of one at nice 0 (the kernel's sched_prio_to_weight:
+# 1024 at 0, 110 at 10), so beside one busy process of the server's priority a worker at nice n
+# gets 1 / (1 + 1.25**n) of the core, a tenth at 10. With a flat 3x, bench/hostile.py's 4 CPU s
+# pages ended `too_complex` (time) after 20 s having had 2.5 CPU s, on a host where one other
+# process of the session was busy.
+NICE_WEIGHT_STEP = 1.25
 
 # A worker is replaced after this many tasks, so slow leaks (caches in parsers, fragmentation
 # after a large page) cannot accumulate for the life of the server.
@@ -88,9 +95,10 @@ class ComputeLimits:
     cpu_seconds: int
     memory_mb: int
 
-    @property
-    def wall_seconds(self) -> float:
-        return self.cpu_seconds * WALL_FACTOR + WALL_GRACE_SECONDS
+    def wall_seconds(self, niceness: int = 0) -> float:
+        """The wall-clock backstop of a task run by a worker at `niceness`."""
+        factor = max(WALL_FACTOR, 1 + NICE_WEIGHT_STEP**niceness)
+        return self.cpu_seconds * factor + WALL_GRACE_SECONDS
 
 
 def _ready() -> bool:
@@ -142,7 +150,7 @@ class Compute:
         if forked is not None:
             limits = self.limits
             status, value = await forked.run(
-                limits.cpu_seconds, limits.wall_seconds, function, args
+                limits.cpu_seconds, limits.wall_seconds(oneshot.ONESHOT_NICENESS), function, args
             )
             return self._outcome(status, value, what)  # type: ignore[no-any-return]
         # starting the pool waits for the forkserver to import the extraction modules: seconds
@@ -153,12 +161,12 @@ class Compute:
         future = pool.schedule(
             run_task,
             args=[self.limits.cpu_seconds, function, args],
-            timeout=self.limits.wall_seconds,
+            timeout=self.limits.wall_seconds(self.niceness),
         )
         try:
             status, value = await asyncio.wrap_future(future)
         except FutureTimeout:
-            raise self._too_complex(what, "time", self.limits.wall_seconds) from None
+            raise self._too_complex(what, "time", self.limits.wall_seconds(self.niceness)) from None
         except ProcessExpired as exc:
             raise self._expired(what, exc.exitcode) from None
         except CancelledError:  # the pool was closed under us
@@ -168,8 +176,10 @@ class Compute:
     def _outcome(self, status: str, value: Any, what: str) -> Any:
         """A worker's answer (`run_task`'s, or a one-shot worker's time-out or death) as the
         function's value or the error it stands for."""
-        if status == "time":
-            raise self._too_complex(what, "time", self.limits.wall_seconds)
+        if status == "time":  # only the one-shot worker's own backstop answers so
+            raise self._too_complex(
+                what, "time", self.limits.wall_seconds(oneshot.ONESHOT_NICENESS)
+            )
         if status == "expired":
             raise self._expired(what, value)
         if status == "ok":
