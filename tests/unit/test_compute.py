@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import platform
 import subprocess
@@ -130,15 +129,6 @@ async def test_errors_inside_a_worker_keep_their_code(compute):
     with pytest.raises(UnsupportedContentType) as caught:
         await compute.run(_extract_content, png, "image/png", "http://x.test/i", "markdown", "auto")
     assert caught.value.details["content_type"] == "image/png"
-
-
-def frozen() -> int:
-    return gc.get_freeze_count()
-
-
-async def test_workers_leave_the_forkservers_heap_to_no_collection(compute):
-    """What the forkserver loaded is frozen: a worker's garbage collector never walks it."""
-    assert await compute.run(frozen) > 10_000
 
 
 async def test_workers_start_with_the_extraction_loaded(compute):
