@@ -23,7 +23,8 @@ __all__ = ["init_worker", "run_task"]
 # The heap a task grew is handed back to the kernel only when the worker then holds this many
 # MB more than when it started. Ordinary pages reuse what the last one freed: the article set's
 # 141 pages leave a worker at most ~18 MB above its start, and trimming after each of them, then
-# faulting the pages in again for the next, cost ~1.5 ms of a ~30 ms page (bench/fetch_one.py).
+# faulting the pages in again for the next, cost ~1.5 ms of a ~30 ms page (60 article pages
+# in-process, sum of per-page minima of 3; bench/README.md, "one page at a time").
 # A large page's tens of MB still go back at once.
 TRIM_ABOVE_MB = 32
 
