@@ -47,9 +47,16 @@ T = TypeVar("T")
 INLINE_MAX_BYTES = 4096
 
 # The wall-clock backstop for a task: its CPU budget times this plus a grace period, for a worker
-# that stops using CPU (blocked, or starved on a busy host) rather than running over its budget.
+# that stops using CPU (blocked) rather than running over its budget (RLIMIT_CPU ends those).
 WALL_FACTOR = 3.0
 WALL_GRACE_SECONDS = 5.0
+# A worker only slowed by a busy core must not meet the backstop before its CPU budget: CFS
+# weighs a process at nice n about 1.25**-n of one at nice 0 (the kernel's sched_prio_to_weight:
+# 1024 at 0, 110 at 10), so beside one busy process of the server's priority a worker at nice n
+# gets 1 / (1 + 1.25**n) of the core, a tenth at 10. With a flat 3x, bench/hostile.py's 4 CPU s
+# pages ended `too_complex` (time) after 20 s having had 2.5 CPU s, on a host where one other
+# process of the session was busy.
+NICE_WEIGHT_STEP = 1.25
 
 # A worker is replaced after this many tasks, so slow leaks (caches in parsers, fragmentation
 # after a large page) cannot accumulate for the life of the server.
@@ -58,7 +65,8 @@ TASKS_PER_WORKER = 500
 # Workers run at this much lower scheduling priority (nice) than the process that serves
 # requests: parsing is throughput work and answering is latency work, so when both want a
 # core the kernel runs the event loop first (at 10, CFS weighs a worker at about a tenth of
-# the loop on a contended core) while an idle core still goes wholly to the worker.
+# the loop on a contended core) while an idle core still goes wholly to the worker. One prompt
+# worker is exempt on a host of two cores or more (`Compute` says why).
 WORKER_NICENESS = 10
 
 # The modules a worker needs, imported once by the forkserver so each fork starts warm: the
@@ -88,9 +96,10 @@ class ComputeLimits:
     cpu_seconds: int
     memory_mb: int
 
-    @property
-    def wall_seconds(self) -> float:
-        return self.cpu_seconds * WALL_FACTOR + WALL_GRACE_SECONDS
+    def wall_seconds(self, niceness: int = 0) -> float:
+        """The wall-clock backstop of a task run by a worker at `niceness`."""
+        factor = max(WALL_FACTOR, 1 + NICE_WEIGHT_STEP**niceness)
+        return self.cpu_seconds * factor + WALL_GRACE_SECONDS
 
 
 def _ready() -> bool:
@@ -102,6 +111,14 @@ class Compute:
 
     The pool starts on first use, so a client that never parses a page never forks. `run` is
     safe to call from many tasks at once: extra work queues in the pool.
+
+    On a host with two cores or more, one of the workers is prompt: it runs at the serving
+    process's own priority and takes a task whenever it is free, the others at `niceness`.
+    One task at a time takes one core and leaves the serving process the rest, so it has
+    nothing to yield to, while at nice 10 it lost to every other busy process of its session
+    (bench/fetch_one.py: 158-193 ms a page against 95-105 at nice 0 on a loaded host, the same
+    CPU). When more tasks run than that, the nice workers take them and answering goes first
+    on the cores they share with the serving process.
     """
 
     def __init__(
@@ -112,24 +129,38 @@ class Compute:
         self.workers = workers
         self.limits = limits
         self.niceness = niceness
-        self._pool: ProcessPool | None = None
+        prompt = 1 if niceness > 0 and default_workers() >= 2 else 0
+        # (niceness, workers) of each pool: the prompt worker's, then the nice workers'
+        self._sizes = [(0, prompt), (niceness, workers - prompt)]
+        self._pools: list[ProcessPool | None] = [None, None]
+        self._prompt_busy = False
         self._lock = threading.Lock()
 
-    def _ensure_pool(self) -> ProcessPool:
+    def _ensure_pool(self, which: int) -> ProcessPool:
         with self._lock:
-            if self._pool is None or not self._pool.active:
+            pool = self._pools[which]
+            if pool is None or not pool.active:
+                niceness, workers = self._sizes[which]
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload([NO_MAIN, *PRELOAD, WARMUP])
-                self._pool = ProcessPool(
-                    max_workers=self.workers,
+                pool = ProcessPool(
+                    max_workers=workers,
                     max_tasks=TASKS_PER_WORKER,
                     initializer=init_worker,
-                    initargs=[self.limits.memory_mb, self.niceness],
+                    initargs=[self.limits.memory_mb, niceness],
                     context=context,
                 )
                 # pebble forks its workers on the first schedule: do it here, off the loop
-                self._pool.schedule(_ready).result()
-            return self._pool
+                pool.schedule(_ready).result()
+                self._pools[which] = pool
+            return pool
+
+    def _pick(self) -> int:
+        """The prompt worker when it is free (or there is no other), else the nice workers."""
+        prompt, nice = self._sizes[0][1], self._sizes[1][1]
+        if prompt and (not self._prompt_busy or not nice):
+            return 0
+        return 1
 
     async def run(self, function: Callable[..., T], *args: Any, what: str = "the task") -> T:
         """`function(*args)` in a worker; `TooComplex` when it runs past a limit.
@@ -142,34 +173,43 @@ class Compute:
         if forked is not None:
             limits = self.limits
             status, value = await forked.run(
-                limits.cpu_seconds, limits.wall_seconds, function, args
+                limits.cpu_seconds, limits.wall_seconds(oneshot.ONESHOT_NICENESS), function, args
             )
             return self._outcome(status, value, what)  # type: ignore[no-any-return]
-        # starting the pool waits for the forkserver to import the extraction modules: seconds
-        # that must not be spent on the event loop
-        pool = self._pool
-        if pool is None or not pool.active:
-            pool = await asyncio.to_thread(self._ensure_pool)
-        future = pool.schedule(
-            run_task,
-            args=[self.limits.cpu_seconds, function, args],
-            timeout=self.limits.wall_seconds,
-        )
+        which = self._pick()
+        wall = self.limits.wall_seconds(self._sizes[which][0])
+        claimed = which == 0 and not self._prompt_busy
+        if claimed:
+            self._prompt_busy = True
         try:
-            status, value = await asyncio.wrap_future(future)
-        except FutureTimeout:
-            raise self._too_complex(what, "time", self.limits.wall_seconds) from None
-        except ProcessExpired as exc:
-            raise self._expired(what, exc.exitcode) from None
-        except CancelledError:  # the pool was closed under us
-            raise asyncio.CancelledError from None
+            # starting the pool waits for the forkserver to import the extraction modules:
+            # seconds that must not be spent on the event loop
+            pool = self._pools[which]
+            if pool is None or not pool.active:
+                pool = await asyncio.to_thread(self._ensure_pool, which)
+            future = pool.schedule(
+                run_task, args=[self.limits.cpu_seconds, function, args], timeout=wall
+            )
+            try:
+                status, value = await asyncio.wrap_future(future)
+            except FutureTimeout:
+                raise self._too_complex(what, "time", wall) from None
+            except ProcessExpired as exc:
+                raise self._expired(what, exc.exitcode) from None
+            except CancelledError:  # the pool was closed under us
+                raise asyncio.CancelledError from None
+        finally:
+            if claimed:
+                self._prompt_busy = False
         return self._outcome(status, value, what)  # type: ignore[no-any-return]
 
     def _outcome(self, status: str, value: Any, what: str) -> Any:
         """A worker's answer (`run_task`'s, or a one-shot worker's time-out or death) as the
         function's value or the error it stands for."""
-        if status == "time":
-            raise self._too_complex(what, "time", self.limits.wall_seconds)
+        if status == "time":  # only the one-shot worker's own backstop answers so
+            raise self._too_complex(
+                what, "time", self.limits.wall_seconds(oneshot.ONESHOT_NICENESS)
+            )
         if status == "expired":
             raise self._expired(what, value)
         if status == "ok":
@@ -205,7 +245,8 @@ class Compute:
     def close(self) -> None:
         """Stop the workers (running tasks are ended); the next `run` starts a new pool."""
         with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.stop()  # type: ignore[no-untyped-call]
-            pool.join(timeout=5)
+            pools, self._pools = self._pools, [None, None]
+        for pool in pools:
+            if pool is not None:
+                pool.stop()  # type: ignore[no-untyped-call]
+                pool.join(timeout=5)

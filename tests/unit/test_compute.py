@@ -8,13 +8,21 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from netsift.compute import WORKER_NICENESS, Compute, ComputeLimits
+from netsift.compute import (
+    WALL_GRACE_SECONDS,
+    WORKER_NICENESS,
+    Compute,
+    ComputeLimits,
+    default_workers,
+)
 from netsift.errors import TooComplex, UnsupportedContentType
 from netsift.fetch.content import _extract_content
+from netsift.task_limits import TRIM_ABOVE_MB
 
 
 def spin() -> None:
@@ -81,8 +89,23 @@ async def test_a_runaway_task_is_killed_and_the_next_one_runs(compute):
     assert before > 0
 
 
+def nap(seconds: float) -> int:
+    time.sleep(seconds)
+    return niceness()
+
+
 async def test_workers_yield_the_cpu_to_the_serving_process(compute):
+    """One task at a time runs at the serving process's priority (it leaves the other cores
+    free); while it runs, the next runs nicer, so answering goes first where they share one."""
+    if default_workers() < 2:
+        assert await compute.run(niceness) == min(19, niceness() + WORKER_NICENESS)
+        return
+    assert await compute.run(niceness) == niceness()
+    first = asyncio.ensure_future(compute.run(nap, 1.0))
+    await asyncio.sleep(0)  # the first has claimed the prompt worker
     assert await compute.run(niceness) == min(19, niceness() + WORKER_NICENESS)
+    assert await first == niceness()
+    assert await compute.run(niceness) == niceness()  # free again
 
 
 async def test_neighbours_finish_while_a_task_runs_away(compute):
@@ -127,6 +150,33 @@ async def test_a_worker_hands_back_the_heap_a_task_grew():
     finally:
         await asyncio.to_thread(pool.close)
     assert grown < 16 * 1024 * 1024  # without the trim the worker keeps the 64 MiB
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc" or not os.path.exists("/proc/self/status"),
+    reason="malloc_trim is glibc's; RSS is read from /proc",
+)
+async def test_a_worker_keeps_a_small_heap_for_the_next_task():
+    """Ordinary pages reuse what the last one freed: trimming it, then faulting it in again,
+    cost more than the page's other bounds together (task_limits.TRIM_ABOVE_MB)."""
+    pool = Compute(workers=1, limits=ComputeLimits(cpu_seconds=5, memory_mb=400))
+    try:
+        before = await pool.run(resident)
+        await pool.run(churn, TRIM_ABOVE_MB // 4)
+        grown = await pool.run(resident) - before
+    finally:
+        await asyncio.to_thread(pool.close)
+    assert grown > TRIM_ABOVE_MB // 8 * 1024 * 1024
+
+
+def test_the_wall_clock_backstop_leaves_a_nice_worker_its_cpu_budget():
+    """A worker at nice 10 beside one busy process of the server's priority gets about a tenth
+    of the core: the backstop (for a worker that stopped using CPU) must come after the CPU
+    budget such a worker can use, not end it first."""
+    limits = ComputeLimits(cpu_seconds=5, memory_mb=100)
+    assert limits.wall_seconds(0) == 5 * 3 + WALL_GRACE_SECONDS
+    assert limits.wall_seconds(WORKER_NICENESS) > 5 * 10 + WALL_GRACE_SECONDS
+    assert limits.wall_seconds(19) > limits.wall_seconds(WORKER_NICENESS)
 
 
 # A program that embeds netsift, written without an `if __name__ == "__main__":` guard: its

@@ -5,7 +5,8 @@ Tesseract (`apt-get install tesseract-ocr`). Only pages whose text layer is empt
 (pdf.py reads the text layer first: it is exact and a thousand times cheaper). Each page is
 rendered by PDFium at OCR_DPI and read by the `tesseract` program, in a child process the
 deadline can stop; the work is bounded by OCR_MAX_PAGES pages and OCR_SECONDS in all, which
-fit inside the extraction task's wall-clock limit (compute.py: 15 CPU s x 3 + 5 s by default),
+fit inside the extraction task's wall-clock limit (compute.py: at least 15 CPU s x 3 + 5 s by
+default),
 so OCR never turns a readable PDF into `too_complex`.
 """
 
@@ -33,7 +34,7 @@ OCR_MAX_PAGES = 10
 # Seconds of OCR per document, all pages together: Tesseract took 0.47 CPU s for a sparse
 # scanned page (tests/offline_web/toolbelt.py's, at 200 DPI; 2.3 s of wall time on a loaded
 # 2-core machine) and a dense page takes several times that; this stays well under the
-# extraction task's 50 s wall-clock limit.
+# extraction task's wall-clock limit (50 s at the least).
 OCR_SECONDS = 20.0
 # Below this a page's deadline cannot fit even a small page's read: stop rather than start it.
 MIN_PAGE_SECONDS = 1.0
