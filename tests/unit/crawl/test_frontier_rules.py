@@ -242,15 +242,19 @@ class AdmitCase:
     name: str
     kept: list[Page]
     offer: Page
-    expect: tuple[str, str | None]  # (kept, new text|no new text), (duplicate, url), (full, None)
+    # (kept, new text|no new text), (held, None), (duplicate, url), (full, None)
+    expect: tuple[str, str | None]
     max_pages: int = 10
 
 
-AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3))
+AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3, 4))  # new text: kept
 FRESH = tuple(range(100, 100 + rules.NEW_TEXT_SAMPLES))  # just enough new samples
-NEW, OLD = ("kept", "new text"), ("kept", "no new text")
+NEW, OLD, HELD = ("kept", "new text"), ("kept", "no new text"), ("held", None)
 ADMISSIONS = [
-    AdmitCase("a new page is kept", [AS_KEPT], Page(["b"], "t2", ~BASE & (1 << 64) - 1), OLD),
+    AdmitCase("a page with no text new to its pattern is held", [AS_KEPT],
+              Page(["b"], "t2", ~BASE & (1 << 64) - 1), HELD),
+    AdmitCase("a page of no pattern is kept, new text or not", [AS_KEPT],
+              Page(["b"], "t2", ~BASE & (1 << 64) - 1, pattern=""), OLD),
     AdmitCase("the same URL is a duplicate", [AS_KEPT], Page(["a"], "t9"),
               ("duplicate", AS_KEPT.url)),
     AdmitCase("an alias of a kept URL is a duplicate", [Page(["a", "a-alias"], "t1")],
@@ -260,16 +264,20 @@ ADMISSIONS = [
     AdmitCase("a sketch 6 bits away is a near duplicate", [AS_KEPT],
               Page(["b"], "t2", BASE ^ 0b11_1111), ("duplicate", AS_KEPT.url)),
     AdmitCase("7 bits away shares bands but is a page of its own", [AS_KEPT],
-              Page(["b"], "t2", BASE ^ 0b111_1111), OLD),
-    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"), OLD),
+              Page(["b"], "t2", BASE ^ 0b111_1111), HELD),
+    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"), HELD),
     AdmitCase("the page budget spent: full", [AS_KEPT], Page(["b"], "t2"), ("full", None),
               max_pages=1),
     AdmitCase("a duplicate is named before the budget", [AS_KEPT], Page(["b"], "t1"),
               ("duplicate", AS_KEPT.url), max_pages=1),
     AdmitCase("enough samples new to the pattern are new text", [AS_KEPT],
               Page(["b"], "t2", sample=(1, 2, 3, *FRESH)), NEW),
-    AdmitCase("one fewer is not", [AS_KEPT], Page(["b"], "t2", sample=(1, 2, 3, *FRESH[1:])),
-              OLD),
+    AdmitCase("one fewer is not: held", [AS_KEPT],
+              Page(["b"], "t2", sample=(1, 2, 3, *FRESH[1:])), HELD),
+    AdmitCase("a held page's URL and text are seen", [AS_KEPT, Page(["b"], "t2")],
+              Page(["c"], "t2"), ("duplicate", "http://a.test/b")),
+    AdmitCase("a held page is not counted in the budget", [AS_KEPT, Page(["b"], "t2")],
+              Page(["c"], "t3", sample=FRESH), NEW, max_pages=2),
     AdmitCase("text read before under another pattern is new to this one",
               [replace(AS_KEPT, sample=FRESH)], Page(["b"], "t2", sample=FRESH, pattern="q"),
               NEW),
@@ -283,7 +291,8 @@ def _marks(page: Page) -> set[str]:
 
 
 def _pure_admission(case: AdmitCase) -> Admission:
-    kept: list[Page] = []  # the case's pages the store kept (a duplicate among them is not)
+    kept: list[Page] = []  # the case's pages the store admitted (kept or held)
+    counted = 0  # of those, the pages kept
     for page in [*case.kept, case.offer]:
         seen = next((p.url for p in kept if _marks(p) & _marks(page)), None)
         mine = set(bands(page.sketch)) if page.sketch is not None else set()
@@ -291,15 +300,20 @@ def _pure_admission(case: AdmitCase) -> Admission:
             (p.sketch, p.url) for p in kept if p.sketch is not None and mine & set(bands(p.sketch))
         ]
         refusal = rules.admission(
-            seen=seen, candidates=candidates, sketch=page.sketch, pages=len(kept),
+            seen=seen, candidates=candidates, sketch=page.sketch, pages=counted,
             max_pages=case.max_pages,
         )  # fmt: skip
         if refusal is not None:
             answer = refusal
             continue
         read = {value for p in kept if p.pattern == page.pattern for value in p.sample}
-        answer = Admission(n=len(kept) + 1, new_text=rules.adds_text(len(set(page.sample) - read)))
+        new_text = rules.adds_text(len(set(page.sample) - read))
         kept.append(page)
+        if rules.holds(page.pattern, new_text):
+            answer = Admission(held=True)
+            continue
+        counted += 1
+        answer = Admission(n=counted, new_text=new_text)
     return answer
 
 
@@ -312,6 +326,8 @@ async def _offer(store: FrontierStore, page: Page) -> Admission:
 
 
 def _verdict(answer: Admission) -> tuple[str, str | None]:
+    if answer.held:
+        return HELD
     if answer.n is not None:
         return NEW if answer.new_text else OLD
     if answer.duplicate_of is not None:
@@ -476,3 +492,77 @@ async def test_links_past_the_depth_are_counted_until_a_shallower_page_queues_th
     queued = Entry("x", f"http://{HOST}/x", HOST, 1)
     await store.done("crawl", other.entry.key, "w", links=[queued])
     assert (await store.status("crawl"))["beyond_depth"] == 1
+
+
+async def _hold(store: FrontierStore, crawl: str, key: str, pattern: str) -> None:
+    """Offer a page with no text new to `pattern`: it is held, not kept."""
+    url = f"http://{HOST}/{key}"
+    admitted = await store.admit(
+        crawl, keys=[key], url=url, content_hash=f"h-{key}", bands=[], sketch=None, size=10,
+        page={"page": {"url": url}, "depth": 1}, pattern=pattern, sample=[],
+    )  # fmt: skip
+    assert admitted.held and admitted.n is None
+
+
+async def _outcomes(store: FrontierStore, crawl: str) -> list[tuple[str, str]]:
+    """The crawl's results as (kind or skipped code, URL), in order."""
+    rows = await store.results(crawl, limit=100)
+    return [
+        (kind if kind == "page" else str(data["code"]), str(data.get("url") or data["page"]["url"]))
+        for _, kind, data in rows
+    ]
+
+
+async def test_held_pages_are_kept_once_a_page_of_their_pattern_adds(store: FrontierStore) -> None:
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    await _hold(store, "crawl", "post/1", "post/0")
+    await _hold(store, "crawl", "post/2", "post/0")
+    await _hold(store, "crawl", "other/1", "other/0")
+    assert await _outcomes(store, "crawl") == []
+    assert (await store.status("crawl"))["pages"] == 0
+    entry = Entry("post/3", f"http://{HOST}/post/3", HOST, pattern="post/0")
+    await _read(store, "crawl", entry, Verdict("post/0", new_text=True))
+    assert await _outcomes(store, "crawl") == [
+        ("page", f"http://{HOST}/post/1"),
+        ("page", f"http://{HOST}/post/2"),
+    ]
+    status = await store.status("crawl")
+    assert status["pages"] == 2 and status["bytes"] == 20
+
+
+async def test_at_the_end_a_traps_held_pages_are_dropped_and_the_rest_kept(
+    store: FrontierStore,
+) -> None:
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    for i in range(rules.TRAP_MIN_PAGES):  # read, held, each judged as adding nothing
+        await _hold(store, "crawl", f"cal/{i}", "cal/0")
+        entry = Entry(f"cal/{i}", f"http://{HOST}/cal/{i}", HOST, pattern="cal/0")
+        await _read(store, "crawl", entry, Verdict("cal/0", new_text=False))
+    await _hold(store, "crawl", "note/1", "note/0")  # one page of its pattern: no trap
+    assert (await store.status("crawl"))["traps"] == ["cal/0"]
+    await store.settle("crawl")
+    outcomes = await _outcomes(store, "crawl")
+    assert [o for o in outcomes if o[0] == "page"] == [("page", f"http://{HOST}/note/1")]
+    dropped = sorted(url for code, url in outcomes if code == "trap")
+    assert dropped == [f"http://{HOST}/cal/{i}" for i in range(rules.TRAP_MIN_PAGES)]
+    assert (await store.status("crawl"))["pages"] == 1
+    await store.settle("crawl")  # settled once: nothing held is left
+    assert len(await _outcomes(store, "crawl")) == len(outcomes)
+
+
+async def test_held_pages_kept_at_the_end_stay_within_the_page_budget(
+    store: FrontierStore,
+) -> None:
+    await store.start("crawl", max_pages=1, max_bytes=10**6, deadline=60)
+    await _hold(store, "crawl", "q/1", "q/0")
+    await _hold(store, "crawl", "q/2", "q/0")
+    await store.settle("crawl")
+    assert await _outcomes(store, "crawl") == [("page", f"http://{HOST}/q/1")]
+    assert (await store.status("crawl"))["pages"] == 1
+
+
+@pytest.mark.parametrize(
+    ("trap", "pages", "fate"), [(True, 0, "drop"), (False, 0, "keep"), (False, 5, "full")]
+)
+def test_a_held_pages_fate(trap: bool, pages: int, fate: str) -> None:
+    assert rules.held_fate(trap=trap, pages=pages, max_pages=5) == fate

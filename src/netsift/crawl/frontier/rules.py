@@ -17,14 +17,18 @@ means never depends on which backend runs.
   budget or cancellation that stopped it, `trap` when a trap's URLs were left unread,
   `max_depth` when links were left beyond the depth; `done` only when none did.
 - An **admission** keeps a page unless one of its URLs or its exact text was kept before, its
-  sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent.
+  sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent; a
+  page of a pattern that holds no new text is *held* (`holds`), not kept yet: it is kept once
+  its pattern adds (it or a later page of it added), or at the crawl's end when its pattern
+  is no trap, and dropped as the trap's when it is one (`held_fate`). So a trap's pages read
+  while it was being judged are never among the pages a crawl returns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
@@ -41,6 +45,7 @@ __all__ = [
     "Budget",
     "Candidate",
     "ClaimDecision",
+    "HeldFate",
     "Host",
     "Pattern",
     "StopReason",
@@ -49,7 +54,10 @@ __all__ = [
     "budget_stop",
     "claim",
     "claimed",
+    "dropped",
     "endings",
+    "held_fate",
+    "holds",
     "host_slots",
     "host_wait",
     "judged",
@@ -299,6 +307,39 @@ def admission(
     if pages >= max_pages:
         return Admission(full=True)
     return None
+
+
+def holds(pattern: str, new_text: bool) -> bool:
+    """Whether an admitted page is held back rather than kept: it belongs to a path pattern
+    and holds no text new to it. Such a page may be a trap's (a calendar's empty month, an
+    archive's next page of the same list); it is kept only once its pattern shows it is none
+    (`held_fate`), so that a trap's pages read while it was judged are never returned."""
+    return bool(pattern) and not new_text
+
+
+HeldFate = Literal["keep", "drop", "full"]
+
+
+def held_fate(*, trap: bool, pages: int, max_pages: int) -> HeldFate:
+    """What becomes of a held page once its pattern is judged — when a page of it added, or
+    at the crawl's end: dropped when the pattern is a trap, else kept while the page budget
+    has room (`full`: it has none; the page is not kept, as any page past the budget)."""
+    if trap:
+        return "drop"
+    return "keep" if pages < max_pages else "full"
+
+
+def dropped(pattern: str, held: dict[str, Any], url: str) -> dict[str, Any]:
+    """The `skipped` result of a held page dropped as its trap's (`held`: the page's data as
+    the crawler offered it; `url`: the URL it was kept under)."""
+    page = held.get("page") or {}
+    return {
+        "url": page.get("url") or url,
+        "code": "trap",
+        "message": f"read and held back: it added no new text to its path pattern {pattern}, "
+        "which is a trap",
+        "depth": held.get("depth"),
+    }
 
 
 def endings(stopped: str | None, *, pending: int, trapped: int, beyond_depth: int) -> list[str]:
