@@ -100,9 +100,12 @@ CLAIMS = [
               judged={"p/0": "1000"}, flying=[Flying("x")], paused={HOST: 30}),
     ClaimCase("eleven alike among many good pages are no trap", [("a", HOST, "p/0")],
               ("entry", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "1" * 20 + "0" * 11}),
-    ClaimCase("three in four of the last sixteen adding nothing is a trap",
-              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 8)},
+    ClaimCase("twelve of the last sixteen after twenty good pages: most pages added, no trap",
+              [("a", HOST, "p/0")], ("entry", "a"), hosts={HOST: (0, 8)},
               judged={"p/0": "1" * 20 + "0" * 12}),
+    ClaimCase("three in four of the last sixteen, and half of all, adding nothing is a trap",
+              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 8)},
+              judged={"p/0": "1" * 20 + "0" * 20}),
     ClaimCase("a few pages alike at first are a trap", [("a", HOST, "p/0")],
               ("trapped", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "0000"}),
     ClaimCase("but three are not enough to judge", [("a", HOST, "p/0")], ("entry", "a"),
@@ -247,7 +250,8 @@ class AdmitCase:
     max_pages: int = 10
 
 
-AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3, 4))  # new text: kept
+READ = tuple(range(1, 9))  # a long page's sample: new ones are judged by NEW_TEXT_SAMPLES
+AS_KEPT = Page(["a"], "t1", BASE, READ)  # new text: kept
 FRESH = tuple(range(100, 100 + rules.NEW_TEXT_SAMPLES))  # just enough new samples
 NEW, OLD, HELD = ("kept", "new text"), ("kept", "no new text"), ("held", None)
 ADMISSIONS = [
@@ -271,9 +275,9 @@ ADMISSIONS = [
     AdmitCase("a duplicate is named before the budget", [AS_KEPT], Page(["b"], "t1"),
               ("duplicate", AS_KEPT.url), max_pages=1),
     AdmitCase("enough samples new to the pattern are new text", [AS_KEPT],
-              Page(["b"], "t2", sample=(1, 2, 3, *FRESH)), NEW),
+              Page(["b"], "t2", sample=(*READ, *FRESH)), NEW),
     AdmitCase("one fewer is not: held", [AS_KEPT],
-              Page(["b"], "t2", sample=(1, 2, 3, *FRESH[1:])), HELD),
+              Page(["b"], "t2", sample=(*READ, *FRESH[1:])), HELD),
     AdmitCase("a held page's URL and text are seen", [AS_KEPT, Page(["b"], "t2")],
               Page(["c"], "t2"), ("duplicate", "http://a.test/b")),
     AdmitCase("a held page is not counted in the budget", [AS_KEPT, Page(["b"], "t2")],
@@ -307,7 +311,7 @@ def _pure_admission(case: AdmitCase) -> Admission:
             answer = refusal
             continue
         read = {value for p in kept if p.pattern == page.pattern for value in p.sample}
-        new_text = rules.adds_text(len(set(page.sample) - read))
+        new_text = rules.adds_text(len(set(page.sample) - read), len(set(page.sample)))
         kept.append(page)
         if rules.holds(page.pattern, new_text):
             answer = Admission(held=True)
@@ -347,6 +351,15 @@ async def test_admission_in_each_store(store: FrontierStore, case: AdmitCase) ->
     for page in case.kept:
         await _offer(store, page)
     assert _verdict(await _offer(store, case.offer)) == case.expect
+
+
+@pytest.mark.parametrize(
+    ("window", "vouches"),
+    [("1" * 15, False), ("1" * 16, True), ("1" * 12 + "0000", True),
+     ("1" * 11 + "00000", False), ("10" * 8, False)],
+)  # fmt: skip
+def test_a_pattern_is_vouched_for_by_pages_that_added(window: str, vouches: bool) -> None:
+    assert rules.vouched(_record(window, 0)) is vouches
 
 
 def test_a_trap_stays_one() -> None:
@@ -467,6 +480,9 @@ def test_a_page_added_when_it_held_new_text_or_led_to_new_urls_elsewhere() -> No
     links = [Entry("a", "http://h/a", "h", pattern="p"), Entry("b", "http://h/b", "h", pattern="q")]
     assert rules.other_patterns(links, "p") == links[1:]
     assert rules.other_patterns(links, None) == links
+    assert rules.other_patterns(links, "p", traps={"q"}) == []  # more of a trap is no news
+    facets = [Entry("c", "http://h/s?a=1&b=2", "h", pattern="h/s?a&b")]
+    assert rules.other_patterns(facets, "h/s?a") == []  # the same path, another filter
     assert rules.page_added(Verdict("p", new_text=True), 0)
     assert rules.page_added(Verdict("p", new_text=False), 1)
     assert not rules.page_added(Verdict("p", new_text=False), 0)
@@ -513,15 +529,19 @@ async def _outcomes(store: FrontierStore, crawl: str) -> list[tuple[str, str]]:
     ]
 
 
-async def test_held_pages_are_kept_once_a_page_of_their_pattern_adds(store: FrontierStore) -> None:
+async def test_held_pages_are_kept_once_their_patterns_pages_vouch_for_it(
+    store: FrontierStore,
+) -> None:
     await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
     await _hold(store, "crawl", "post/1", "post/0")
     await _hold(store, "crawl", "post/2", "post/0")
     await _hold(store, "crawl", "other/1", "other/0")
     assert await _outcomes(store, "crawl") == []
     assert (await store.status("crawl"))["pages"] == 0
-    entry = Entry("post/3", f"http://{HOST}/post/3", HOST, pattern="post/0")
-    await _read(store, "crawl", entry, Verdict("post/0", new_text=True))
+    for i in range(3, 3 + rules.TRAP_WINDOW):  # pages that added: judged, one by one
+        assert await _outcomes(store, "crawl") == []  # too few to vouch for the pattern yet
+        entry = Entry(f"post/{i}", f"http://{HOST}/post/{i}", HOST, pattern="post/0")
+        await _read(store, "crawl", entry, Verdict("post/0", new_text=True))
     assert await _outcomes(store, "crawl") == [
         ("page", f"http://{HOST}/post/1"),
         ("page", f"http://{HOST}/post/2"),
@@ -566,3 +586,32 @@ async def test_held_pages_kept_at_the_end_stay_within_the_page_budget(
 )
 def test_a_held_pages_fate(trap: bool, pages: int, fate: str) -> None:
     assert rules.held_fate(trap=trap, pages=pages, max_pages=5) == fate
+
+
+@pytest.mark.parametrize(
+    ("new", "samples", "adds"),
+    [
+        (rules.NEW_TEXT_SAMPLES, 40, True),  # a sentence of a long page
+        (rules.NEW_TEXT_SAMPLES - 1, 40, False),
+        (2, 3, True),  # a short post: half its few windows are new
+        (1, 3, False),
+        (1, 1, True),
+        (0, 0, False),  # no text of its own: nothing new, however short
+    ],
+)
+def test_new_text_is_a_sentence_or_half_of_a_short_text(new: int, samples: int, adds: bool) -> None:
+    assert rules.adds_text(new, samples) is adds
+
+
+async def test_a_held_page_whose_links_added_is_kept_at_once(store: FrontierStore) -> None:
+    """A catalogue page with no text of its own, whose links led to new pages: it added."""
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    await _hold(store, "crawl", "list/1", "list/0")
+    await _hold(store, "crawl", "list/2", "list/0")
+    entry = Entry("list/2", f"http://{HOST}/list/2", HOST, pattern="list/0")
+    item = Entry("item/1", f"http://{HOST}/item/1", HOST, 1, pattern="item/0")
+    await store.add("crawl", [replace(entry, priority=-2)])
+    assert (await store.claim("crawl", "w", lease=30)).entry is not None
+    verdict = Verdict("list/0", new_text=False, held=f"http://{HOST}/list/2")
+    await store.done("crawl", entry.key, "w", links=[item], verdict=verdict)
+    assert await _outcomes(store, "crawl") == [("page", f"http://{HOST}/list/2")]

@@ -58,10 +58,12 @@ class Admission:
 @dataclass(frozen=True)
 class Verdict:
     """What a page read gave its path pattern: new text or not (its new links to other
-    patterns are counted where they are queued); rules.judged keeps the record."""
+    patterns are counted where they are queued); rules.judged keeps the record. `held`: the
+    URL the page was held under (rules.holds), kept at once when its links added."""
 
     pattern: str
     new_text: bool
+    held: str | None = None
 
 
 class FrontierStore(Protocol):
@@ -113,8 +115,8 @@ class FrontierStore(Protocol):
         the links of a page read are not queued yet. `skipped`: the entry was not kept, and
         this is its `skipped` result (its `url` names it). `verdict`: the page is judged for
         its pattern — it added when it held new text or its links queued new URLs of another
-        pattern (rules.judged); when it added, the pattern's held pages are kept (its own
-        too)."""
+        pattern (rules.judged); when it added and the pattern is vouched for, the pattern's
+        held pages are kept (its own too)."""
         ...
 
     async def admit(
@@ -134,8 +136,8 @@ class FrontierStore(Protocol):
         """Keep the page unless its content or URL was seen or the page budget is spent; its
         text `sample` (dedupe.text_sample) is added to its `pattern`'s, and `new_text` says
         whether enough of it was new (rules.adds_text). A page of a pattern with no new text
-        is held, not kept (rules.holds): `done` keeps the pattern's held pages when a page of
-        it added, `settle` decides the rest."""
+        is held, not kept (rules.holds): `done` keeps the pattern's held pages once its pages
+        show it is no trap (rules.vouched), `settle` decides the rest."""
         ...
 
     async def settle(self, crawl: str) -> None:

@@ -447,8 +447,15 @@ class RedisFrontier:
         own = verdict.pattern if verdict is not None else None
         # Links to other patterns are queued first, alone, so their count of new ones judges
         # the page (rules.page_added: new URLs elsewhere are something a page added).
-        elsewhere = rules.other_patterns(links or [], own)
-        same = [link for link in links or [] if link.pattern == own]
+        traps: set[str] = set()
+        if own is not None and (patterns := sorted({link.pattern for link in links or []})):
+            records = await self._redis.hmget(keys[_TRAPS - 1], patterns)
+            traps = {
+                p for p, raw in zip(patterns, records, strict=True) if _pattern(str(raw or "")).trap
+            }
+        elsewhere = rules.other_patterns(links or [], own, traps)
+        chosen = {id(link) for link in elsewhere}
+        same = [link for link in links or [] if id(link) not in chosen]
         # The page's links are queued before its claim ends: the crawl never looks over
         # while they are not (queueing is idempotent, so a retried end adds nothing twice).
         async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
@@ -470,10 +477,12 @@ class RedisFrontier:
             new_elsewhere = int(answers[0]) if elsewhere else 0
             judged = (verdict.pattern, rules.page_added(verdict, new_elsewhere))
         await self._end(crawl, key, None, ending="done", judged=judged)
-        if judged is not None and judged[1]:  # the pattern adds: its held pages are kept
+        if judged is not None and judged[1]:  # no trap: its held pages are kept
             record = await self._redis.hget(keys[_TRAPS - 1], judged[0])
-            if not _pattern(str(record or "")).trap:
+            if rules.vouched(_pattern(str(record or ""))):
                 await self._release(crawl, judged[0], trap=False)
+            elif verdict is not None and verdict.held is not None:  # its links added
+                await self._release(crawl, judged[0], trap=False, only=verdict.held)
 
     async def _holding(self, crawl: str) -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
         """The held pages by pattern: (URL, stored value, value read), oldest first."""
@@ -486,10 +495,13 @@ class RedisFrontier:
             pages.sort(key=lambda page: float(page[2]["at"]))
         return by_pattern
 
-    async def _release(self, crawl: str, pattern: str, *, trap: bool) -> None:
-        """Decide the pattern's held pages (rules.held_fate), in the order they were read."""
+    async def _release(self, crawl: str, pattern: str, *, trap: bool, only: str = "") -> None:
+        """Decide the pattern's held pages (rules.held_fate), in the order they were read;
+        `only`: only the one held under that URL."""
         state = self._keys(crawl)[_STATE - 1]
         for url, raw, held in (await self._holding(crawl)).get(pattern, []):
+            if only and url != only:
+                continue
             async for _ in _attempts():
                 pages, max_pages = await self._redis.hmget(state, ["pages", "max_pages"])
                 fate = rules.held_fate(
@@ -564,7 +576,8 @@ class RedisFrontier:
                 writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
             if text:
                 writes.append(["SADD", _TEXT, *text])
-            new_text = rules.adds_text(sum(not found for found in known) if text else 0)
+            new = sum(not found for found in known) if text else 0
+            new_text = rules.adds_text(new, len(text))
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
                 held = {"pattern": pattern, "size": size, "data": data, "at": time.time()}

@@ -340,11 +340,14 @@ class SQLiteFrontier:
                 self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
             new = [links[i] for i in self._insert(db, crawl, links, "pending")] if links else []
             if verdict is not None and verdict.pattern:
-                elsewhere = len(rules.other_patterns(new, verdict.pattern))
+                traps = self._traps(db, crawl, {link.pattern for link in new})
+                elsewhere = len(rules.other_patterns(new, verdict.pattern, traps))
                 added = rules.page_added(verdict, elsewhere)
-                trap = self._judge(db, crawl, verdict.pattern, added)
-                if added and not trap:  # the pattern adds: its held pages are kept
+                record = self._judge(db, crawl, verdict.pattern, added)
+                if added and rules.vouched(record):  # no trap: its held pages are kept
                     self._release(db, crawl, verdict.pattern, trap=False)
+                elif added and verdict.held is not None:  # its links added: it is kept
+                    self._release(db, crawl, verdict.pattern, trap=False, only=verdict.held)
             if beyond:
                 db.executemany(
                     "INSERT OR IGNORE INTO crawl_beyond (crawl, key) VALUES (?, ?)",
@@ -459,7 +462,7 @@ class SQLiteFrontier:
                 "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
                 [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
             )
-            new_text = rules.adds_text(max(cursor.rowcount, 0))
+            new_text = rules.adds_text(max(cursor.rowcount, 0), len(sample or []))
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
                 db.execute(
@@ -485,12 +488,16 @@ class SQLiteFrontier:
         )
         return n
 
-    def _release(self, db: sqlite3.Connection, crawl: str, pattern: str, *, trap: bool) -> None:
-        """Decide the pattern's held pages (rules.held_fate), in the order they were read."""
+    def _release(
+        self, db: sqlite3.Connection, crawl: str, pattern: str, *, trap: bool, only: str = ""
+    ) -> None:
+        """Decide the pattern's held pages (rules.held_fate), in the order they were read;
+        `only`: only the one held under that URL."""
+        one = "AND url = ?" if only else ""
         held = db.execute(
-            "SELECT rowid, url, size, data FROM crawl_held WHERE crawl = ? AND pattern = ? "
+            f"SELECT rowid, url, size, data FROM crawl_held WHERE crawl = ? AND pattern = ? {one} "
             "ORDER BY rowid",
-            (crawl, pattern),
+            (crawl, pattern, only) if only else (crawl, pattern),
         ).fetchall()
         for rowid, url, size, data in held:
             budget = self._budget(db, crawl)
@@ -544,9 +551,9 @@ class SQLiteFrontier:
         return await self._db.call(work)
 
     @staticmethod
-    def _judge(db: sqlite3.Connection, crawl: str, pattern: str, added: bool) -> bool:
+    def _judge(db: sqlite3.Connection, crawl: str, pattern: str, added: bool) -> rules.Pattern:
         """One more page of `pattern` judged: it added, or it added nothing (rules.judged);
-        whether the pattern is a trap now."""
+        the pattern's record now."""
         row = db.execute(
             "SELECT added, empty, window, trap FROM crawl_patterns WHERE crawl = ? AND pattern = ?",
             (crawl, pattern),
@@ -562,7 +569,18 @@ class SQLiteFrontier:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (crawl, pattern, record.added, record.empty, record.window, int(record.trap)),
         )
-        return record.trap
+        return record
+
+    @staticmethod
+    def _traps(db: sqlite3.Connection, crawl: str, patterns: set[str]) -> set[str]:
+        """Those of `patterns` found to be traps."""
+        names = sorted(patterns)
+        rows = db.execute(
+            f"SELECT pattern FROM crawl_patterns WHERE crawl = ? AND trap AND pattern IN "
+            f"({_marks(names)})",
+            (crawl, *names),
+        ).fetchall()
+        return {str(pattern) for (pattern,) in rows}
 
     @staticmethod
     def _stop(db: sqlite3.Connection, crawl: str, reason: str) -> None:
