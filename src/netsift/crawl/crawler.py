@@ -434,7 +434,8 @@ class Crawler:
         if admission.full:
             await self.frontier.done(crawl, entry.key, worker)
             return
-        verdict = Verdict(pattern, admission.new_text)
+        held = page.final_url if admission.held else None
+        verdict = Verdict(pattern, admission.new_text, held)
         await self._finish(crawl, entry, page, plan, worker, verdict=verdict)
 
     async def _pass_through(

@@ -202,6 +202,13 @@ class PageDigest:
 
 def page_digest(text: str, anchors: Sequence[str] = ()) -> PageDigest:
     """A page's whole digest, computed where it is extracted (fetch's `Digest`, in the
-    compute pool): `anchors` are its links' texts, left out of the sample."""
-    content_hash, sketch = fingerprint(text)
-    return PageDigest(content_hash, sketch, text_sample(text, anchors))
+    compute pool): `anchors` are its links' texts, left out of the sample. The exact hash
+    reads the links' targets too (two galleries of untitled images are two pages); the
+    sketch reads what a reader sees, the links' texts without their targets, so copies of a
+    page whose every link carries a new session id are near copies."""
+    words = _words(text)
+    return PageDigest(
+        _hash_words(words),
+        _simhash_words(_words(_LINK.sub(r" \1 ", text))),
+        text_sample(text, anchors),
+    )

@@ -207,6 +207,7 @@ class CrawlKinds:
                 await engine.work(crawl, params, worker=worker)
                 # Helpers may still hold pages in flight: their results are published too.
                 await _settled(frontier, crawl)
+                await frontier.settle(crawl)  # held pages: kept, or dropped as a trap's
                 working = False
         finally:
             working = False

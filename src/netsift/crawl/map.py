@@ -70,6 +70,8 @@ FATAL = (BlockedAddress, InvalidInput, DNSError, ConnectError, TLSError)
 # Candidates merged between two turns of the event loop: a candidate costs up to ~80 µs
 # (canonical form, scope, robots), so a slice holds the loop about a millisecond.
 SLICE = 16
+# URLs and titles joined for the ranking between two turns of the loop: about 1 ms of work.
+JOIN_SLICE = 2_000
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ class Mapper:
         """The best `limit` of `found` for `query` (index, score), ranked off the loop."""
         if not found:  # nothing to rank (and "".split() would be one empty document)
             return []
-        urls, titles = joined([c.url for c in found], [c.title for c in found])
+        urls, titles = await _joined(found)
         if self._compute is None:
             return await anyio.to_thread.run_sync(ranked, query, urls, titles, limit)
         return await self._compute.run(ranked, query, urls, titles, limit, what="the ranking")
@@ -359,6 +361,20 @@ class _RobotsChecker:
                     self._rules[origin] = None
         rules = self._rules[origin]
         return rules is not None and rules.allows(url, self._robots.user_agent)
+
+
+async def _joined(found: list[_Candidate]) -> tuple[str, str]:
+    """The candidates' URLs and titles as `ranked` takes them, joined a slice at a time with
+    the loop answering between two (50,000 titles normalized in one go held it ~30 ms)."""
+    urls: list[str] = []
+    titles: list[str] = []
+    for start in range(0, len(found), JOIN_SLICE):
+        chunk = found[start : start + JOIN_SLICE]
+        some_urls, some_titles = joined([c.url for c in chunk], [c.title for c in chunk])
+        urls.append(some_urls)
+        titles.append(some_titles)
+        await anyio.lowlevel.checkpoint()
+    return "\n".join(urls), "\n".join(titles)
 
 
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:

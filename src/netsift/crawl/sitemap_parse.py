@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from lxml import etree
@@ -38,6 +39,7 @@ __all__ = [
     "Sieve",
     "SitemapEntry",
     "SitemapPart",
+    "Source",
     "key_origin",
     "origin_of",
     "parse_sitemap",
@@ -173,22 +175,47 @@ class _Collector:
                         del parent[0]
 
 
-def _pieces(body: bytes, *, limit: int) -> Iterator[bytes]:
+Source = bytes | Path
+"""A sitemap document: its bytes, or the file its body was spooled to (sitemaps.py), read a
+piece at a time so a worker is handed a path, never an 18 MB copy."""
+
+
+def _raw(source: Source) -> Iterator[bytes]:
+    """The document's stored bytes in pieces of at most `PIECE`."""
+    if isinstance(source, bytes):
+        for start in range(0, len(source), PIECE):
+            yield source[start : start + PIECE]
+        return
+    with source.open("rb") as file:
+        while piece := file.read(PIECE):
+            yield piece
+
+
+def _pieces(source: Source, *, limit: int) -> Iterator[bytes]:
     """The document's bytes in pieces of at most `PIECE` (libxml2 refuses a single feed over
     10 MB, and a piece is as far as a parse runs before its entries are handed on), gunzipped
     when it is gzip (the `.xml.gz` files servers send as they are), never more than `limit`
     in all; raises DecodeError past it or on bad gzip."""
-    if not body.startswith(GZIP_MAGIC):
-        if len(body) > limit:
+    raw = _raw(source)
+    first = next(raw, b"")
+    pieces = itertools.chain([first], raw)
+    if not first.startswith(GZIP_MAGIC):
+        stored = len(source) if isinstance(source, bytes) else source.stat().st_size
+        if stored > limit:
             raise DecodeError(f"the sitemap is over {limit} bytes")
-        for start in range(0, len(body), PIECE):
-            yield body[start : start + PIECE]
+        yield from pieces
         return
-    decoder = build_decoder("gzip")
     size = 0
+    decoder = build_decoder("gzip")
+
+    def inflated() -> Iterator[bytes]:
+        for packed in pieces:
+            yield from decoder.decode(packed)
+        yield from decoder.flush()
+
     try:
         # lazily, piece by piece: a bomb stops at the cap, never inflated whole first
-        for piece in itertools.chain(decoder.decode(body), decoder.flush()):
+        for piece in inflated():
             size += len(piece)
             if size > limit:
                 raise DecodeError(f"the sitemap inflates past {limit} bytes")
@@ -197,7 +224,7 @@ def _pieces(body: bytes, *, limit: int) -> Iterator[bytes]:
         raise DecodeError(f"the sitemap's gzip is broken ({exc})") from None
 
 
-def _entries(body: bytes, collector: _Collector, *, max_bytes: int) -> Iterator[SitemapEntry]:
+def _entries(body: Source, collector: _Collector, *, max_bytes: int) -> Iterator[SitemapEntry]:
     """The `<loc>`s of one document as the parse reaches them (at most the protocol's
     `SITEMAP_MAX_URLS`); a problem that stops the parse is raised as a DecodeError after the
     entries before it."""
@@ -323,7 +350,7 @@ class SitemapPart:
 
 
 def read_sitemap(
-    body: bytes,
+    body: Source,
     sieve: Sieve | None = None,
     want: int | None = None,
     *,

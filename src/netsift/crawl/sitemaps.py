@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import tempfile
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import anyio
@@ -40,6 +42,7 @@ from .sitemap_parse import (
     Sieve,
     SitemapEntry,
     SitemapPart,
+    Source,
     origin_of,
     parse_sitemap,
     read_sitemap,
@@ -232,12 +235,12 @@ class SitemapReader:
     @contextlib.asynccontextmanager
     async def _downloads(
         self, level: list[tuple[str, Via]]
-    ) -> AsyncIterator[AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]]:
+    ) -> AsyncIterator[AsyncIterator[tuple[tuple[str, Via], Source | SitemapReport]]]:
         """The level's documents in order, downloaded up to SITEMAP_CONCURRENCY ahead of the
         one being parsed (so one slow document hides behind others while memory holds at most
         that many bodies); the report of one that was not read. Downloads
         not yet taken are cancelled on leaving, as when enough URLs are in hand."""
-        pending: deque[tuple[tuple[str, Via], asyncio.Task[bytes | SitemapReport]]] = deque()
+        pending: deque[tuple[tuple[str, Via], asyncio.Task[Source | SitemapReport]]] = deque()
         waiting = iter(level)
 
         def top_up() -> None:
@@ -247,7 +250,7 @@ class SitemapReader:
                     return
                 pending.append((item, asyncio.ensure_future(self._fetch(*item))))
 
-        async def ordered() -> AsyncIterator[tuple[tuple[str, Via], bytes | SitemapReport]]:
+        async def ordered() -> AsyncIterator[tuple[tuple[str, Via], Source | SitemapReport]]:
             top_up()
             while pending:
                 item, task = pending[0]
@@ -263,9 +266,13 @@ class SitemapReader:
                 task.cancel()
             with anyio.CancelScope(shield=True):  # wait for them even when we are cancelled
                 await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
+            for _, task in pending:  # downloaded, never parsed: its spooled file goes
+                if not task.cancelled() and task.exception() is None:
+                    _discard(task.result())
 
-    async def _fetch(self, url: str, via: Via) -> bytes | SitemapReport:
-        """A sitemap's body, or the report that says it was refused or failed."""
+    async def _fetch(self, url: str, via: Via) -> Source | SitemapReport:
+        """A sitemap's body (its bytes, or the file it was spooled to), or the report that
+        says it was refused or failed."""
         shown = safe_url(url)
         try:
             return await self._download(url)
@@ -277,12 +284,15 @@ class SitemapReader:
         return report
 
     async def _parse(
-        self, url: str, via: Via, body: bytes, from_robots: bool
+        self, url: str, via: Via, body: Source, from_robots: bool
     ) -> list[SitemapEntry]:
         """Parse `body` off the loop and keep its page URLs until `max_urls` are in hand;
         an index's sitemaps are returned for the next level."""
         sieve = replace(self._sieve, seen=frozenset(self._keys))
-        part = await self._read_part(url, body, sieve, self._need)
+        try:
+            part = await self._read_part(url, body, sieve, self._need)
+        finally:
+            _discard(body)
         notes = [part.problem] if part.problem else []
         if part.dropped:
             notes.append(f"it lists more than {SITEMAP_MAX_URLS} URLs: the first were read")
@@ -314,9 +324,9 @@ class SitemapReader:
         return found
 
     async def _read_part(
-        self, url: str, body: bytes, sieve: Sieve, want: int | None
+        self, url: str, body: Source, sieve: Sieve, want: int | None
     ) -> SitemapPart:
-        if len(body) <= INLINE_MAX_BYTES:  # a worker's round trip would cost more
+        if isinstance(body, bytes) and len(body) <= INLINE_MAX_BYTES:  # a worker costs more
             return read_sitemap(body, sieve, want)
         if self._compute is None:
             return await anyio.to_thread.run_sync(read_sitemap, body, sieve, want)
@@ -328,7 +338,21 @@ class SitemapReader:
             self._stop(f"the sitemap at {safe_url(url)} was not read: {exc.message}")
             return SitemapPart(problem=f"{exc.message} ({exc.code})")
 
-    async def _download(self, url: str) -> bytes:
+    async def _download(self, url: str) -> Source:
+        """The sitemap's body: its bytes when it is small, else the temporary file it was
+        written to as it arrived (a compute worker reads it from there: an 18 MB body is
+        neither joined in memory on the loop nor pickled to the worker)."""
+        spool = tempfile.NamedTemporaryFile(prefix="netsift-sitemap-", delete=False)
+        path = Path(spool.name)
+        try:
+            with spool:
+                await self._send(url, spool.write)
+        except BaseException:
+            _discard(path)
+            raise
+        return _spooled(path)
+
+    async def _send(self, url: str, sink: Callable[[bytes], object]) -> httpx.Response:
         async def on_hop(hop: httpx.URL) -> None:
             if reason := self._site.refusal(str(hop)):
                 raise _Refused(f"a redirect left the site: {reason}")
@@ -344,13 +368,31 @@ class SitemapReader:
             deadline=self._timeout,
             max_bytes=SITEMAP_MAX_BYTES,
             on_hop=on_hop,
+            sink=sink,
         )
         if response.status_code >= 400:
             raise HTTPError(
                 f"{safe_url(response.url)} answered HTTP {response.status_code}",
                 status_code=response.status_code,
             )
-        return response.content
+        return response
+
+
+def _spooled(path: Path) -> Source:
+    """A spooled body as the parse takes it: the file when it is large (removed once parsed,
+    or by `_discard`), else its bytes (parsed inline) and the file removed. A local file's
+    stat and a read of a few KB take microseconds: done on the loop."""
+    if path.stat().st_size > INLINE_MAX_BYTES:
+        return path
+    body = path.read_bytes()
+    path.unlink()
+    return body
+
+
+def _discard(body: Source | SitemapReport) -> None:
+    """Remove a spooled body's file (bytes and reports hold none)."""
+    if isinstance(body, Path):
+        body.unlink(missing_ok=True)
 
 
 class _Refused(Exception):

@@ -22,6 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import httpcore
 import httpx
 
@@ -52,6 +53,11 @@ _CROSS_ORIGIN_HEADERS = frozenset(
 _QUERY = re.compile(r"\?[^\s'\"<>]*")
 
 OnHop = Callable[[httpx.URL], Awaitable[None]]
+# Where a streamed body's decoded pieces go (`send(sink=...)`): a file being written, say.
+Sink = Callable[[bytes], object]
+# Bytes of a body read between two chances for the loop to answer: a local 18 MB sitemap
+# arrives faster than it is read, and its chunks were read in one stretch of tens of ms.
+READ_SLICE = 1 << 20
 
 
 def _scrub(text: str) -> str:
@@ -245,8 +251,12 @@ class HttpClient:
         max_bytes: int | None = None,
         on_hop: OnHop | None = None,
         follow_redirects: bool = True,
+        sink: Sink | None = None,
     ) -> httpx.Response:
-        """Send `request` (following redirects); the response's body is already read."""
+        """Send `request` (following redirects); the response's body is already read — or,
+        with `sink`, a 2xx answer's body is handed to it piece by piece as it arrives
+        (decoded, under the cap) and not kept (`content` is empty): a large document never
+        sits whole in memory nor is joined in one piece on the loop."""
         total = self.settings.timeout if deadline is None else deadline
         cap = self.settings.max_bytes if max_bytes is None else max_bytes
         tries = self.settings.retries if retries is None else retries
@@ -260,6 +270,7 @@ class HttpClient:
                     on_hop=on_hop,
                     follow=follow_redirects,
                     scope=scope,
+                    sink=sink,
                 )
         except TimeoutError as exc:
             raise errors.Timeout(
@@ -277,6 +288,7 @@ class HttpClient:
         on_hop: OnHop | None,
         follow: bool,
         scope: anyio.CancelScope,
+        sink: Sink | None = None,
     ) -> httpx.Response:
         current = self._prepare(request, self._checked(request.url, request.method, kind))
         history: list[httpx.Response] = []
@@ -285,7 +297,7 @@ class HttpClient:
             if on_hop is not None:
                 await on_hop(current.url)
             response = await self._send_retrying(
-                current, kind=kind, retries=retries, cap=cap, scope=scope
+                current, kind=kind, retries=retries, cap=cap, scope=scope, sink=sink
             )
             location = response.headers.get("location")
             if not follow or response.status_code not in REDIRECT_STATUSES or location is None:
@@ -369,13 +381,16 @@ class HttpClient:
         retries: int,
         cap: int,
         scope: anyio.CancelScope,
+        sink: Sink | None = None,
     ) -> httpx.Response:
         retryable_method = request.method in IDEMPOTENT_METHODS
         attempt = 0
         while True:
             can_retry = retryable_method and attempt < retries
             try:
-                response = await self._send_once(request, kind=kind, cap=cap, scope=scope)
+                response = await self._send_once(
+                    request, kind=kind, cap=cap, scope=scope, sink=sink
+                )
             except (errors.ConnectError, errors.DNSError) as exc:
                 if not (can_retry and exc.retryable):
                     raise
@@ -402,7 +417,13 @@ class HttpClient:
         return scope.deadline - anyio.current_time() > wait + 0.05
 
     async def _send_once(
-        self, request: httpx.Request, *, kind: str, cap: int, scope: anyio.CancelScope
+        self,
+        request: httpx.Request,
+        *,
+        kind: str,
+        cap: int,
+        scope: anyio.CancelScope,
+        sink: Sink | None = None,
     ) -> httpx.Response:
         started = time.perf_counter()
         seen = _Exchange()
@@ -413,7 +434,7 @@ class HttpClient:
             response.request = request
             seen.status = response.status_code
             seen.resolved_ip = server_ip(response)
-            await self._read(response, cap, seen)
+            await self._read(response, cap, seen, sink if response.is_success else None)
             response.elapsed = timedelta(seconds=time.perf_counter() - started)
             return response
         except NetsiftError as exc:
@@ -438,8 +459,12 @@ class HttpClient:
                     outcome=outcome,
                 )
 
-    async def _read(self, response: httpx.Response, cap: int, seen: _Exchange) -> None:
-        """Read the body under the cap, raw and decoded, chunk by chunk."""
+    async def _read(
+        self, response: httpx.Response, cap: int, seen: _Exchange, sink: Sink | None = None
+    ) -> None:
+        """Read the body under the cap, raw and decoded, chunk by chunk (to `sink` when one is
+        given), letting the loop answer every READ_SLICE bytes: a body that arrives faster
+        than it is read would otherwise be read in one stretch."""
         where = safe_url(response.request.url)
         declared = response.headers.get("content-length", "")
         bodiless = response.request.method == "HEAD" or response.status_code in (204, 304)
@@ -470,16 +495,23 @@ class HttpClient:
                 size += len(piece)
                 if size > cap:
                     raise _OverCap("decompressed body")
-                chunks.append(piece)
+                if sink is None:
+                    chunks.append(piece)
+                else:
+                    sink(piece)
 
         finished = False
         try:
             with map_httpx_errors(response.request.url):
+                answered = 0
                 async for raw in response.aiter_raw():
                     seen.size += len(raw)
                     if seen.size > cap:
                         raise _OverCap("body")
                     keep(decoder.decode(raw))
+                    if seen.size - answered >= READ_SLICE:
+                        answered = seen.size
+                        await anyio.lowlevel.checkpoint()
                 keep(decoder.flush())
             finished = True
         except _OverCap as over:

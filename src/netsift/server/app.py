@@ -12,6 +12,7 @@ the per-client quota (`NETSIFT_SERVER_SEARCH_QUOTA`) is the budget here.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import re
@@ -124,6 +125,12 @@ def create_app(
                 )
                 if worker is not None:  # jobs of any replica, and of dead workers, run here too
                     tg.start_soon(worker.run)
+                # What start-up made (modules, models, the app, the Client) lives as long as
+                # the server: out of the collector's reach, a full collection (the ~100,000
+                # objects of a 50,000-URL map's merge trigger some) scans what requests made
+                # only. Measured in-process: the loop's worst wait during that map 110-134 ms
+                # (a gen-2 collection of ~115,000 objects) without, 26 ms with.
+                gc.freeze()
                 try:
                     yield
                 finally:

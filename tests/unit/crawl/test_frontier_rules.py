@@ -100,9 +100,12 @@ CLAIMS = [
               judged={"p/0": "1000"}, flying=[Flying("x")], paused={HOST: 30}),
     ClaimCase("eleven alike among many good pages are no trap", [("a", HOST, "p/0")],
               ("entry", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "1" * 20 + "0" * 11}),
-    ClaimCase("three in four of the last sixteen adding nothing is a trap",
-              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 8)},
+    ClaimCase("twelve of the last sixteen after twenty good pages: most pages added, no trap",
+              [("a", HOST, "p/0")], ("entry", "a"), hosts={HOST: (0, 8)},
               judged={"p/0": "1" * 20 + "0" * 12}),
+    ClaimCase("three in four of the last sixteen, and half of all, adding nothing is a trap",
+              [("a", HOST, "p/0")], ("trapped", "a"), hosts={HOST: (0, 8)},
+              judged={"p/0": "1" * 20 + "0" * 20}),
     ClaimCase("a few pages alike at first are a trap", [("a", HOST, "p/0")],
               ("trapped", "a"), hosts={HOST: (0, 8)}, judged={"p/0": "0000"}),
     ClaimCase("but three are not enough to judge", [("a", HOST, "p/0")], ("entry", "a"),
@@ -242,15 +245,20 @@ class AdmitCase:
     name: str
     kept: list[Page]
     offer: Page
-    expect: tuple[str, str | None]  # (kept, new text|no new text), (duplicate, url), (full, None)
+    # (kept, new text|no new text), (held, None), (duplicate, url), (full, None)
+    expect: tuple[str, str | None]
     max_pages: int = 10
 
 
-AS_KEPT = Page(["a"], "t1", BASE, (1, 2, 3))
+READ = tuple(range(1, 9))  # a long page's sample: new ones are judged by NEW_TEXT_SAMPLES
+AS_KEPT = Page(["a"], "t1", BASE, READ)  # new text: kept
 FRESH = tuple(range(100, 100 + rules.NEW_TEXT_SAMPLES))  # just enough new samples
-NEW, OLD = ("kept", "new text"), ("kept", "no new text")
+NEW, OLD, HELD = ("kept", "new text"), ("kept", "no new text"), ("held", None)
 ADMISSIONS = [
-    AdmitCase("a new page is kept", [AS_KEPT], Page(["b"], "t2", ~BASE & (1 << 64) - 1), OLD),
+    AdmitCase("a page with no text new to its pattern is held", [AS_KEPT],
+              Page(["b"], "t2", ~BASE & (1 << 64) - 1), HELD),
+    AdmitCase("a page of no pattern is kept, new text or not", [AS_KEPT],
+              Page(["b"], "t2", ~BASE & (1 << 64) - 1, pattern=""), OLD),
     AdmitCase("the same URL is a duplicate", [AS_KEPT], Page(["a"], "t9"),
               ("duplicate", AS_KEPT.url)),
     AdmitCase("an alias of a kept URL is a duplicate", [Page(["a", "a-alias"], "t1")],
@@ -260,16 +268,20 @@ ADMISSIONS = [
     AdmitCase("a sketch 6 bits away is a near duplicate", [AS_KEPT],
               Page(["b"], "t2", BASE ^ 0b11_1111), ("duplicate", AS_KEPT.url)),
     AdmitCase("7 bits away shares bands but is a page of its own", [AS_KEPT],
-              Page(["b"], "t2", BASE ^ 0b111_1111), OLD),
-    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"), OLD),
+              Page(["b"], "t2", BASE ^ 0b111_1111), HELD),
+    AdmitCase("no sketch: only the exact hash judges", [AS_KEPT], Page(["b"], "t2"), HELD),
     AdmitCase("the page budget spent: full", [AS_KEPT], Page(["b"], "t2"), ("full", None),
               max_pages=1),
     AdmitCase("a duplicate is named before the budget", [AS_KEPT], Page(["b"], "t1"),
               ("duplicate", AS_KEPT.url), max_pages=1),
     AdmitCase("enough samples new to the pattern are new text", [AS_KEPT],
-              Page(["b"], "t2", sample=(1, 2, 3, *FRESH)), NEW),
-    AdmitCase("one fewer is not", [AS_KEPT], Page(["b"], "t2", sample=(1, 2, 3, *FRESH[1:])),
-              OLD),
+              Page(["b"], "t2", sample=(*READ, *FRESH)), NEW),
+    AdmitCase("one fewer is not: held", [AS_KEPT],
+              Page(["b"], "t2", sample=(*READ, *FRESH[1:])), HELD),
+    AdmitCase("a held page's URL and text are seen", [AS_KEPT, Page(["b"], "t2")],
+              Page(["c"], "t2"), ("duplicate", "http://a.test/b")),
+    AdmitCase("a held page is not counted in the budget", [AS_KEPT, Page(["b"], "t2")],
+              Page(["c"], "t3", sample=FRESH), NEW, max_pages=2),
     AdmitCase("text read before under another pattern is new to this one",
               [replace(AS_KEPT, sample=FRESH)], Page(["b"], "t2", sample=FRESH, pattern="q"),
               NEW),
@@ -283,7 +295,8 @@ def _marks(page: Page) -> set[str]:
 
 
 def _pure_admission(case: AdmitCase) -> Admission:
-    kept: list[Page] = []  # the case's pages the store kept (a duplicate among them is not)
+    kept: list[Page] = []  # the case's pages the store admitted (kept or held)
+    counted = 0  # of those, the pages kept
     for page in [*case.kept, case.offer]:
         seen = next((p.url for p in kept if _marks(p) & _marks(page)), None)
         mine = set(bands(page.sketch)) if page.sketch is not None else set()
@@ -291,15 +304,20 @@ def _pure_admission(case: AdmitCase) -> Admission:
             (p.sketch, p.url) for p in kept if p.sketch is not None and mine & set(bands(p.sketch))
         ]
         refusal = rules.admission(
-            seen=seen, candidates=candidates, sketch=page.sketch, pages=len(kept),
+            seen=seen, candidates=candidates, sketch=page.sketch, pages=counted,
             max_pages=case.max_pages,
         )  # fmt: skip
         if refusal is not None:
             answer = refusal
             continue
         read = {value for p in kept if p.pattern == page.pattern for value in p.sample}
-        answer = Admission(n=len(kept) + 1, new_text=rules.adds_text(len(set(page.sample) - read)))
+        new_text = rules.adds_text(len(set(page.sample) - read), len(set(page.sample)))
         kept.append(page)
+        if rules.holds(page.pattern, new_text):
+            answer = Admission(held=True)
+            continue
+        counted += 1
+        answer = Admission(n=counted, new_text=new_text)
     return answer
 
 
@@ -312,6 +330,8 @@ async def _offer(store: FrontierStore, page: Page) -> Admission:
 
 
 def _verdict(answer: Admission) -> tuple[str, str | None]:
+    if answer.held:
+        return HELD
     if answer.n is not None:
         return NEW if answer.new_text else OLD
     if answer.duplicate_of is not None:
@@ -331,6 +351,15 @@ async def test_admission_in_each_store(store: FrontierStore, case: AdmitCase) ->
     for page in case.kept:
         await _offer(store, page)
     assert _verdict(await _offer(store, case.offer)) == case.expect
+
+
+@pytest.mark.parametrize(
+    ("window", "vouches"),
+    [("1" * 15, False), ("1" * 16, True), ("1" * 12 + "0000", True),
+     ("1" * 11 + "00000", False), ("10" * 8, False)],
+)  # fmt: skip
+def test_a_pattern_is_vouched_for_by_pages_that_added(window: str, vouches: bool) -> None:
+    assert rules.vouched(_record(window, 0)) is vouches
 
 
 def test_a_trap_stays_one() -> None:
@@ -451,6 +480,9 @@ def test_a_page_added_when_it_held_new_text_or_led_to_new_urls_elsewhere() -> No
     links = [Entry("a", "http://h/a", "h", pattern="p"), Entry("b", "http://h/b", "h", pattern="q")]
     assert rules.other_patterns(links, "p") == links[1:]
     assert rules.other_patterns(links, None) == links
+    assert rules.other_patterns(links, "p", traps={"q"}) == []  # more of a trap is no news
+    facets = [Entry("c", "http://h/s?a=1&b=2", "h", pattern="h/s?a&b")]
+    assert rules.other_patterns(facets, "h/s?a") == []  # the same path, another filter
     assert rules.page_added(Verdict("p", new_text=True), 0)
     assert rules.page_added(Verdict("p", new_text=False), 1)
     assert not rules.page_added(Verdict("p", new_text=False), 0)
@@ -476,3 +508,110 @@ async def test_links_past_the_depth_are_counted_until_a_shallower_page_queues_th
     queued = Entry("x", f"http://{HOST}/x", HOST, 1)
     await store.done("crawl", other.entry.key, "w", links=[queued])
     assert (await store.status("crawl"))["beyond_depth"] == 1
+
+
+async def _hold(store: FrontierStore, crawl: str, key: str, pattern: str) -> None:
+    """Offer a page with no text new to `pattern`: it is held, not kept."""
+    url = f"http://{HOST}/{key}"
+    admitted = await store.admit(
+        crawl, keys=[key], url=url, content_hash=f"h-{key}", bands=[], sketch=None, size=10,
+        page={"page": {"url": url}, "depth": 1}, pattern=pattern, sample=[],
+    )  # fmt: skip
+    assert admitted.held and admitted.n is None
+
+
+async def _outcomes(store: FrontierStore, crawl: str) -> list[tuple[str, str]]:
+    """The crawl's results as (kind or skipped code, URL), in order."""
+    rows = await store.results(crawl, limit=100)
+    return [
+        (kind if kind == "page" else str(data["code"]), str(data.get("url") or data["page"]["url"]))
+        for _, kind, data in rows
+    ]
+
+
+async def test_held_pages_are_kept_once_their_patterns_pages_vouch_for_it(
+    store: FrontierStore,
+) -> None:
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    await _hold(store, "crawl", "post/1", "post/0")
+    await _hold(store, "crawl", "post/2", "post/0")
+    await _hold(store, "crawl", "other/1", "other/0")
+    assert await _outcomes(store, "crawl") == []
+    assert (await store.status("crawl"))["pages"] == 0
+    for i in range(3, 3 + rules.TRAP_WINDOW):  # pages that added: judged, one by one
+        assert await _outcomes(store, "crawl") == []  # too few to vouch for the pattern yet
+        entry = Entry(f"post/{i}", f"http://{HOST}/post/{i}", HOST, pattern="post/0")
+        await _read(store, "crawl", entry, Verdict("post/0", new_text=True))
+    assert await _outcomes(store, "crawl") == [
+        ("page", f"http://{HOST}/post/1"),
+        ("page", f"http://{HOST}/post/2"),
+    ]
+    status = await store.status("crawl")
+    assert status["pages"] == 2 and status["bytes"] == 20
+
+
+async def test_at_the_end_a_traps_held_pages_are_dropped_and_the_rest_kept(
+    store: FrontierStore,
+) -> None:
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    for i in range(rules.TRAP_MIN_PAGES):  # read, held, each judged as adding nothing
+        await _hold(store, "crawl", f"cal/{i}", "cal/0")
+        entry = Entry(f"cal/{i}", f"http://{HOST}/cal/{i}", HOST, pattern="cal/0")
+        await _read(store, "crawl", entry, Verdict("cal/0", new_text=False))
+    await _hold(store, "crawl", "note/1", "note/0")  # one page of its pattern: no trap
+    assert (await store.status("crawl"))["traps"] == ["cal/0"]
+    await store.settle("crawl")
+    outcomes = await _outcomes(store, "crawl")
+    assert [o for o in outcomes if o[0] == "page"] == [("page", f"http://{HOST}/note/1")]
+    dropped = sorted(url for code, url in outcomes if code == "trap")
+    assert dropped == [f"http://{HOST}/cal/{i}" for i in range(rules.TRAP_MIN_PAGES)]
+    assert (await store.status("crawl"))["pages"] == 1
+    await store.settle("crawl")  # settled once: nothing held is left
+    assert len(await _outcomes(store, "crawl")) == len(outcomes)
+
+
+async def test_held_pages_kept_at_the_end_stay_within_the_page_budget(
+    store: FrontierStore,
+) -> None:
+    await store.start("crawl", max_pages=1, max_bytes=10**6, deadline=60)
+    await _hold(store, "crawl", "q/1", "q/0")
+    await _hold(store, "crawl", "q/2", "q/0")
+    await store.settle("crawl")
+    assert await _outcomes(store, "crawl") == [("page", f"http://{HOST}/q/1")]
+    assert (await store.status("crawl"))["pages"] == 1
+
+
+@pytest.mark.parametrize(
+    ("trap", "pages", "fate"), [(True, 0, "drop"), (False, 0, "keep"), (False, 5, "full")]
+)
+def test_a_held_pages_fate(trap: bool, pages: int, fate: str) -> None:
+    assert rules.held_fate(trap=trap, pages=pages, max_pages=5) == fate
+
+
+@pytest.mark.parametrize(
+    ("new", "samples", "adds"),
+    [
+        (rules.NEW_TEXT_SAMPLES, 40, True),  # a sentence of a long page
+        (rules.NEW_TEXT_SAMPLES - 1, 40, False),
+        (2, 3, True),  # a short post: half its few windows are new
+        (1, 3, False),
+        (1, 1, True),
+        (0, 0, False),  # no text of its own: nothing new, however short
+    ],
+)
+def test_new_text_is_a_sentence_or_half_of_a_short_text(new: int, samples: int, adds: bool) -> None:
+    assert rules.adds_text(new, samples) is adds
+
+
+async def test_a_held_page_whose_links_added_is_kept_at_once(store: FrontierStore) -> None:
+    """A catalogue page with no text of its own, whose links led to new pages: it added."""
+    await store.start("crawl", max_pages=10, max_bytes=10**6, deadline=60)
+    await _hold(store, "crawl", "list/1", "list/0")
+    await _hold(store, "crawl", "list/2", "list/0")
+    entry = Entry("list/2", f"http://{HOST}/list/2", HOST, pattern="list/0")
+    item = Entry("item/1", f"http://{HOST}/item/1", HOST, 1, pattern="item/0")
+    await store.add("crawl", [replace(entry, priority=-2)])
+    assert (await store.claim("crawl", "w", lease=30)).entry is not None
+    verdict = Verdict("list/0", new_text=False, held=f"http://{HOST}/list/2")
+    await store.done("crawl", entry.key, "w", links=[item], verdict=verdict)
+    assert await _outcomes(store, "crawl") == [("page", f"http://{HOST}/list/2")]

@@ -45,22 +45,25 @@ class Claim:
 @dataclass(frozen=True)
 class Admission:
     """A page offered to the crawl: kept as result `n` (`new_text`: it holds text new to its
-    path pattern), or a duplicate of `duplicate_of`, or refused because the crawl's page
-    budget is spent."""
+    path pattern), or `held` (it holds none: kept once its pattern is judged, rules.holds),
+    or a duplicate of `duplicate_of`, or refused because the crawl's page budget is spent."""
 
     n: int | None = None
     duplicate_of: str | None = None
     full: bool = False
     new_text: bool = False
+    held: bool = False
 
 
 @dataclass(frozen=True)
 class Verdict:
     """What a page read gave its path pattern: new text or not (its new links to other
-    patterns are counted where they are queued); rules.judged keeps the record."""
+    patterns are counted where they are queued); rules.judged keeps the record. `held`: the
+    URL the page was held under (rules.holds), kept at once when its links added."""
 
     pattern: str
     new_text: bool
+    held: str | None = None
 
 
 class FrontierStore(Protocol):
@@ -112,7 +115,8 @@ class FrontierStore(Protocol):
         the links of a page read are not queued yet. `skipped`: the entry was not kept, and
         this is its `skipped` result (its `url` names it). `verdict`: the page is judged for
         its pattern — it added when it held new text or its links queued new URLs of another
-        pattern (rules.judged)."""
+        pattern (rules.judged); when it added and the pattern is vouched for, the pattern's
+        held pages are kept (its own too)."""
         ...
 
     async def admit(
@@ -129,9 +133,16 @@ class FrontierStore(Protocol):
         pattern: str = "",
         sample: list[int] | None = None,
     ) -> Admission:
-        """Keep the page unless its content or URL was seen or the page budget is spent; a
-        kept page's text `sample` (dedupe.text_sample) is added to its `pattern`'s, and
-        `new_text` says whether enough of it was new (rules.adds_text)."""
+        """Keep the page unless its content or URL was seen or the page budget is spent; its
+        text `sample` (dedupe.text_sample) is added to its `pattern`'s, and `new_text` says
+        whether enough of it was new (rules.adds_text). A page of a pattern with no new text
+        is held, not kept (rules.holds): `done` keeps the pattern's held pages once its pages
+        show it is no trap (rules.vouched), `settle` decides the rest."""
+        ...
+
+    async def settle(self, crawl: str) -> None:
+        """At the crawl's end (nothing in flight): each held page kept, or dropped as its
+        trap's (a `skipped` result, code `trap`), as rules.held_fate says."""
         ...
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from ..scope import canonical_url, site_host
 
-__all__ = ["RELEVANCE_LEVELS", "path_pattern", "priority", "relevance"]
+__all__ = ["RELEVANCE_LEVELS", "path_pattern", "pattern_path", "priority", "relevance"]
 
 # A link that names every query word jumps this many levels ahead of an unrelated one at
 # the same depth: enough to read a relevant section first, not enough to dive forever.
@@ -35,6 +35,12 @@ def path_pattern(url: str) -> str:
     keys = sorted({pair.partition("=")[0] for pair in parts.query.split("&") if pair})
     pattern = f"{site_host(url)}{_DIGITS.sub('0', parts.path)}"
     return f"{pattern}?{'&'.join(keys)}" if keys else pattern
+
+
+def pattern_path(pattern: str) -> str:
+    """A path pattern without its query keys: `/shop?colour&size` and `/shop?size` are one
+    path, so a faceted search's links to its other filters are not news (rules.other_patterns)."""
+    return pattern.partition("?")[0]
 
 
 def query_words(query: str | None) -> frozenset[str]:

@@ -17,7 +17,9 @@ their claim but no host slot), `marks` and `bands` (content seen), `results` a l
 `pages` the list of the page results' numbers, `traps` a hash pattern → its record (JSON:
 pages that added and that did not, its window, whether a trap), `text` the set of the kept
 pages' text samples (dedupe.scoped by pattern), `patterns` a hash pattern → entries claimed,
-`beyond` the set of keys linked past the crawl's depth (those never seen are left unread).
+`beyond` the set of keys linked past the crawl's depth (those never seen are left unread),
+`holding` a hash URL → a held page (JSON: its pattern, size, data, when it was read;
+rules.holds).
 Everything expires with the job's retention.
 """
 
@@ -44,11 +46,11 @@ __all__ = ["RedisFrontier"]
 PREFIX = "netsift:crawl:"
 PARTS = (
     "state", "seen", "pending", "claimed", "owner", "hosts", "inflight", "marks", "bands",
-    "results", "pages", "traps", "released", "text", "patterns", "beyond",
+    "results", "pages", "traps", "released", "text", "patterns", "beyond", "holding",
 )  # fmt: skip
 # Each part's place in a script's KEYS (1-based, as Lua counts).
 _STATE, _SEEN, _PENDING, _CLAIMED, _OWNER, _HOSTS, _INFLIGHT, _MARKS, _BANDS = range(1, 10)
-_RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS, _BEYOND = range(10, 17)
+_RESULTS, _PAGES, _TRAPS, _RELEASED, _TEXT, _PATTERNS, _BEYOND, _HOLDING = range(10, 18)
 # Times a decision is made again when what it was made on changed before its write (another
 # task of the crawl won the race); a claim that keeps losing says to wait and ask again. After
 # the first tries each waits a random pause up to CONFLICT_PAUSE times its number, so tasks
@@ -445,8 +447,15 @@ class RedisFrontier:
         own = verdict.pattern if verdict is not None else None
         # Links to other patterns are queued first, alone, so their count of new ones judges
         # the page (rules.page_added: new URLs elsewhere are something a page added).
-        elsewhere = rules.other_patterns(links or [], own)
-        same = [link for link in links or [] if link.pattern == own]
+        traps: set[str] = set()
+        if own is not None and (patterns := sorted({link.pattern for link in links or []})):
+            records = await self._redis.hmget(keys[_TRAPS - 1], patterns)
+            traps = {
+                p for p, raw in zip(patterns, records, strict=True) if _pattern(str(raw or "")).trap
+            }
+        elsewhere = rules.other_patterns(links or [], own, traps)
+        chosen = {id(link) for link in elsewhere}
+        same = [link for link in links or [] if id(link) not in chosen]
         # The page's links are queued before its claim ends: the crawl never looks over
         # while they are not (queueing is idempotent, so a retried end adds nothing twice).
         async with self._redis.pipeline(transaction=True) as pipe:  # MULTI/EXEC: one trip
@@ -468,6 +477,58 @@ class RedisFrontier:
             new_elsewhere = int(answers[0]) if elsewhere else 0
             judged = (verdict.pattern, rules.page_added(verdict, new_elsewhere))
         await self._end(crawl, key, None, ending="done", judged=judged)
+        if judged is not None and judged[1]:  # no trap: its held pages are kept
+            record = await self._redis.hget(keys[_TRAPS - 1], judged[0])
+            if rules.vouched(_pattern(str(record or ""))):
+                await self._release(crawl, judged[0], trap=False)
+            elif verdict is not None and verdict.held is not None:  # its links added
+                await self._release(crawl, judged[0], trap=False, only=verdict.held)
+
+    async def _holding(self, crawl: str) -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
+        """The held pages by pattern: (URL, stored value, value read), oldest first."""
+        rows: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[_HOLDING - 1])
+        by_pattern: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+        for url, raw in rows.items():
+            held = json.loads(raw)
+            by_pattern.setdefault(held["pattern"], []).append((url, raw, held))
+        for pages in by_pattern.values():
+            pages.sort(key=lambda page: float(page[2]["at"]))
+        return by_pattern
+
+    async def _release(self, crawl: str, pattern: str, *, trap: bool, only: str = "") -> None:
+        """Decide the pattern's held pages (rules.held_fate), in the order they were read;
+        `only`: only the one held under that URL."""
+        state = self._keys(crawl)[_STATE - 1]
+        for url, raw, held in (await self._holding(crawl)).get(pattern, []):
+            if only and url != only:
+                continue
+            async for _ in _attempts():
+                pages, max_pages = await self._redis.hmget(state, ["pages", "max_pages"])
+                fate = rules.held_fate(
+                    trap=trap, pages=int(pages or 0), max_pages=int(max_pages or 0)
+                )
+                guards: list[list[Any]] = [
+                    ["HGET", _HOLDING, url, raw],
+                    ["HGET", _STATE, "pages", pages or ""],
+                ]
+                writes: list[list[Any]] = [["HDEL", _HOLDING, url]]
+                result: tuple[ResultKind, str, str] | None = None
+                if fate == "keep":
+                    writes.append(["HINCRBY", _STATE, "pages", "1"])
+                    writes.append(["HINCRBY", _STATE, "bytes", str(held["size"])])
+                    result = ("page", url, str(held["data"]))
+                elif fate == "drop":
+                    skipped = rules.dropped(pattern, json.loads(held["data"]), url)
+                    result = ("skipped", str(skipped["url"]), json.dumps(skipped, default=str))
+                if await self._apply(crawl, guards, writes, result):
+                    break
+            else:
+                raise RuntimeError(f"the crawl's held page {url} kept changing under its release")
+
+    async def settle(self, crawl: str) -> None:
+        records: dict[Any, Any] = await self._redis.hgetall(self._keys(crawl)[_TRAPS - 1])
+        for pattern in await self._holding(crawl):
+            await self._release(crawl, pattern, trap=_pattern(records.get(pattern, "")).trap)
 
     async def admit(
         self,
@@ -513,13 +574,20 @@ class RedisFrontier:
             ):
                 guards.append(["HGET", _BANDS, band, raw or ""])
                 writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
-            writes += [["HINCRBY", _STATE, "pages", "1"], ["HINCRBY", _STATE, "bytes", str(size)]]
             if text:
                 writes.append(["SADD", _TEXT, *text])
-            kept: tuple[ResultKind, str, str] = ("page", url, json.dumps(page, default=str))
-            if n := await self._apply(crawl, guards, writes, kept):
-                new = sum(not found for found in known) if text else 0
-                return Admission(n=n, new_text=rules.adds_text(new))
+            new = sum(not found for found in known) if text else 0
+            new_text = rules.adds_text(new, len(text))
+            data = json.dumps(page, default=str)
+            if rules.holds(pattern, new_text):
+                held = {"pattern": pattern, "size": size, "data": data, "at": time.time()}
+                writes.append(["HSET", _HOLDING, url, json.dumps(held)])
+                if await self._apply(crawl, guards, writes):
+                    return Admission(held=True)
+                continue
+            writes += [["HINCRBY", _STATE, "pages", "1"], ["HINCRBY", _STATE, "bytes", str(size)]]
+            if n := await self._apply(crawl, guards, writes, ("page", url, data)):
+                return Admission(n=n, new_text=new_text)
         raise RuntimeError(f"the crawl's seen content kept changing under the admission of {url}")
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:

@@ -8,27 +8,33 @@ means never depends on which backend runs.
 - A **host slot** (`Host`) is free when fewer of the host's requests are under way than it
   allows (one until its robots.txt is read) and its delay since the last request has passed.
 - A **path pattern** (`Pattern`) is judged by what its pages hold: a page *adds* when it
-  holds new text (`adds_text`) or links to new URLs of other patterns; it adds nothing when
-  it is a duplicate, or empty, or its only news is links to more of its own pattern (a
-  calendar's next month). A pattern earns requests in flight by the pages that add
-  (`pattern_allowance`), and is a trap when most of its last pages added nothing
-  (`window_is_trap`): its entries are then handed out to be ended, never asked for.
+  holds new text (`adds_text`) or links to new URLs of other paths (`other_patterns`); it
+  adds nothing when it is a duplicate, or empty, or its only news is links to more of its
+  own pattern (a calendar's next month). A pattern earns requests in flight by the pages that add
+  (`pattern_allowance`), and is a trap when most of its last pages added nothing, and as
+  many of all its pages (`is_trap`): its entries are then handed out to be ended, never asked for.
 - A crawl's **ending** (`endings`) names every reason it ended short of the whole site: the
   budget or cancellation that stopped it, `trap` when a trap's URLs were left unread,
   `max_depth` when links were left beyond the depth; `done` only when none did.
 - An **admission** keeps a page unless one of its URLs or its exact text was kept before, its
-  sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent.
+  sketch is within a few bits of a kept page's (dedupe.py), or the page budget is spent; a
+  page of a pattern that holds no new text is *held* (`holds`), not kept yet: it is kept once
+  its pattern's pages show it is no trap (`vouched`), or at the crawl's end when its pattern
+  is no trap, and dropped as the trap's when it is one (`held_fate`). So a trap's pages read
+  while it was being judged are never among the pages a crawl returns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
 from .model import Admission, Claim, Entry, Verdict
+from .order import pattern_path
 
 __all__ = [
     "CLAIM_WINDOW",
@@ -41,6 +47,7 @@ __all__ = [
     "Budget",
     "Candidate",
     "ClaimDecision",
+    "HeldFate",
     "Host",
     "Pattern",
     "StopReason",
@@ -49,15 +56,20 @@ __all__ = [
     "budget_stop",
     "claim",
     "claimed",
+    "dropped",
     "endings",
+    "held_fate",
+    "holds",
     "host_slots",
     "host_wait",
+    "is_trap",
     "judged",
     "other_patterns",
     "page_added",
     "pattern_allowance",
     "paused",
     "rested",
+    "vouched",
     "window_is_trap",
     "with_policy",
 ]
@@ -77,9 +89,13 @@ IN_FLIGHT_WAIT = 0.1
 # seven or eight new windows (two sampled, on average).
 NEW_TEXT_SAMPLES = 4
 # A pattern is a trap when, of its last TRAP_WINDOW pages judged (at least TRAP_MIN_PAGES),
-# TRAP_SHARE or more added nothing. Over a window, so a few duplicates among hundreds of good
-# pages never make one (twelve in a row would); a share, so a calendar whose first pages were
-# alike is found after four, and one whose months had events after a dozen empty ones.
+# TRAP_SHARE or more added nothing, and as many of all its pages added nothing as added
+# (`is_trap`). Over a window, so a few duplicates among hundreds of good pages never make
+# one; a share, so a calendar whose first pages were alike is found after four, and one whose
+# months had events after a dozen empty ones; and over its whole history, so a blog of a
+# hundred short posts, whose later posts more and more repeat phrases of the earlier ones
+# (half of them add nothing), is read whole: a real pattern that turns into a trap (an
+# endless tail of empty pages) costs at most as many pages again as it had real ones.
 TRAP_WINDOW = 16
 TRAP_MIN_PAGES = 4
 TRAP_SHARE = 0.75
@@ -182,9 +198,14 @@ class Pattern:
     trap: bool = False
 
 
-def adds_text(new_samples: int) -> bool:
-    """Whether a page with `new_samples` sampled shingles new to its pattern holds new text."""
-    return new_samples >= NEW_TEXT_SAMPLES
+def adds_text(new_samples: int, samples: int) -> bool:
+    """Whether a page whose text sample holds `samples` windows, `new_samples` of them new to
+    its pattern, holds new text: NEW_TEXT_SAMPLES new ones (a sentence), or, for a short
+    text with fewer than twice that, half of them (at least one). A short post of one new
+    sentence among familiar phrases has three or four sampled windows, two of them new;
+    a page of a template whose only change is a number or a name has none or one."""
+    needed = max(1, min(NEW_TEXT_SAMPLES, math.ceil(samples / 2)))
+    return new_samples >= needed
 
 
 def pattern_allowance(added: int, empty: int) -> int:
@@ -196,10 +217,17 @@ def pattern_allowance(added: int, empty: int) -> int:
     return max(1, 1 + added - empty)
 
 
-def other_patterns(links: Iterable[Entry], pattern: str | None) -> list[Entry]:
-    """The links of a page of `pattern` (None: of none) that lead to other patterns
-    (`page_added` counts the new ones)."""
-    return [link for link in links if link.pattern != pattern]
+def other_patterns(
+    links: Iterable[Entry], pattern: str | None, traps: Collection[str] = ()
+) -> list[Entry]:
+    """The links of a page of `pattern` (None: of none) that lead elsewhere (`page_added`
+    counts the new ones): to another path, not the same path with other query keys (a
+    faceted search's next filter: order.pattern_path), nor to a pattern found a trap (a
+    session id's next copy of a page already read)."""
+    own = pattern_path(pattern) if pattern is not None else None
+    return [
+        link for link in links if pattern_path(link.pattern) != own and link.pattern not in traps
+    ]
 
 
 def page_added(verdict: Verdict, new_elsewhere: int) -> bool:
@@ -213,6 +241,25 @@ def window_is_trap(window: str) -> bool:
     return len(window) >= TRAP_MIN_PAGES and window.count("0") >= TRAP_SHARE * len(window)
 
 
+def is_trap(window: str, added: int, empty: int) -> bool:
+    """Whether a pattern whose last pages are `window`, `added` and `empty` of all its pages,
+    is a trap: most of its last pages added nothing, and as many of all its pages."""
+    return window_is_trap(window) and empty >= added
+
+
+def vouched(record: Pattern) -> bool:
+    """Whether a pattern's pages have shown it is no trap, so the pages of it held back are
+    kept at once: TRAP_SHARE or more of a whole window of its last pages (TRAP_WINDOW) added.
+    A pattern of mixed pages (a calendar with eight busy months among empty ones) holds its
+    empty ones until the crawl's end, when `held_fate` decides."""
+    window = record.window
+    return (
+        not record.trap
+        and len(window) >= TRAP_WINDOW
+        and window.count("1") >= TRAP_SHARE * len(window)
+    )
+
+
 def judged(record: Pattern, added: bool) -> Pattern:
     """The pattern's record after one more page judged (it added, or it added nothing)."""
     window = (record.window + ("1" if added else "0"))[-TRAP_WINDOW:]
@@ -221,7 +268,7 @@ def judged(record: Pattern, added: bool) -> Pattern:
         added=record.added + added,
         empty=record.empty + (not added),
         window=window,
-        trap=record.trap or window_is_trap(window),
+        trap=record.trap or is_trap(window, record.added + added, record.empty + (not added)),
     )
 
 
@@ -299,6 +346,39 @@ def admission(
     if pages >= max_pages:
         return Admission(full=True)
     return None
+
+
+def holds(pattern: str, new_text: bool) -> bool:
+    """Whether an admitted page is held back rather than kept: it belongs to a path pattern
+    and holds no text new to it. Such a page may be a trap's (a calendar's empty month, an
+    archive's next page of the same list); it is kept only once its pattern shows it is none
+    (`held_fate`), so that a trap's pages read while it was judged are never returned."""
+    return bool(pattern) and not new_text
+
+
+HeldFate = Literal["keep", "drop", "full"]
+
+
+def held_fate(*, trap: bool, pages: int, max_pages: int) -> HeldFate:
+    """What becomes of a held page once its pattern is judged — when it is `vouched`, or at
+    the crawl's end: dropped when the pattern is a trap, else kept while the page budget
+    has room (`full`: it has none; the page is not kept, as any page past the budget)."""
+    if trap:
+        return "drop"
+    return "keep" if pages < max_pages else "full"
+
+
+def dropped(pattern: str, held: dict[str, Any], url: str) -> dict[str, Any]:
+    """The `skipped` result of a held page dropped as its trap's (`held`: the page's data as
+    the crawler offered it; `url`: the URL it was kept under)."""
+    page = held.get("page") or {}
+    return {
+        "url": page.get("url") or url,
+        "code": "trap",
+        "message": f"read and held back: it added no new text to its path pattern {pattern}, "
+        "which is a trap",
+        "depth": held.get("depth"),
+    }
 
 
 def endings(stopped: str | None, *, pending: int, trapped: int, beyond_depth: int) -> list[str]:

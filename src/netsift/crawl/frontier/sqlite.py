@@ -79,6 +79,11 @@ CREATE TABLE IF NOT EXISTS crawl_patterns (
 CREATE TABLE IF NOT EXISTS crawl_beyond (
     crawl TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (crawl, key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS crawl_held (
+    crawl TEXT NOT NULL, pattern TEXT NOT NULL, url TEXT NOT NULL, size INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS crawl_held_pattern ON crawl_held (crawl, pattern);
 CREATE TABLE IF NOT EXISTS crawl_text (
     crawl TEXT NOT NULL, sample INTEGER NOT NULL, PRIMARY KEY (crawl, sample)
 ) WITHOUT ROWID;
@@ -335,8 +340,14 @@ class SQLiteFrontier:
                 self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
             new = [links[i] for i in self._insert(db, crawl, links, "pending")] if links else []
             if verdict is not None and verdict.pattern:
-                elsewhere = len(rules.other_patterns(new, verdict.pattern))
-                self._judge(db, crawl, verdict.pattern, rules.page_added(verdict, elsewhere))
+                traps = self._traps(db, crawl, {link.pattern for link in new})
+                elsewhere = len(rules.other_patterns(new, verdict.pattern, traps))
+                added = rules.page_added(verdict, elsewhere)
+                record = self._judge(db, crawl, verdict.pattern, added)
+                if added and rules.vouched(record):  # no trap: its held pages are kept
+                    self._release(db, crawl, verdict.pattern, trap=False)
+                elif added and verdict.held is not None:  # its links added: it is kept
+                    self._release(db, crawl, verdict.pattern, trap=False, only=verdict.held)
             if beyond:
                 db.executemany(
                     "INSERT OR IGNORE INTO crawl_beyond (crawl, key) VALUES (?, ?)",
@@ -447,22 +458,69 @@ class SQLiteFrontier:
                     "INSERT INTO crawl_bands (crawl, band, sketch, url) VALUES (?, ?, ?, ?)",
                     [(crawl, band, _signed(sketch), url) for band in bands],
                 )
-            n = self._next_result(db, crawl)
-            db.execute(
-                "INSERT INTO crawl_results (crawl, n, kind, url, data) VALUES (?, ?, 'page', ?, ?)",
-                (crawl, n, url, json.dumps(page, default=str)),
-            )
-            db.execute(
-                "UPDATE crawl_state SET pages = pages + 1, bytes = bytes + ? WHERE crawl = ?",
-                (size, crawl),
-            )
             cursor = db.executemany(
                 "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
                 [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
             )
-            return Admission(n=n, new_text=rules.adds_text(max(cursor.rowcount, 0)))
+            new_text = rules.adds_text(max(cursor.rowcount, 0), len(sample or []))
+            data = json.dumps(page, default=str)
+            if rules.holds(pattern, new_text):
+                db.execute(
+                    "INSERT INTO crawl_held (crawl, pattern, url, size, data) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (crawl, pattern, url, size, data),
+                )
+                return Admission(held=True)
+            return Admission(n=self._keep(db, crawl, url, size, data), new_text=new_text)
 
         return await self._db.transaction(work)
+
+    def _keep(self, db: sqlite3.Connection, crawl: str, url: str, size: int, data: str) -> int:
+        """Keep a page: its `page` result, counted in the budget; its number."""
+        n = self._next_result(db, crawl)
+        db.execute(
+            "INSERT INTO crawl_results (crawl, n, kind, url, data) VALUES (?, ?, 'page', ?, ?)",
+            (crawl, n, url, data),
+        )
+        db.execute(
+            "UPDATE crawl_state SET pages = pages + 1, bytes = bytes + ? WHERE crawl = ?",
+            (size, crawl),
+        )
+        return n
+
+    def _release(
+        self, db: sqlite3.Connection, crawl: str, pattern: str, *, trap: bool, only: str = ""
+    ) -> None:
+        """Decide the pattern's held pages (rules.held_fate), in the order they were read;
+        `only`: only the one held under that URL."""
+        one = "AND url = ?" if only else ""
+        held = db.execute(
+            f"SELECT rowid, url, size, data FROM crawl_held WHERE crawl = ? AND pattern = ? {one} "
+            "ORDER BY rowid",
+            (crawl, pattern, only) if only else (crawl, pattern),
+        ).fetchall()
+        for rowid, url, size, data in held:
+            budget = self._budget(db, crawl)
+            pages, max_pages = (budget.pages, budget.max_pages) if budget else (0, 0)
+            fate = rules.held_fate(trap=trap, pages=pages, max_pages=max_pages)
+            if fate == "keep":
+                self._keep(db, crawl, url, size, data)
+            elif fate == "drop":
+                skipped = rules.dropped(pattern, json.loads(data), url)
+                self._result(db, crawl, "skipped", str(skipped["url"]), skipped)
+            db.execute("DELETE FROM crawl_held WHERE rowid = ?", (rowid,))
+
+    async def settle(self, crawl: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            patterns = db.execute(
+                "SELECT DISTINCT h.pattern, p.trap FROM crawl_held h LEFT JOIN crawl_patterns p "
+                "ON p.crawl = h.crawl AND p.pattern = h.pattern WHERE h.crawl = ?",
+                (crawl,),
+            ).fetchall()
+            for pattern, trap in patterns:
+                self._release(db, crawl, pattern, trap=bool(trap))
+
+        await self._db.transaction(work)
 
     async def record(self, crawl: str, kind: ResultKind, url: str, data: dict[str, Any]) -> int:
         return await self._db.transaction(lambda db: self._result(db, crawl, kind, url, data))
@@ -493,8 +551,9 @@ class SQLiteFrontier:
         return await self._db.call(work)
 
     @staticmethod
-    def _judge(db: sqlite3.Connection, crawl: str, pattern: str, added: bool) -> None:
-        """One more page of `pattern` judged: it added, or it added nothing (rules.judged)."""
+    def _judge(db: sqlite3.Connection, crawl: str, pattern: str, added: bool) -> rules.Pattern:
+        """One more page of `pattern` judged: it added, or it added nothing (rules.judged);
+        the pattern's record now."""
         row = db.execute(
             "SELECT added, empty, window, trap FROM crawl_patterns WHERE crawl = ? AND pattern = ?",
             (crawl, pattern),
@@ -510,6 +569,18 @@ class SQLiteFrontier:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (crawl, pattern, record.added, record.empty, record.window, int(record.trap)),
         )
+        return record
+
+    @staticmethod
+    def _traps(db: sqlite3.Connection, crawl: str, patterns: set[str]) -> set[str]:
+        """Those of `patterns` found to be traps."""
+        names = sorted(patterns)
+        rows = db.execute(
+            f"SELECT pattern FROM crawl_patterns WHERE crawl = ? AND trap AND pattern IN "
+            f"({_marks(names)})",
+            (crawl, *names),
+        ).fetchall()
+        return {str(pattern) for (pattern,) in rows}
 
     @staticmethod
     def _stop(db: sqlite3.Connection, crawl: str, reason: str) -> None:
