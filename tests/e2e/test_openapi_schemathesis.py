@@ -24,6 +24,9 @@ from tests.integration.research.fixtures import *  # noqa: F403
 from tests.offline_web.llm import MODEL
 from tests.offline_web.server import serve
 
+# Fuzzing every route takes minutes: CI runs it as a step of its own (.ci/run), not in scripts/test.
+pytestmark = pytest.mark.fuzz
+
 MAX_EXAMPLES = 40
 GUARDED = {"401", "429", "500", "503"}
 BODY = {"400", "413", "422"}
