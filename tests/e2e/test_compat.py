@@ -70,6 +70,21 @@ def serve_doors(settings: Callable[..., Settings], **overrides) -> Iterator[Door
         yield Doors(main=live, firecrawl=LiveServer(host=live.host, port=port))
 
 
+STRUCTURED_CAPABILITIES = ["search", "fetch", "research"]  # json/summary/extract use the model
+
+
+@contextmanager
+def serve_structured_doors(door_settings: Callable[..., Settings]) -> Iterator[Doors]:
+    """The two doors with research on, as Firecrawl's structured formats need it."""
+
+    def settings(**overrides: Any) -> Settings:
+        overrides.setdefault("capabilities", STRUCTURED_CAPABILITIES)
+        return door_settings(**overrides)
+
+    with serve_doors(settings) as both:
+        yield both
+
+
 @pytest.fixture
 def doors(settings):
     with serve_doors(settings) as both:

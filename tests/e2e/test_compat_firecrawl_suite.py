@@ -14,7 +14,7 @@ from firecrawl import Firecrawl
 from firecrawl.v2.types import ScrapeOptions
 from firecrawl.v2.utils.error_handler import BadRequestError, WebsiteNotSupportedError
 
-from tests.e2e.test_compat import serve_doors
+from tests.e2e.test_compat import serve_structured_doors
 from tests.e2e.test_compat_structured import EXPECTED, SCHEMA
 from tests.offline_web.sitemaps import DASHBOARD, DASHBOARD_2X, LOGO
 
@@ -23,11 +23,7 @@ TITLE = {"type": "object", "properties": {"title": {"type": "string"}}, "require
 
 @pytest.fixture
 def doors(door_settings):
-    def settings(**overrides):
-        overrides.setdefault("capabilities", ["search", "fetch", "research"])
-        return door_settings(**overrides)
-
-    with serve_doors(settings) as both:
+    with serve_structured_doors(door_settings) as both:
         yield both
 
 

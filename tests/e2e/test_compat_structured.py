@@ -14,7 +14,7 @@ from firecrawl.v1 import V1FirecrawlApp
 from firecrawl.v2.utils.error_handler import BadRequestError
 from tavily import TavilyClient
 
-from tests.e2e.test_compat import serve_doors
+from tests.e2e.test_compat import serve_structured_doors
 
 SCHEMA = {
     "type": "object",
@@ -30,11 +30,7 @@ EXPECTED = {"name": "Trail Runner 3", "price": 129.0, "weight": "280 g", "colour
 
 @pytest.fixture
 def doors(door_settings):
-    def settings(**overrides):
-        overrides.setdefault("capabilities", ["search", "fetch", "research"])
-        return door_settings(**overrides)
-
-    with serve_doors(settings) as both:
+    with serve_structured_doors(door_settings) as both:
         yield both
 
 
