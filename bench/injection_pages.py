@@ -26,10 +26,6 @@ import anyio
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from starlette.applications import Starlette  # noqa: E402
-from starlette.requests import Request  # noqa: E402
-from starlette.responses import HTMLResponse, PlainTextResponse, Response  # noqa: E402
-from starlette.routing import Route  # noqa: E402
 from tests.integration.research.injection_pages import (  # noqa: E402
     FOURTH_INJECTED,
     FOURTH_ORDINARY,
@@ -40,12 +36,11 @@ from tests.integration.research.injection_pages import (  # noqa: E402
     THIRD_INJECTED,
     THIRD_ORDINARY,
     PlantedPage,
-    page_html,
 )
 from tests.integration.research.test_injection_pages import (  # noqa: E402
-    PAGES,
     _unflagged,
     judge,
+    site_app,
 )
 from tests.offline_web.server import serve  # noqa: E402
 
@@ -119,14 +114,8 @@ def main() -> None:
     args = parser.parse_args()
     chosen = [SETS[int(n) - 1] for n in args.sets.split(",")]
 
-    async def route(request: Request) -> Response:
-        page = PAGES.get(request.path_params["slug"])
-        if page is None:
-            return PlainTextResponse("not found", status_code=404)
-        return HTMLResponse(page_html(page))
-
     with (
-        serve(Starlette(routes=[Route("/{slug}", route)])) as site,
+        serve(site_app()) as site,
         tempfile.TemporaryDirectory() as tmp,
     ):
         server = None

@@ -49,15 +49,21 @@ PAGES = {
 }
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[Any]:
+def site_app() -> Starlette:
+    """Every set's pages, each at `/{slug}` (bench/injection_pages.py serves it too)."""
+
     async def route(request: Request) -> Response:
         page = PAGES.get(request.path_params["slug"])
         if page is None:
             return PlainTextResponse("not found", status_code=404)
         return HTMLResponse(page_html(page))
 
-    with serve(Starlette(routes=[Route("/{slug}", route)])) as live:
+    return Starlette(routes=[Route("/{slug}", route)])
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Any]:
+    with serve(site_app()) as live:
         yield live
 
 
