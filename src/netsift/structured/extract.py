@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import NetsiftError
+from ..errors import ConfigError, NetsiftError, Timeout
 from ..params import ExtractDataParams, FetchOptions
 from .model import Evidence, ExtractDataResult
 from .schema import FieldSpec, field_specs
@@ -73,6 +73,12 @@ class DataExtractor:
         self.context_tokens = context_tokens
 
     async def run(self, params: ExtractDataParams) -> ExtractDataResult:
+        """The fields, each with its evidence or why it is null. Raises, before reading
+        anything, when a prompt without a schema has no model to answer it; and raises the
+        pages' own error when pages were to be read and none could be: an empty answer would
+        hide the cause (a blocked address, a wall, a 404)."""
+        if params.output_schema is None and self.llm is None:
+            raise ConfigError(NO_MODEL_NO_SCHEMA, details={"key": "NETSIFT_LLM_MODEL"})
         run = _Run(params, time.monotonic())
         result = ExtractDataResult(mode="llm" if self.llm is not None else "extractive")
         urls = list(params.urls or [])
@@ -96,8 +102,6 @@ class DataExtractor:
             texts = [page.content for page in pages]
             found = await self._with_model(self.llm, urls, texts, todo, asked, run, result)
             specs = specs if schema else found
-        elif not schema:
-            result.notes.append(NO_MODEL_NO_SCHEMA)
         _from_page_data(facts, specs, HEAD, result)  # last: page_data.py says why
         result.data = {spec.name: result.data.get(spec.name) for spec in specs}
         result.elapsed_ms = round((time.monotonic() - run.started) * 1000, 1)
@@ -156,21 +160,23 @@ class DataExtractor:
                 except NetsiftError as error:
                     return error
                 except TimeoutError:
-                    return NetsiftError(f"no time left to read {url}")
+                    return Timeout(f"no time left to read {url}", details={"url": url})
 
         read_pages = await asyncio.gather(*(read(url) for url in urls))
         pages: list[Page] = []
+        failures: list[tuple[str, NetsiftError]] = []
         for url, page in zip(urls, read_pages, strict=True):
             if isinstance(page, NetsiftError):
                 result.notes.append(f"{url}: {page.code}: {page.message}")
+                failures.append((url, page))
                 if run.left() <= 0:
                     result.stopped_because = "deadline"
                 continue
             pages.append(page)
             result.sources.append(page.final_url)
         result.pages_read = len(pages)
-        if urls and not pages:
-            result.notes.append("no page could be read: every field is null")
+        if failures and not pages:
+            raise _none_read(failures)
         return pages
 
     async def _with_model(
@@ -230,6 +236,17 @@ class DataExtractor:
             if result.data.get(spec.name) is None and spec.name in problems:
                 result.missing[spec.name] = problems[spec.name]
         return specs
+
+
+def _none_read(failures: list[tuple[str, NetsiftError]]) -> NetsiftError:
+    """The first page's own error (its code, status and retryability name the cause), its
+    message saying no page was read and `details.pages` each page's code."""
+    url, first = failures[0]
+    if len(failures) > 1:
+        first.message = f"none of the {len(failures)} pages could be read; {url}: {first.message}"
+        first.args = (first.message,)
+    first.details["pages"] = [{"url": u, "code": e.code} for u, e in failures]
+    return first
 
 
 def _from_page_data(

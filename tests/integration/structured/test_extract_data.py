@@ -13,7 +13,7 @@ import pytest
 
 from netsift.client import Client
 from netsift.config import Settings
-from netsift.errors import InvalidInput
+from netsift.errors import BlockedAddress, ConfigError, HTTPError, InvalidInput
 from tests.integration.research.fixtures import *  # noqa: F403
 from tests.integration.research.fixtures import ScriptedLLM
 from tests.integration.research.web import WebState, build_app
@@ -185,6 +185,37 @@ async def test_nothing_to_read_or_fill_is_invalid_input(settings_for):
             await client.extract_data(output_schema=PRODUCT)
         with pytest.raises(InvalidInput, match="give output_schema"):
             await client.extract_data(["http://shop.test/p/kettle"])
+
+
+async def test_a_prompt_without_a_schema_or_model_is_a_config_error_before_any_read(settings_for):
+    async with Client(settings_for()) as client:
+        with pytest.raises(ConfigError, match="needs a language model") as caught:
+            await client.extract_data(["http://10.0.0.7/"], prompt="the opening hours")
+    assert caught.value.details == {"key": "NETSIFT_LLM_MODEL"}  # not the address's error
+
+
+async def test_when_no_page_can_be_read_the_error_is_the_pages_own(settings_for, web):
+    async with Client(settings_for()) as client:
+        with pytest.raises(BlockedAddress) as blocked:
+            await client.extract_data(["http://10.0.0.7/menu"], output_schema=PRODUCT)
+        with pytest.raises(HTTPError, match="none of the 2 pages") as missing:
+            await client.extract_data(
+                [web.url("shop.test", "/p/no-such-kettle"), "http://10.0.0.7/menu"],
+                output_schema=PRODUCT,
+            )
+        partial = await client.extract_data(
+            [web.url("shop.test", "/p/kettle"), "http://10.0.0.7/menu"], output_schema=PRODUCT
+        )
+    assert blocked.value.details["pages"] == [
+        {"url": "http://10.0.0.7/menu", "code": "blocked_address"}
+    ]
+    assert [page["code"] for page in missing.value.details["pages"]] == [
+        "http_error",
+        "blocked_address",
+    ]
+    assert missing.value.details["status"] == 404
+    assert partial.data["name"] and partial.pages_read == 1  # one readable page answers
+    assert any("blocked_address" in note for note in partial.notes)
 
 
 # -- with the scripted model -----------------------------------------------------------------
