@@ -259,11 +259,13 @@ class Client:
         status_code: int = 200,
         taken_at: datetime | None = None,
         options: ChangeOptions | None = None,
+        reading: str | None = None,
     ) -> PageChange:
         """Compare `markdown`, a reading of `url`, with `owner`'s previous reading of it (in
         `options.tag`'s history), and record it as the next one's previous: `new`, `same`,
         `changed` or `removed` (a 404), with the diff and the schema's fields compared when
-        asked (Firecrawl's `changeTracking` format; docs/compat-firecrawl.md)."""
+        asked (Firecrawl's `changeTracking` format; docs/compat-firecrawl.md). A reading
+        named by `reading` (a job's document) compared again answers as it did first."""
         from .changes.model import ChangeOptions
         from .changes.tracker import track
 
@@ -278,6 +280,7 @@ class Client:
             status_code=status_code,
             taken_at=taken_at or datetime.now(UTC),
             options=asked,
+            reading=reading,
         )
 
     async def _read_fields(self, url: str, text: str, options: ChangeOptions) -> ExtractDataResult:

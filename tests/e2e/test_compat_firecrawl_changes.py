@@ -277,6 +277,30 @@ def test_v1_change_tracking_options(make_settings: Any, site: Site) -> None:
     )
 
 
+def test_a_document_made_again_compares_as_it_first_did(
+    server: LiveServer, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With nothing kept in the process (eviction, or a poll reaching another server worker),
+    each poll makes the document again; its comparison comes from the snapshot store."""
+    from netsift.server.compat.firecrawl import job_formats
+    from netsift.server.compat.kept import Kept
+
+    monkeypatch.setattr(job_formats, "_made", Kept(size=0))
+    firecrawl = Firecrawl(api_key=KEYS[0], api_url=server.url(""))
+    site.pages["/lamp"] = (200, PRICE_12)
+    firecrawl.scrape(site.url("/lamp"), formats=_tracked(), max_age=0)
+    site.pages["/lamp"] = (200, PRICE_15)
+    started = firecrawl.start_batch_scrape([site.url("/lamp")], formats=_tracked(), max_age=0)
+    deadline = time.monotonic() + 60
+    while (batch := firecrawl.get_batch_scrape_status(started.id)).status != "completed":
+        assert time.monotonic() < deadline, batch
+        time.sleep(0.3)
+    polls = [batch.data[0]] + [firecrawl.get_batch_scrape_status(started.id).data[0] for _ in "ab"]
+    assert [d.change_tracking and d.change_tracking["changeStatus"] for d in polls] == [
+        "changed"
+    ] * 3
+
+
 def test_batch_and_crawl_documents_join_the_callers_history(server: LiveServer, site: Site) -> None:
     firecrawl = Firecrawl(api_key=KEYS[0], api_url=server.url(""))
     site.pages["/"] = (200, _page("Shop", "Our lamps, chairs and desks.", links=("/lamp",)))

@@ -39,8 +39,9 @@ async def track(
     status_code: int,
     taken_at: datetime,
     options: ChangeOptions,
+    reading: str | None = None,
 ) -> PageChange:
-    previous = await store.swap(owner, url, options.tag, markdown, taken_at)
+    previous = await store.swap(owner, url, options.tag, markdown, taken_at, reading)
     current = markdown[:MAX_MARKDOWN_CHARS]  # compared as it is kept
     notes = []
     if len(markdown) > MAX_MARKDOWN_CHARS:

@@ -31,6 +31,18 @@ async def _histories(store: SnapshotStore) -> None:
     await store.swap("key1", "http://b.test/", None, long, T0)
     kept = await store.swap("key1", "http://b.test/", None, "short", T0)
     assert kept is not None and len(kept.markdown) == MAX_MARKDOWN_CHARS
+    # a named reading recorded again (a document made again) answers what it replaced
+    later = T0 + timedelta(hours=2, microseconds=250)
+    first = await store.swap("key1", "http://a.test/", None, "three", later, "job:1")
+    again = await store.swap("key1", "http://a.test/", None, "three", later, "job:1")
+    assert first is not None and first == again and first.markdown == "two"
+    assert await store.swap("key1", "http://c.test/", None, "new", later, "job:2") is None
+    assert await store.swap("key1", "http://c.test/", None, "new", later, "job:2") is None
+    after = await store.swap("key1", "http://a.test/", None, "four", later + timedelta(hours=1))
+    assert after is not None and (after.markdown, after.taken_at) == ("three", later)
+    # an unnamed one (a scrape, its page from the cache or not) is always the next reading
+    same = await store.swap("key1", "http://a.test/", None, "four", later + timedelta(hours=1))
+    assert same is not None and same.markdown == "four"
 
 
 async def test_sqlite_keeps_one_reading_per_caller_url_and_tag(tmp_path) -> None:
@@ -67,5 +79,24 @@ async def test_sqlite_forgets_expired_and_the_oldest_past_its_cap(
         # four more readings with a cap of three: the oldest (old.test's) is gone, then p0's
         assert await store.swap("k", "http://p0.test/", None, "page", later) is None
         assert await store.swap("k", "http://p3.test/", None, "page", later) is not None
+    finally:
+        await store.aclose()
+
+
+async def test_sqlite_adds_the_replaced_reading_to_a_table_made_without_it(tmp_path) -> None:
+    import sqlite3
+
+    path = tmp_path / "jobs.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE page_snapshots (key TEXT PRIMARY KEY, markdown TEXT NOT NULL, "
+            "taken_at REAL NOT NULL)"
+        )
+    store = SQLiteSnapshotStore(path)
+    try:
+        assert await store.swap("k", "http://a.test/", None, "one", T0, "job:1") is None
+        assert await store.swap("k", "http://a.test/", None, "one", T0, "job:1") is None
+        previous = await store.swap("k", "http://a.test/", None, "two", T0 + timedelta(hours=1))
+        assert previous is not None and previous.markdown == "one"
     finally:
         await store.aclose()

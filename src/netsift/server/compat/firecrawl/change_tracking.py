@@ -97,10 +97,18 @@ async def change_fields(
     status_code: int,
     taken_at: datetime,
     options: ChangeOptions,
+    reading: str | None = None,
 ) -> dict[str, Any]:
-    """A document's `changeTracking`, and `warning` for what was asked and not done."""
+    """A document's `changeTracking`, and `warning` for what was asked and not done; a job's
+    document names its `reading`, so making it again answers the same."""
     change = await ops.client.track_changes(
-        owner, url, markdown, status_code=status_code, taken_at=taken_at, options=options
+        owner,
+        url,
+        markdown,
+        status_code=status_code,
+        taken_at=taken_at,
+        options=options,
+        reading=reading,
     )
     fields: dict[str, Any] = {"changeTracking": _rendered(change)}
     if change.notes:

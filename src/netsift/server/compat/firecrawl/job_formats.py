@@ -9,7 +9,9 @@ server workers, a poll that reaches another one gets the documents without these
 (docs/compat-firecrawl.md).
 
 `changeTracking` compares each document's kept Markdown with the previous scrape of its URL
-by the key that started the job (change_tracking.py), once, when the document is first made.
+by the key that started the job (change_tracking.py) when the document is first made; the
+document's reading is named (job and number), so making it again (another worker, or after
+eviction) answers the same comparison from the snapshot store (changes/store.py).
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ async def derived_fields(
                     status_code=page.status,
                     taken_at=page.fetched_at,
                     options=asked.changes,
+                    reading=key,
                 )
                 add_warning(fields, tracked.pop("warning", None))
                 fields.update(tracked)
