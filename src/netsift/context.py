@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from .at_once import PAGES_AT_ONCE
 from .errors import NetsiftError
 from .models import ContextAnswer, ContextPassage, ContextSource, Page, SearchResult
 from .params import CHARS_PER_TOKEN, ContextParams
@@ -34,7 +35,6 @@ __all__ = ["estimate_tokens", "fill", "gather"]
 # already taken, or say nothing about the query.
 RESULTS_PER_SOURCE = 2
 MAX_RESULTS = 50  # the most one search returns (SearchParams.count)
-FETCH_CONCURRENCY = 4  # pages read at once, as research reads them
 PAGE_CHARS = 60_000  # what is read of each page, as research reads it
 PASSAGE_CHARS = 800  # research's passage size: a paragraph or two, citable on its own
 
@@ -80,7 +80,7 @@ async def _read(
     """The first `max_sources` results that read, in the search's order; a page that fails
     is said in `warnings` and the next result takes its place."""
     read: dict[int, Page] = {}
-    limiter = anyio.Semaphore(FETCH_CONCURRENCY)
+    limiter = anyio.Semaphore(PAGES_AT_ONCE)
 
     async def one(index: int, result: SearchResult) -> None:
         async with limiter:

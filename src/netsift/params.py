@@ -571,8 +571,8 @@ class ContextParams(_ProviderChoice):
 # The most URLs one batch fetch holds: its results are one job's, paged like a crawl's
 # (firecrawl-py itself splits larger lists into batches of 100).
 MAX_BATCH_URLS = 1000
-# Fetches one batch keeps in flight: the compatible APIs' own reading concurrency
-# (compat/shared.READ_CONCURRENCY), so one batch does not flood a site.
+# Fetches one batch keeps in flight: a job of many pages, one wider than a request's few
+# (at_once.PAGES_AT_ONCE), and few enough that one batch does not flood a site.
 BATCH_CONCURRENCY = 5
 
 

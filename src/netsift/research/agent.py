@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
+from ..at_once import PAGES_AT_ONCE
 from ..errors import LLMError, NetsiftError
 from ..fetch.fetcher import Fetcher
 from ..models import EventType, ResearchReport, SearchResult
@@ -34,7 +35,6 @@ __all__ = ["Emit", "ResearchAgent", "Save", "choose_results"]
 
 Emit = Callable[[EventType, dict[str, Any]], Awaitable[None]]
 Save = Callable[[dict[str, Any]], Awaitable[None]]
-FETCH_CONCURRENCY = 4
 # Searches in flight at once: half of the widest round (20 queries), so a 100-search deep run
 # pays ten search latencies, not seventeen; each provider's own rate limit still paces them.
 SEARCH_CONCURRENCY = 10
@@ -346,7 +346,7 @@ class ResearchAgent:
             state.round_chosen = self._choose(params, state)
             state.round_pages = {}
         chosen = state.round_chosen
-        limiter = anyio.Semaphore(FETCH_CONCURRENCY)
+        limiter = anyio.Semaphore(PAGES_AT_ONCE)
 
         async def one(result: SearchResult) -> None:
             if result.url in state.round_pages:  # read before a takeover: not again

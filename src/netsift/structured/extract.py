@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..at_once import each
 from ..errors import ConfigError, NetsiftError, Timeout
 from ..params import ExtractDataParams, FetchOptions
 from .model import Evidence, ExtractDataResult
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DataExtractor"]
 
-READ_CONCURRENCY = 4  # pages fetched at once, as research reads them
 PAGE_CHARS = 60_000  # of each page's reading used, as research uses (docs/research.md)
 NOT_STATED = "no structured data or table on the pages read names this field"
 NO_MODEL_FOR_TEXT = (
@@ -146,23 +146,21 @@ class DataExtractor:
         against it); a page that fails is a note, the others go on. Text, not Markdown: a
         product's Markdown opens with the facts netsift lists from its JSON-LD, which are
         netsift's words, not the page's, and no quote may stand on them."""
-        gate = asyncio.Semaphore(READ_CONCURRENCY)
 
         async def read(url: str) -> Page | NetsiftError:
-            async with gate:
-                try:
-                    options = FetchOptions(
-                        url=url, format="text", keep_source=True, max_length=PAGE_CHARS
-                    )
-                    return await asyncio.wait_for(
-                        self.fetcher.fetch(options), timeout=max(run.left(), 0.001)
-                    )
-                except NetsiftError as error:
-                    return error
-                except TimeoutError:
-                    return Timeout(f"no time left to read {url}", details={"url": url})
+            try:
+                options = FetchOptions(
+                    url=url, format="text", keep_source=True, max_length=PAGE_CHARS
+                )
+                return await asyncio.wait_for(
+                    self.fetcher.fetch(options), timeout=max(run.left(), 0.001)
+                )
+            except NetsiftError as error:
+                return error
+            except TimeoutError:
+                return Timeout(f"no time left to read {url}", details={"url": url})
 
-        read_pages = await asyncio.gather(*(read(url) for url in urls))
+        read_pages = await each(urls, read)
         pages: list[Page] = []
         failures: list[tuple[str, NetsiftError]] = []
         for url, page in zip(urls, read_pages, strict=True):

@@ -6,7 +6,6 @@ metrics, the SSRF guard and errors are netsift's own; these helpers only reshape
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
@@ -15,6 +14,7 @@ from urllib.parse import urlsplit
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
+from ...at_once import each
 from ...crawl.scope import Scope
 from ...errors import InvalidInput, NetsiftError
 from ...models import TIME_RANGE_WORDS, ContentFormat, Page, TimeRange
@@ -22,7 +22,6 @@ from ..operations import Operations
 from ..responses import FetchRequest, retry_after_of
 
 __all__ = [
-    "READ_CONCURRENCY",
     "ROUTED_FROM",
     "build",
     "crawl_include",
@@ -41,9 +40,6 @@ ROUTED_FROM = "netsift.compat.routed_from"
 # them. netsift's order is its ranking, so the score is the rank's: 1.0 first, decaying by this
 # step per place (10th ≈ 0.53) — monotonic, always in (0, 1], the range Tavily's scores use.
 RANK_DECAY = 0.1
-# Results read at once for `include_raw_content` / `scrapeOptions`: enough to hide one slow page
-# behind the others, few enough that one search does not flood one site.
-READ_CONCURRENCY = 5
 
 _TIME_RANGES: dict[str, TimeRange] = {
     **TIME_RANGE_WORDS,
@@ -102,19 +98,17 @@ async def read_pages(
     timeout: float | None = None,
     no_cache: bool = False,
 ) -> list[Page | NetsiftError]:
-    """Fetch each URL through the one fetch operation (guard, robots, quota, metrics), at most
-    READ_CONCURRENCY at once; each slot holds the Page or the error that URL met, in order."""
-    gate = asyncio.Semaphore(READ_CONCURRENCY)
+    """Fetch each URL through the one fetch operation (guard, robots, quota, metrics), a few
+    at once (at_once.py); each slot holds the Page or the error that URL met, in order."""
 
     async def read(url: str) -> Page | NetsiftError:
-        async with gate:
-            try:
-                request = build(FetchRequest, url=url, format=format)
-                return await ops.fetch(request, timeout=timeout, no_cache=no_cache)
-            except NetsiftError as error:
-                return error
+        try:
+            request = build(FetchRequest, url=url, format=format)
+            return await ops.fetch(request, timeout=timeout, no_cache=no_cache)
+        except NetsiftError as error:
+            return error
 
-    return list(await asyncio.gather(*(read(url) for url in urls)))
+    return await each(list(urls), read)
 
 
 def crawl_include(url: str, include: list[str]) -> list[str]:

@@ -16,10 +16,10 @@ eviction) answers the same comparison from the snapshot store (changes/store.py)
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from ....at_once import each
 from ....changes.model import ChangeOptions
 from ....errors import NetsiftError
 from ....models import Page
@@ -37,8 +37,6 @@ KEPT_SECONDS = 24 * 3600.0
 KEPT_JOBS = 1024
 # Documents whose fields are kept: forty status pages of 50; an older one is made again.
 KEPT_DOCUMENTS = 2000
-# Documents made at once in one status answer: each is a page read (and a model call).
-AT_ONCE = 4
 
 _asked = Kept(size=KEPT_JOBS, seconds=KEPT_SECONDS)
 _made = Kept(size=KEPT_DOCUMENTS, seconds=KEPT_SECONDS)
@@ -81,34 +79,33 @@ async def derived_fields(
     options: StructuredOptions = kept_options["options"]
     asked: Asked = kept_options["asked"]
     owner: str = kept_options["owner"]
-    gate = asyncio.Semaphore(AT_ONCE)
 
-    async def made(n: int, page: Page) -> dict[str, Any]:
+    async def made(numbered: tuple[int, Page]) -> dict[str, Any]:
+        n, page = numbered
         key = f"{job_id}:{n}"
         if (kept := _made.get(key)) is not None:
             return kept
         fields: dict[str, Any] = {}
-        async with gate:
-            if asked.formats:
-                try:
-                    fields = await structured_fields(ops, page.url, options, asked.formats)
-                except NetsiftError as error:
-                    fields = {"warning": f"{', '.join(sorted(asked.formats))}: {error.message}"}
-            if asked.changes is not None:
-                tracked = await change_fields(
-                    ops,
-                    owner,
-                    page.url,
-                    page.content,
-                    status_code=page.status,
-                    taken_at=page.fetched_at,
-                    options=asked.changes,
-                    reading=key,
-                )
-                add_warning(fields, tracked.pop("warning", None))
-                fields.update(tracked)
+        if asked.formats:  # each document made is a page read (and a model call)
+            try:
+                fields = await structured_fields(ops, page.url, options, asked.formats)
+            except NetsiftError as error:
+                fields = {"warning": f"{', '.join(sorted(asked.formats))}: {error.message}"}
+        if asked.changes is not None:
+            tracked = await change_fields(
+                ops,
+                owner,
+                page.url,
+                page.content,
+                status_code=page.status,
+                taken_at=page.fetched_at,
+                options=asked.changes,
+                reading=key,
+            )
+            add_warning(fields, tracked.pop("warning", None))
+            fields.update(tracked)
         _made.keep(key, fields)
         return fields
 
-    found = await asyncio.gather(*(made(n, page) for n, page in pages))
+    found = await each(pages, made)
     return {n: fields for (n, _), fields in zip(pages, found, strict=True)}

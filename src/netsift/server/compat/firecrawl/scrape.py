@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 from fastapi import Request
 from pydantic import Field
 
-from ....context import FETCH_CONCURRENCY
+from ....at_once import each
 from ....errors import NetsiftError
 from ....models import MapLink, SearchResult
 from ....params import MAX_MAP_LIMIT, MAX_QUERY_CHARS
@@ -78,22 +77,18 @@ async def _search(request: Request, state: StateDep, caller: CallerDep) -> list[
 async def _scrape_each(
     ops: Operations, items: list[dict[str, Any]], options: ScrapeOptions
 ) -> None:
-    """Each result read as a scrape's document, several at once as `context` reads them; a
+    """Each result read as a scrape's document, a few at once (at_once.py); a
     result that cannot be read carries its error and the others are kept. Firecrawl answers
     whole pages here (its clients read `markdown` as the page), so `context`'s budgeted
     passages are the netsift door for an agent that wants less."""
-    limiter = anyio.Semaphore(FETCH_CONCURRENCY)
 
     async def scrape(item: dict[str, Any]) -> None:
-        async with limiter:
-            try:
-                item.update(await document(ops, item["url"], options))
-            except NetsiftError as error:
-                item["error"] = {"code": error.code, "message": error.message}
+        try:
+            item.update(await document(ops, item["url"], options))
+        except NetsiftError as error:
+            item["error"] = {"code": error.code, "message": error.message}
 
-    async with anyio.create_task_group() as group:
-        for item in items:
-            group.start_soon(scrape, item)
+    await each(items, scrape)
 
 
 def _item(result: SearchResult, position: int) -> dict[str, Any]:
