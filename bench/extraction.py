@@ -13,10 +13,14 @@ list items, table cells, code blocks) each extractor's Markdown keeps (see `stru
 Every extractor runs on the same pages in the same process, interleaved page by page, and is
 timed on the process CPU of the extraction call alone (reading and unzipping the pages is not
 counted, nor one warm-up call per extractor that pays its lazy imports and one-time tables).
+With `--pool`, netsift extracts as it serves: `Client.extract_isolated`, in its warm compute
+pool under the task bounds, and every extractor's CPU is this process's plus the pool's
+workers' (/proc, clock ticks), so the round trip and the worker's bounds are counted.
 
     .venv/bin/python bench/extraction.py --dataset both
     .venv/bin/python bench/extraction.py --dataset wcxb --limit 200 --types forum,product
     .venv/bin/python bench/extraction.py --dataset extraction --peers none --save /tmp/preds
+    .venv/bin/python bench/extraction.py --dataset both --peers trafilatura --pool
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import argparse
 import gzip
 import importlib.util
 import json
+import os
 import re
 import resource
 import sys
@@ -38,6 +43,10 @@ from types import ModuleType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _proctree import cpu_seconds, descendants  # noqa: E402  (the bench folder, above)
+
 DEFAULT_DATA = REPO.parent / "shared" / "bench"
 PEERS = ("trafilatura", "trafilatura-precision", "readability", "resiliparse", "mcp-fetch")
 DEFAULT_PEERS = "trafilatura,readability,mcp-fetch"
@@ -121,13 +130,42 @@ def load_wcxb(root: Path, scorer: ModuleType, limit: int | None, types: set[str]
     return docs
 
 
-def netsift_contender(page_type: str) -> Contender:
+def netsift_contender(page_type: str, pool: bool = False) -> Contender:
+    if pool:
+        return _pool_contender(page_type)
     from netsift.fetch.html import extract_html
 
     def run(html: str, url: str, fmt: Any = "text") -> str:
         return extract_html(html, url=url or None, format=fmt, page_type=page_type).content
 
     return Contender("netsift", run, lambda html, url: run(html, url, "markdown"))
+
+
+def _pool_contender(page_type: str) -> Contender:
+    """netsift as it serves: `Client.extract_isolated` in the warm compute pool, one page at
+    a time from one event loop (the pool started and warmed before the timed pages)."""
+    import asyncio
+    import tempfile
+
+    from netsift import Client
+    from netsift.config import Settings
+
+    loop = asyncio.new_event_loop()
+    data = tempfile.TemporaryDirectory()
+    client = Client(Settings(data_dir=Path(data.name), cache_url="memory://"))
+    loop.run_until_complete(client.__aenter__())
+
+    def run(html: str, url: str, fmt: Any = "text") -> str:
+        page = loop.run_until_complete(
+            client.extract_isolated(
+                html.encode("utf-8"), url=url or None, format=fmt, page_type=page_type
+            )
+        )
+        return page.content
+
+    run("<html><body><p>warm</p></body></html>", "")  # starts the pool
+    _find_pool()
+    return Contender("netsift-pool", run, lambda html, url: run(html, url, "markdown"))
 
 
 def peer_contender(name: str) -> Contender:
@@ -188,10 +226,21 @@ def plain(markdown: str) -> str:
     return _MARKS.sub(" ", _LINK.sub(r"\1", markdown))
 
 
+_POOL: list[int] = []  # the compute pool's processes, with --pool (their CPU is counted)
+
+
 def _cpu() -> float:
-    """This process's CPU and that of the processes it waited for (a peer's helper process)."""
+    """This process's CPU and that of the processes it waited for (a peer's helper process),
+    and with --pool the compute pool's."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
+    own = time.process_time() + children.ru_utime + children.ru_stime
+    return own + (cpu_seconds(_POOL) if _POOL else 0.0)
+
+
+def _find_pool() -> None:
+    """The pool's processes now (untimed, between two pages): a worker ended by its bounds
+    is replaced, and its CPU is in its parent's count of reaped children."""
+    _POOL[:] = descendants(os.getpid())
 
 
 def run_extractors(contenders: list[Contender], docs: list[Doc], shape: bool) -> list[Run]:
@@ -217,6 +266,8 @@ def run_extractors(contenders: list[Contender], docs: list[Doc], shape: bool) ->
                 text = ""
                 run.failures += 1
             run.page_seconds[doc.id] = _cpu() - started
+            if _POOL:
+                _find_pool()
             run.seconds += run.page_seconds[doc.id]
             if contender.markdown_only:
                 run.markdown[doc.id], text = text, plain(text)
@@ -445,6 +496,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--page-type", default="auto", help="page type handed to netsift")
     parser.add_argument(
+        "--pool",
+        action="store_true",
+        help="netsift through its warm compute pool (Client.extract_isolated), pool CPU counted",
+    )
+    parser.add_argument(
         "--no-structure",
         action="store_true",
         help="skip the Markdown runs the structure score reads",
@@ -466,7 +522,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     peers = [] if args.peers == "none" else [p.strip() for p in args.peers.split(",") if p.strip()]
-    contenders = [netsift_contender(args.page_type), *(peer_contender(name) for name in peers)]
+    contenders = [
+        netsift_contender(args.page_type, args.pool),
+        *(peer_contender(name) for name in peers),
+    ]
     shape = not args.no_structure
 
     if args.dataset in ("extraction", "both"):
