@@ -40,15 +40,31 @@ ID_HEX_CHARS = 8
 _DIGITS = re.compile(
     rf"(?<![0-9a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{{{ID_HEX_CHARS},}}(?![0-9a-fA-F])|\d+"
 )
+# What stands for the resource a view (a URL with a query) shows, in its path pattern.
+VIEW_OF = "*"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def path_pattern(url: str) -> str:
-    """The URL's host and path with digit runs and hex ids masked, query values dropped."""
+    """The URL's host and path with digit runs and hex ids masked, query values dropped.
+    A URL with a query is a view of a resource (a page, a sort, a filter, a print copy, a
+    language): its last path segment is masked too (`VIEW_OF`), so the same view of sibling
+    resources is one pattern — `/guide/vat?print=1` and `/guide/petty-cash?print=1` are
+    `/guide/*?print`, judged together (`is_view`)."""
     parts = urlsplit(canonical_url(url))
     keys = sorted({pair.partition("=")[0] for pair in parts.query.split("&") if pair})
-    pattern = f"{site_host(url)}{_DIGITS.sub('0', parts.path)}"
-    return f"{pattern}?{'&'.join(keys)}" if keys else pattern
+    path = _DIGITS.sub("0", parts.path)
+    if not keys:
+        return f"{site_host(url)}{path}"
+    head, _, last = path.rpartition("/")
+    if last:
+        path = f"{head}/{VIEW_OF}"
+    return f"{site_host(url)}{path}?{'&'.join(keys)}"
+
+
+def is_view(pattern: str) -> bool:
+    """Whether a path pattern is one of views (its URLs have a query: `path_pattern`)."""
+    return "?" in pattern
 
 
 def pattern_path(pattern: str) -> str:

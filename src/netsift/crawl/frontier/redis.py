@@ -546,13 +546,14 @@ class RedisFrontier:
     ) -> Admission:
         parts = self._keys(crawl)
         text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
+        site = [str(value) for value in scoped(sample or [], rules.SITE_SCOPE)]
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
         banded = [str(band) for band in bands] if sketch is not None else []
         async for _ in _attempts():
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hmget(parts[_MARKS - 1], marks)
                 pipe.hmget(parts[_STATE - 1], ["pages", "max_pages"])
-                pipe.smismember(parts[_TEXT - 1], text or [""])
+                pipe.smismember(parts[_TEXT - 1], [*text, *site] or [""])
                 if banded:
                     pipe.hmget(parts[_BANDS - 1], banded)
                 seen, (pages, max_pages), known, *rest = await pipe.execute()
@@ -574,10 +575,11 @@ class RedisFrontier:
             ):
                 guards.append(["HGET", _BANDS, band, raw or ""])
                 writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
-            if text:
-                writes.append(["SADD", _TEXT, *text])
-            new = sum(not found for found in known) if text else 0
-            new_text = rules.adds_text(new, len(text))
+            if text or site:
+                writes.append(["SADD", _TEXT, *text, *site])
+            in_pattern = sum(not found for found in known[: len(text)])
+            in_site = sum(not found for found in known[len(text) : len(text) + len(site)])
+            new_text = bool(text) and rules.holds_new_text(pattern, in_pattern, in_site, len(text))
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
                 held = {"pattern": pattern, "size": size, "data": data, "at": time.time()}

@@ -458,11 +458,14 @@ class SQLiteFrontier:
                     "INSERT INTO crawl_bands (crawl, band, sketch, url) VALUES (?, ?, ?, ?)",
                     [(crawl, band, _signed(sketch), url) for band in bands],
                 )
-            cursor = db.executemany(
-                "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
-                [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
+            add = "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)"
+            site = scoped(sample or [], rules.SITE_SCOPE)
+            in_site = max(db.executemany(add, [(crawl, value) for value in site]).rowcount, 0)
+            mine = scoped(sample or [], pattern) if pattern else []
+            in_pattern = max(db.executemany(add, [(crawl, value) for value in mine]).rowcount, 0)
+            new_text = bool(pattern) and rules.holds_new_text(
+                pattern, in_pattern, in_site, len(sample or [])
             )
-            new_text = rules.adds_text(max(cursor.rowcount, 0), len(sample or []))
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
                 db.execute(
