@@ -546,14 +546,15 @@ class RedisFrontier:
     ) -> Admission:
         parts = self._keys(crawl)
         text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
-        site = [str(value) for value in scoped(sample or [], rules.SITE_SCOPE)]
+        resource = rules.resource_scope(pattern, url) if pattern else None
+        shown = [str(value) for value in scoped(sample or [], resource)] if resource else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
         banded = [str(band) for band in bands] if sketch is not None else []
         async for _ in _attempts():
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hmget(parts[_MARKS - 1], marks)
                 pipe.hmget(parts[_STATE - 1], ["pages", "max_pages"])
-                pipe.smismember(parts[_TEXT - 1], [*text, *site] or [""])
+                pipe.smismember(parts[_TEXT - 1], [*text, *shown] or [""])
                 if banded:
                     pipe.hmget(parts[_BANDS - 1], banded)
                 seen, (pages, max_pages), known, *rest = await pipe.execute()
@@ -575,11 +576,15 @@ class RedisFrontier:
             ):
                 guards.append(["HGET", _BANDS, band, raw or ""])
                 writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
-            if text or site:
-                writes.append(["SADD", _TEXT, *text, *site])
+            if text:
+                writes.append(["SADD", _TEXT, *text])
             in_pattern = sum(not found for found in known[: len(text)])
-            in_site = sum(not found for found in known[len(text) : len(text) + len(site)])
-            new_text = bool(text) and rules.holds_new_text(pattern, in_pattern, in_site, len(text))
+            in_resource = None
+            if resource is not None:
+                in_resource = sum(not found for found in known[len(text) : len(text) + len(shown)])
+            new_text = bool(text) and rules.holds_new_text(
+                pattern, in_pattern, len(text), in_resource
+            )
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
                 held = {"pattern": pattern, "size": size, "data": data, "at": time.time()}

@@ -34,14 +34,13 @@ from typing import Any, Literal
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
 from .model import Admission, Claim, Entry, Verdict
-from .order import is_view, pattern_path
+from .order import is_view, path_pattern, pattern_path
 
 __all__ = [
     "CLAIM_WINDOW",
     "HOST_BUSY_WAIT",
     "IN_FLIGHT_WAIT",
     "NEW_TEXT_SAMPLES",
-    "SITE_SCOPE",
     "TRAP_MIN_PAGES",
     "TRAP_SHARE",
     "TRAP_WINDOW",
@@ -70,6 +69,7 @@ __all__ = [
     "page_added",
     "pattern_allowance",
     "paused",
+    "resource_scope",
     "rested",
     "vouched",
     "window_is_trap",
@@ -101,11 +101,6 @@ NEW_TEXT_SAMPLES = 4
 TRAP_WINDOW = 16
 TRAP_MIN_PAGES = 4
 TRAP_SHARE = 0.75
-
-# The scope of the crawl's whole text sample (dedupe.scoped), kept beside each path
-# pattern's: what a view's page must add to (`holds_new_text`). No path pattern is empty, so
-# its windows never mix with a pattern's.
-SITE_SCOPE = ""
 
 StopReason = Literal["time", "max_bytes", "max_pages", "trap"]
 
@@ -215,19 +210,26 @@ def adds_text(new_samples: int, samples: int) -> bool:
     return new_samples >= needed
 
 
-def holds_new_text(pattern: str, new_in_pattern: int, new_in_site: int, samples: int) -> bool:
+def resource_scope(pattern: str, url: str) -> str | None:
+    """For a page of a view (a URL with a query: order.is_view), the pattern of the resource
+    it shows — its URL without the query (`/guide/vat` for `/guide/vat?print=1`), whose text
+    sample the view is judged against (`holds_new_text`); None for any other page."""
+    return path_pattern(url.partition("?")[0]) if is_view(pattern) else None
+
+
+def holds_new_text(
+    pattern: str, new_in_pattern: int, samples: int, new_in_resource: int | None = None
+) -> bool:
     """Whether a page of `pattern` whose text sample holds `samples` windows, `new_in_pattern`
-    of them new to its pattern and `new_in_site` new to the whole crawl, holds new text
-    (`adds_text`). A view (a URL with a query: order.is_view) must add text no page of the
-    crawl held: a print copy, a share page, a language's fallback to the original, a listing
-    sorted another way show a resource whose text was read at its own URL, and each is the
-    first of its pattern for every resource. And a view adds a sentence (NEW_TEXT_SAMPLES),
-    not the short text's half: its own words are its template's, a count, a sort's name, an
-    echoed query, new in their combination on every view. A page at its own path is judged
-    by its pattern alone: a blog's posts are new though its index quoted them first."""
+    of them new to its pattern, holds new text (`adds_text`). A view must also add a sentence
+    (NEW_TEXT_SAMPLES) to the text of the resource it shows (`new_in_resource` windows new to
+    its `resource_scope`): a print copy, a share page, a language's fallback to the original
+    show the text read at the resource's own URL, and each is the first of its pattern for
+    every resource. A sentence, not the short text's half: a view's own words are its
+    template's, a count, a sort's name, an echoed query."""
     if not adds_text(new_in_pattern, samples):
         return False
-    return not is_view(pattern) or new_in_site >= NEW_TEXT_SAMPLES
+    return new_in_resource is None or new_in_resource >= NEW_TEXT_SAMPLES
 
 
 def pattern_allowance(added: int, empty: int) -> int:

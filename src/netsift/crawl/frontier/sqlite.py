@@ -474,13 +474,17 @@ class SQLiteFrontier:
                     "INSERT INTO crawl_bands (crawl, band, sketch, url) VALUES (?, ?, ?, ?)",
                     [(crawl, band, _signed(sketch), url) for band in bands],
                 )
-            add = "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)"
-            site = scoped(sample or [], rules.SITE_SCOPE)
-            in_site = max(db.executemany(add, [(crawl, value) for value in site]).rowcount, 0)
-            mine = scoped(sample or [], pattern) if pattern else []
-            in_pattern = max(db.executemany(add, [(crawl, value) for value in mine]).rowcount, 0)
+            resource = rules.resource_scope(pattern, url) if pattern else None
+            in_resource = None
+            if resource is not None:
+                shown = scoped(sample or [], resource)
+                in_resource = len(shown) - self._known(db, crawl, shown)
+            cursor = db.executemany(
+                "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
+                [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
+            )
             new_text = bool(pattern) and rules.holds_new_text(
-                pattern, in_pattern, in_site, len(sample or [])
+                pattern, max(cursor.rowcount, 0), len(sample or []), in_resource
             )
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
@@ -493,6 +497,18 @@ class SQLiteFrontier:
             return Admission(n=self._keep(db, crawl, url, size, data), new_text=new_text)
 
         return await self._db.transaction(work)
+
+    @staticmethod
+    def _known(db: sqlite3.Connection, crawl: str, sample: list[int]) -> int:
+        """How many of a scoped text sample's windows (at most dedupe.SAMPLE_MAX: one query)
+        the crawl holds."""
+        if not sample:
+            return 0
+        row = db.execute(
+            f"SELECT COUNT(*) FROM crawl_text WHERE crawl = ? AND sample IN ({_marks(sample)})",
+            (crawl, *sample),
+        ).fetchone()
+        return int(row[0])
 
     def _keep(self, db: sqlite3.Connection, crawl: str, url: str, size: int, data: str) -> int:
         """Keep a page: its `page` result, counted in the budget; its number."""
