@@ -56,6 +56,7 @@ from tests.offline_web.state import SiteState
 __all__ = [
     "FRESH_HOSTS",
     "FRESH_SITES",
+    "LOOP_HOST",
     "FreshSite",
     "build_fresh_sites",
 ]
