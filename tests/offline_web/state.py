@@ -35,6 +35,11 @@ class SiteState:
                 return self._hits[f"{host}{path}"]
             return sum(n for key, n in self._hits.items() if key.split("/", 1)[0] == host)
 
+    def requested(self, host: str) -> list[str]:
+        """The paths (with their queries) asked of a host, each once."""
+        with self._lock:
+            return [key[len(host) :] for key in self._hits if key.split("/", 1)[0] == host]
+
     def total(self) -> int:
         with self._lock:
             return sum(self._hits.values())

@@ -107,13 +107,16 @@ class Plan:
         return self.sitemap != "only"
 
     def seed(self, url: str) -> Entry | None:
-        """`url` as a seed (depth 0); None when it is no usable URL."""
+        """`url` as a seed (depth 0); None when it is no usable URL. A seed has no path
+        pattern: the start URL and the URLs a sitemap lists are pages the site named, read
+        and kept as any page, never a trap's (a catalogue's listings, whose items the sitemap
+        queued already, add nothing to their pattern and must still be read)."""
         try:
             key = canonical_url(url)
         except InvalidInput:
             return None
         score = priority(0, relevance(url, "", self.words))
-        return Entry(key, url, site_host(url), 0, score, pattern=path_pattern(url))
+        return Entry(key, url, site_host(url), 0, score)
 
 
 def _skip(url: str, error: NetsiftError, **extra: Any) -> dict[str, Any]:
@@ -406,7 +409,7 @@ class Crawler:
             else:
                 digest = dedupe.page_digest(page.content, anchors)
         sketch = digest.sketch
-        pattern = path_pattern(entry.url)
+        pattern = entry.pattern
         data: dict[str, Any] = {"depth": entry.depth, "parent": entry.parent, "worker": worker}
         data["page"] = page.model_dump(mode="json")
         admission = await self.frontier.admit(
@@ -414,7 +417,7 @@ class Crawler:
             keys=sorted(set(keys)),
             url=page.final_url,
             content_hash=digest.content_hash,
-            bands=dedupe.bands(sketch) if sketch is not None else [],
+            bands=dedupe.bands(sketch, page.title or "") if sketch is not None else [],
             sketch=sketch,
             size=page.bytes,
             page=data,

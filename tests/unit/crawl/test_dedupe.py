@@ -93,3 +93,10 @@ def test_the_text_sample_is_the_same_shingles_wherever_they_are_and_leaves_links
     assert text_sample(july) != text_sample(august)
     assert text_sample(july, links["july"]) == text_sample(august, links["august"])
     assert text_sample(july, links["july"]) == text_sample(notice)
+
+
+def test_only_pages_titled_alike_share_a_band():
+    sketch = 0x0123_4567_89AB_CDEF
+    assert set(bands(sketch, "Wingspan: sleeves")) == set(bands(sketch, "wingspan  SLEEVES"))
+    assert not set(bands(sketch, "Wingspan: sleeves")) & set(bands(sketch, "Root: sleeves"))
+    assert all(0 <= band < 1 << 63 for band in bands(2**64 - 1, "a title"))

@@ -8,10 +8,20 @@ from netsift.crawl.frontier.order import (
 
 
 def test_path_pattern_masks_digits_and_query_values():
+    # a URL with a query is a view: the resource it shows (its last segment) is masked too
     assert path_pattern("http://www.Site.test/calendar/2031/07?view=week&d=3") == (
-        "site.test/calendar/0/0?d&view"
+        "site.test/calendar/0/*?d&view"
     )
+    assert path_pattern("http://site.test/guide/vat?print=1") == "site.test/guide/*?print"
+    assert path_pattern("http://site.test/guide/?lang=de") == "site.test/guide/?lang"
     assert path_pattern("http://site.test/docs/intro") == "site.test/docs/intro"
+
+
+def test_path_pattern_masks_hex_ids_but_not_names():
+    assert path_pattern("http://s.test/ideas/0c51905797") == "s.test/ideas/0"
+    assert path_pattern("http://s.test/ideas/9fa2e01b7c") == "s.test/ideas/0"
+    assert path_pattern("http://s.test/s/sec12/p012.html") == "s.test/s/sec0/p0.html"
+    assert path_pattern("http://s.test/x/deadbeef") == "s.test/x/deadbeef"  # no digit: a word
 
 
 def test_relevance_counts_query_words_in_path_and_anchor():

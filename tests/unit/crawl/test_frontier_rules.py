@@ -615,3 +615,17 @@ async def test_a_held_page_whose_links_added_is_kept_at_once(store: FrontierStor
     verdict = Verdict("list/0", new_text=False, held=f"http://{HOST}/list/2")
     await store.done("crawl", entry.key, "w", links=[item], verdict=verdict)
     assert await _outcomes(store, "crawl") == [("page", f"http://{HOST}/list/2")]
+
+
+def test_a_view_must_add_a_sentence_to_the_resource_it_shows():
+    assert rules.resource_scope("s.test/guide/*?print", "http://s.test/guide/vat?print=1") == (
+        "s.test/guide/vat"
+    )
+    assert rules.resource_scope("s.test/notes/0", "http://s.test/notes/3") is None
+    # at its own path, text new to its pattern is new
+    assert rules.holds_new_text("s.test/notes/0", 4, 8)
+    # a view (a print copy) shows text read at its resource's own URL
+    assert not rules.holds_new_text("s.test/guide/*?print", 8, 8, 0)
+    # and a short echo (a count, a sort's name) is not a sentence
+    assert not rules.holds_new_text("s.test/*?sort", 1, 2, 1)
+    assert rules.holds_new_text("s.test/*?page", 6, 8, rules.NEW_TEXT_SAMPLES)

@@ -20,21 +20,51 @@ from urllib.parse import urlsplit
 
 from ..scope import canonical_url, site_host
 
-__all__ = ["RELEVANCE_LEVELS", "path_pattern", "pattern_path", "priority", "relevance"]
+__all__ = [
+    "ID_HEX_CHARS",
+    "RELEVANCE_LEVELS",
+    "path_pattern",
+    "pattern_path",
+    "priority",
+    "relevance",
+]
 
 # A link that names every query word jumps this many levels ahead of an unrelated one at
 # the same depth: enough to read a relevant section first, not enough to dive forever.
 RELEVANCE_LEVELS = 3.0
-_DIGITS = re.compile(r"\d+")
+# Digit runs, and whole runs of hex digits holding a digit at least ID_HEX_CHARS long (a
+# hash, a UUID's part, a generated id: `/ideas/0c51905797` and `/ideas/9fa2e01b7c` are one
+# pattern, not `/ideas/0c0` and `/ideas/0fa0e0b0c`). Shorter letter-digit runs (`p012`,
+# `sec4`, `v2`) keep their letters: they name things.
+ID_HEX_CHARS = 8
+_DIGITS = re.compile(
+    rf"(?<![0-9a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{{{ID_HEX_CHARS},}}(?![0-9a-fA-F])|\d+"
+)
+# What stands for the resource a view (a URL with a query) shows, in its path pattern.
+VIEW_OF = "*"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def path_pattern(url: str) -> str:
-    """The URL's host and path with digit runs masked and query values dropped."""
+    """The URL's host and path with digit runs and hex ids masked, query values dropped.
+    A URL with a query is a view of a resource (a page, a sort, a filter, a print copy, a
+    language): its last path segment is masked too (`VIEW_OF`), so the same view of sibling
+    resources is one pattern — `/guide/vat?print=1` and `/guide/petty-cash?print=1` are
+    `/guide/*?print`, judged together (`is_view`)."""
     parts = urlsplit(canonical_url(url))
     keys = sorted({pair.partition("=")[0] for pair in parts.query.split("&") if pair})
-    pattern = f"{site_host(url)}{_DIGITS.sub('0', parts.path)}"
-    return f"{pattern}?{'&'.join(keys)}" if keys else pattern
+    path = _DIGITS.sub("0", parts.path)
+    if not keys:
+        return f"{site_host(url)}{path}"
+    head, _, last = path.rpartition("/")
+    if last:
+        path = f"{head}/{VIEW_OF}"
+    return f"{site_host(url)}{path}?{'&'.join(keys)}"
+
+
+def is_view(pattern: str) -> bool:
+    """Whether a path pattern is one of views (its URLs have a query: `path_pattern`)."""
+    return "?" in pattern
 
 
 def pattern_path(pattern: str) -> str:

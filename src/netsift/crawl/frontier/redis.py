@@ -546,13 +546,15 @@ class RedisFrontier:
     ) -> Admission:
         parts = self._keys(crawl)
         text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
+        resource = rules.resource_scope(pattern, url) if pattern else None
+        shown = [str(value) for value in scoped(sample or [], resource)] if resource else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
         banded = [str(band) for band in bands] if sketch is not None else []
         async for _ in _attempts():
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hmget(parts[_MARKS - 1], marks)
                 pipe.hmget(parts[_STATE - 1], ["pages", "max_pages"])
-                pipe.smismember(parts[_TEXT - 1], text or [""])
+                pipe.smismember(parts[_TEXT - 1], [*text, *shown] or [""])
                 if banded:
                     pipe.hmget(parts[_BANDS - 1], banded)
                 seen, (pages, max_pages), known, *rest = await pipe.execute()
@@ -576,8 +578,13 @@ class RedisFrontier:
                 writes.append(["HSET", _BANDS, band, json.dumps([*found, [str(sketch), url]])])
             if text:
                 writes.append(["SADD", _TEXT, *text])
-            new = sum(not found for found in known) if text else 0
-            new_text = rules.adds_text(new, len(text))
+            in_pattern = sum(not found for found in known[: len(text)])
+            in_resource = None
+            if resource is not None:
+                in_resource = sum(not found for found in known[len(text) : len(text) + len(shown)])
+            new_text = bool(text) and rules.holds_new_text(
+                pattern, in_pattern, len(text), in_resource
+            )
             data = json.dumps(page, default=str)
             if rules.holds(pattern, new_text):
                 held = {"pattern": pattern, "size": size, "data": data, "at": time.time()}

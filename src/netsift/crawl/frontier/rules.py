@@ -34,7 +34,7 @@ from typing import Any, Literal
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
 from .model import Admission, Claim, Entry, Verdict
-from .order import pattern_path
+from .order import is_view, path_pattern, pattern_path
 
 __all__ = [
     "CLAIM_WINDOW",
@@ -60,6 +60,7 @@ __all__ = [
     "endings",
     "held_fate",
     "holds",
+    "holds_new_text",
     "host_slots",
     "host_wait",
     "is_trap",
@@ -68,6 +69,7 @@ __all__ = [
     "page_added",
     "pattern_allowance",
     "paused",
+    "resource_scope",
     "rested",
     "vouched",
     "window_is_trap",
@@ -206,6 +208,28 @@ def adds_text(new_samples: int, samples: int) -> bool:
     a page of a template whose only change is a number or a name has none or one."""
     needed = max(1, min(NEW_TEXT_SAMPLES, math.ceil(samples / 2)))
     return new_samples >= needed
+
+
+def resource_scope(pattern: str, url: str) -> str | None:
+    """For a page of a view (a URL with a query: order.is_view), the pattern of the resource
+    it shows — its URL without the query (`/guide/vat` for `/guide/vat?print=1`), whose text
+    sample the view is judged against (`holds_new_text`); None for any other page."""
+    return path_pattern(url.partition("?")[0]) if is_view(pattern) else None
+
+
+def holds_new_text(
+    pattern: str, new_in_pattern: int, samples: int, new_in_resource: int | None = None
+) -> bool:
+    """Whether a page of `pattern` whose text sample holds `samples` windows, `new_in_pattern`
+    of them new to its pattern, holds new text (`adds_text`). A view must also add a sentence
+    (NEW_TEXT_SAMPLES) to the text of the resource it shows (`new_in_resource` windows new to
+    its `resource_scope`): a print copy, a share page, a language's fallback to the original
+    show the text read at the resource's own URL, and each is the first of its pattern for
+    every resource. A sentence, not the short text's half: a view's own words are its
+    template's, a count, a sort's name, an echoed query."""
+    if not adds_text(new_in_pattern, samples):
+        return False
+    return new_in_resource is None or new_in_resource >= NEW_TEXT_SAMPLES
 
 
 def pattern_allowance(added: int, empty: int) -> int:
