@@ -7,9 +7,18 @@ little text for trafilatura (a JavaScript shell), justext's stop words of every 
 that is private memory per worker (bench/README.md, render); loaded here, before the
 forkserver forks, it sits in pages the workers share copy-on-write. This module's import is
 its effect: a module name is all a forkserver can be given to run.
+
+What is alive then (the modules, their tables, what the warm-up built) lives as long as the
+forkserver, so it is then frozen out of the collector (`gc.freeze`): a worker's collector would
+otherwise walk it on every full collection, writing to each shared page it walks (a private
+copy per worker) and spending the time (0.32 ms a page of the article set in a worker, 0.07
+frozen; each worker held 37-38 MB private after 282 pages, 28-30 frozen; the forkserver 23,
+14).
 """
 
 from __future__ import annotations
+
+import gc
 
 from .fetch.content import extract_content
 
@@ -48,3 +57,5 @@ def warm_up() -> None:
 
 
 warm_up()
+gc.collect()  # the warm-up's own garbage is not frozen with the rest
+gc.freeze()

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import pickle
 import platform
 import subprocess
 import sys
@@ -21,7 +23,8 @@ from netsift.compute import (
     default_workers,
 )
 from netsift.errors import TooComplex, UnsupportedContentType
-from netsift.fetch.content import _extract_content
+from netsift.fetch.content import Content, _extract_content
+from netsift.models import Link, Metadata
 from netsift.task_limits import TRIM_ABOVE_MB
 
 
@@ -59,6 +62,11 @@ def churn(megabytes: int) -> None:
     blocks = [bytes(2048) for _ in range(megabytes * 512)]
     _PINNED.append(bytes(2048))
     del blocks
+
+
+def collector_generations() -> tuple[int, int]:
+    """How many objects the worker's collector leaves alone (frozen) and how many it walks."""
+    return gc.get_freeze_count(), len(gc.get_objects())
 
 
 def resident() -> int:
@@ -129,6 +137,39 @@ async def test_errors_inside_a_worker_keep_their_code(compute):
     with pytest.raises(UnsupportedContentType) as caught:
         await compute.run(_extract_content, png, "image/png", "http://x.test/i", "markdown", "auto")
     assert caught.value.details["content_type"] == "image/png"
+
+
+async def test_a_page_crosses_from_a_worker_whole(compute):
+    """What a worker read arrives as it was read: links (packed as pairs on the way,
+    `Content.__reduce__`), metadata, the shell verdict and the rest."""
+    page = (
+        b"<html lang=en><head><title>Crossing</title><meta name=description content=Card>"
+        b"</head><body><article><h1>Crossing</h1>"
+        + b"".join(
+            b"<p>Paragraph %d of a page read in a worker, sent back. <a href=/p%d>Next %d</a></p>"
+            % (n, n, n)
+            for n in range(8)
+        )
+        + b"</article></body></html>"
+    )
+    url = "http://x.test/a"
+    read = await compute.run(_extract_content, page, "text/html", url, "markdown", "auto")
+    assert len(read.links) == 8
+    assert read == _extract_content(page, "text/html", url, "markdown", "auto")
+
+
+def test_a_content_pickles_every_field_of_its_links():
+    """The links cross as (url, text) pairs: a field added to `Link` must be carried too."""
+    link = Link(**{name: f"{name} value" for name in Link.model_fields})
+    content = Content("Title", "Body", Metadata(title="Title"), page_type="article", links=(link,))
+    assert pickle.loads(pickle.dumps(content)) == content
+
+
+async def test_workers_do_not_walk_what_the_forkserver_loaded(compute):
+    """The forkserver froze what it imported and read (compute_warmup): a worker's collector
+    skips it, so it neither spends the time nor writes to the pages the workers share."""
+    frozen, walked = await compute.run(collector_generations)
+    assert frozen > walked
 
 
 async def test_workers_start_with_the_extraction_loaded(compute):

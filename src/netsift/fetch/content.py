@@ -49,6 +49,21 @@ class Content:
     shell: ShellVerdict | None = None  # whether HTML needs a browser (render/shell.py)
     ocr_pages: tuple[int, ...] = ()  # a PDF's pages read by OCR (fetch/ocr.py)
 
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], Content], tuple[dict[str, Any]]]:
+        """Pickled with its links as (url, text) pairs: a Content crosses from a compute worker
+        to the serving process once a page, and pydantic's own pickling of the ~100 `Link`s a
+        page has cost 0.38 ms of the 0.44 ms that crossing took (both ends), 0.05 ms as pairs
+        (article set, in-process; rebuilding them costs 0.12 ms)."""
+        state = dict(vars(self))
+        state["links"] = tuple((link.url, link.text) for link in self.links)
+        return (_unpickle_content, (state,))
+
+
+def _unpickle_content(state: dict[str, Any]) -> Content:
+    """A pickled Content (`Content.__reduce__`), its links rebuilt."""
+    links = tuple(Link(url=url, text=text) for url, text in state.pop("links"))
+    return Content(**state, links=links)
+
 
 class Digest(Generic[D]):
     """A summary of a page's text that a caller wants computed where the page is read (a

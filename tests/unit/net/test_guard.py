@@ -427,6 +427,28 @@ def test_safe_url_drops_secrets() -> None:
     assert "SECRET" not in safe_url("not a url ?key=SECRET")
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/page-0001.html",
+        "https://Example.ORG:443/a b/%7Euser/",
+        "http://bücher.example/straße",
+        "http://[::1]:8080/x",
+        "https://example.org./",
+        "https://example.org",
+        "https://example.org/@handle/post",  # the shortcut is not taken: shown the long way
+        "https://example.org/search?",
+        "https://example.org/page#",
+    ],
+)
+def test_safe_url_shows_a_url_with_nothing_to_drop_as_the_full_copy_would(url: str) -> None:
+    """A URL without `@`, `?` or `#` is shown without the copy that drops them (a re-parse):
+    it must read the same as that copy."""
+    parsed = httpx.URL(url)
+    copy = str(parsed.copy_with(username=None, password=None, query=None, fragment=None))
+    assert safe_url(url) == safe_url(parsed) == copy
+
+
 def test_policy_takes_cidr_text_or_networks() -> None:
     by_text = AddressPolicy(["10.0.0.0/8", " fd00::/8 "])
     by_network = AddressPolicy([ipaddress.ip_network("10.0.0.0/8")])
