@@ -310,9 +310,14 @@ class _Run:
         if not roots:
             roots.append((origin + "/sitemap.xml", "guess"))
 
+        robots, respect = mapper._robots, self.respect_robots
+
         async def on_hop(hop: httpx.URL) -> None:
-            if self.respect_robots:
-                await mapper._robots.check(str(hop))
+            # closes over locals, not `self`: the reader holds this hook, and a hook that held
+            # the run would make run and reader a cycle, its 50,000 URLs left for a full
+            # collection (~40 ms of the loop's) instead of freed when the map returns
+            if respect:
+                await robots.check(str(hop))
 
         known: dict[str, Protego | bool] = {}
         if self.respect_robots:  # the site's own rules go to the sieve; others are checked here
