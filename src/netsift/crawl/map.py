@@ -72,6 +72,9 @@ FATAL = (BlockedAddress, InvalidInput, DNSError, ConnectError, TLSError)
 SLICE = 16
 # URLs and titles joined for the ranking between two turns of the loop: about 1 ms of work.
 JOIN_SLICE = 2_000
+# Links of the answer built between two turns of the loop: a MapLink is validated in ~4 µs,
+# so a slice is about a millisecond (1,000 built in one go held the loop ~4 ms, 5,000 ~20).
+LINK_SLICE = 250
 
 
 @dataclass(frozen=True)
@@ -170,17 +173,21 @@ class Mapper:
             order = list(await self._rank(params.query, found, params.limit))
         else:
             order = [(index, None) for index in range(min(len(found), params.limit))]
-        links = [
-            MapLink(
-                url=(chosen := found[index]).url,
-                source=chosen.source,
-                found_in=chosen.found_in,
-                lastmod=chosen.lastmod,
-                title=chosen.title,
-                score=score,
+        links: list[MapLink] = []
+        for n, (index, score) in enumerate(order):
+            if n % LINK_SLICE == 0:
+                await anyio.lowlevel.checkpoint()
+            chosen = found[index]
+            links.append(
+                MapLink(
+                    url=chosen.url,
+                    source=chosen.source,
+                    found_in=chosen.found_in,
+                    lastmod=chosen.lastmod,
+                    title=chosen.title,
+                    score=score,
+                )
             )
-            for index, score in order
-        ]
         left_out["limit"] = max(0, len(found) - params.limit)
         if checker.skipped_origins:
             run.warnings.append(
