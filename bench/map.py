@@ -144,6 +144,10 @@ def worst(stalls: list[tuple[float, float, float]], windows: list[tuple[float, f
     return f"{max(late for late, _ in inside):.1f} | {max(ran for _, ran in inside):.1f}"
 
 
+def spread_of(values: tuple[float, ...]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
 def row(name: str, waits: list[float], idle_p99: float, loop: str) -> str:
     ms = sorted(w * 1000 for w in waits)
     return (
@@ -247,12 +251,14 @@ def main() -> None:
             for phase, _ in busy_phases:
                 loop = worst(stalls, phase.windows)
                 print(row(f"during {phase.name}", phase.waits, p99(phase.around), loop))
-            spread = ", ".join(f"{p99(slot) * 1000:.1f}" for slot in slots)
-            print(f"idle p99 ms of each slot, in order: {spread}")
+            each = ", ".join(f"{p99(slot) * 1000:.1f}" for slot in slots)
+            print(f"idle p99 ms of each slot, in order: {each}")
             for phase, _ in busy_phases:
-                walls = ", ".join(f"{w:.2f}" for w, _ in phase.costs)
-                cpus = ", ".join(f"{c:.2f}" for _, c in phase.costs)
-                print(f"{phase.name}: wall s {walls}; server tree CPU s {cpus}")
+                walls, cpus = zip(*phase.costs, strict=True)
+                print(
+                    f"{phase.name}: {len(phase.costs)} runs; median (min-max) wall s "
+                    f"{spread_of(walls)}, server tree CPU s {spread_of(cpus)}"
+                )
                 print(f"  last answer: {phase.last}")
         finally:
             server.terminate()
