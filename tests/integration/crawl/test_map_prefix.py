@@ -5,6 +5,7 @@ is read again whole, and the answer is the same as if it had been read whole at 
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from urllib.parse import urlsplit
@@ -17,6 +18,8 @@ from starlette.routing import Route
 
 from netsift.client import Client
 from netsift.config import Settings
+from netsift.crawl.scope import Scope
+from netsift.crawl.sitemaps import SitemapReader
 from tests.offline_web.fixtures import ALLOW_LOOPBACK, entered_client
 from tests.offline_web.server import LiveServer, serve
 
@@ -141,3 +144,24 @@ async def test_a_prefix_the_sieve_empties_is_read_again_whole(
     [report] = result.sitemaps
     assert report.status == "read" and report.reason is not None
     assert "20 URLs were in hand" in report.reason
+
+
+async def test_what_a_reader_keeps_is_not_objects_the_collector_walks(
+    client: Client, site: tuple[LiveServer, Sent]
+) -> None:
+    """20,000 URLs kept are 50 strings until they are read: as 20,000 objects they
+    were enough for a full collection during a map, which walked every one of them."""
+    server, _ = site
+    start = server.url("/", host=LONG_HOST)
+    reader = SitemapReader(client.http, Scope.of(start), compute=client.compute)
+    gc.collect()
+    before = len(gc.get_objects())
+    await reader.read([(server.url("/sitemap.xml", host=LONG_HOST), "robots")])
+    grown = len(gc.get_objects()) - before
+    assert reader.kept == ENTRIES
+    assert grown < ENTRIES // 4, grown  # as objects: 20,000 and more
+    listed = list(reader.listed)
+    assert [item.url for item in listed[:2]] == [
+        server.url(f"/docs/p{n:05d}.html", host=LONG_HOST) for n in range(2)
+    ]
+    assert len({item.key for item in listed}) == ENTRIES
