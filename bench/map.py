@@ -19,8 +19,8 @@ time 20 ms apart, in these phases:
 
 Each busy phase repeats its map or crawl until it has `--probes` probes (200 by default) in
 the round, so every phase's p99 stands on as many probes as idle's: a limit-1000 map lasts
-~0.5 s, ~25 probes, whose "p99" is just their slowest one, so one stray probe decided it.
-With 200 probes a round, 600 over 3, the p99 is the ~6th slowest of a phase. Prints per
+0.1-0.5 s, 4-25 probes, whose "p99" is just their slowest one, so one stray probe decided
+it. With 200 probes a round, 600 over 3, the p99 is the ~6th slowest of a phase. Prints per
 phase: probes, p50/p99/max, the ratio of its p99 to the p99 of the idle probes around it
 (the goal: under 2x), the loop's worst stall from the heartbeat (ms late, wall: moves with
 the machine's load) and the most CPU the loop spent between two of its beats (steady on a
