@@ -72,9 +72,11 @@ FATAL = (BlockedAddress, InvalidInput, DNSError, ConnectError, TLSError)
 SLICE = 16
 # URLs and titles joined for the ranking between two turns of the loop: about 1 ms of work.
 JOIN_SLICE = 2_000
-# Links of the answer built between two turns of the loop: a MapLink is validated in ~4 µs,
-# so a slice is about a millisecond (1,000 built in one go held the loop ~4 ms, 5,000 ~20).
-LINK_SLICE = 250
+# Links of the answer built between two turns of the loop: a MapLink is validated in ~4 µs
+# alone, ~25 µs in py-spy's samples of a loaded server during limit-1000 maps (where building
+# them was the loop's largest cost): 64 keep a slice near a millisecond even there (1,000
+# built in one go held the loop ~4 ms on a quiet core).
+LINK_SLICE = 64
 
 
 @dataclass(frozen=True)
