@@ -38,6 +38,7 @@ from .transport import GuardedTransport, ResolveError
 
 __all__ = [
     "HttpClient",
+    "StopBody",
     "make_client",
     "map_httpx_errors",
 ]
@@ -158,6 +159,12 @@ class _OverCap(Exception):
         self.what = what
 
 
+class StopBody(Exception):
+    """Raised by a `send(sink=...)` sink that has all it needs of a body: reading ends there,
+    the connection is closed rather than drained, and `send` returns the response (the
+    sitemap reader stops a download once it lists the URLs a map wants)."""
+
+
 class _Exchange:
     """What one attempt produced, for the audit line."""
 
@@ -256,7 +263,8 @@ class HttpClient:
         """Send `request` (following redirects); the response's body is already read — or,
         with `sink`, a 2xx answer's body is handed to it piece by piece as it arrives
         (decoded, under the cap) and not kept (`content` is empty): a large document never
-        sits whole in memory nor is joined in one piece on the loop."""
+        sits whole in memory nor is joined in one piece on the loop. A sink that raises
+        `StopBody` ends the read there."""
         total = self.settings.timeout if deadline is None else deadline
         cap = self.settings.max_bytes if max_bytes is None else max_bytes
         tries = self.settings.retries if retries is None else retries
@@ -514,6 +522,8 @@ class HttpClient:
                         await anyio.lowlevel.checkpoint()
                 keep(decoder.flush())
             finished = True
+        except StopBody:
+            pass  # not `finished`: the rest is left unread and the connection closed
         except _OverCap as over:
             raise TooLarge(
                 f"the {over.what} of {where} is larger than the {cap}-byte cap",

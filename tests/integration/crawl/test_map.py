@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from urllib.parse import urlsplit
 
@@ -200,3 +201,24 @@ async def test_the_time_limit_ends_the_downloads_in_flight(web_client, offline_w
     assert time.monotonic() - started < SLOW_SITEMAP_SECONDS
     assert "the map's time limit of 0.5s" in result.stopped_because
     assert not any(r.status == "read" for r in result.sitemaps)
+
+
+async def test_a_finished_map_is_freed_without_the_cycle_collector(web_client, offline_web):
+    """What a map gathered goes when it returns, by reference counting: left in a cycle, a
+    50,000-URL map's objects waited for a full collection, ~40 ms of the server's loop."""
+    start = offline_web.url("map.test", "/")
+    await web_client.map(start)  # lazy imports and caches, made once
+    gc.collect()
+    gc.disable()
+    try:
+        result = await web_client.map(start)
+        assert result.found
+        del result
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = {type(o).__qualname__ for o in gc.garbage if "netsift.crawl" in type(o).__module__}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == set()

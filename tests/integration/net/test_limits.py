@@ -11,6 +11,7 @@ import pytest
 
 from netsift import errors
 from netsift.errors import TooLarge
+from netsift.net.http import StopBody
 
 from .conftest import MakeHttp, Site, read_audit
 
@@ -155,3 +156,24 @@ async def test_a_timed_out_body_gives_its_connection_back(make_settings, site: S
     response = await http.send(httpx.Request("GET", site.url("/echo")), kind="fetch", deadline=2)
     assert response.status_code == 200
     await http.aclose()
+
+
+async def test_a_sink_that_has_enough_stops_the_read(
+    make_http: MakeHttp, site: Site, audit_path: Path
+) -> None:
+    """A sink that raises StopBody ends the read there: `send` answers with the response,
+    the rest of the 20 MiB body is never read, and the audit says the exchange went well."""
+    got = bytearray()
+
+    def sink(piece: bytes) -> None:
+        got.extend(piece)
+        if len(got) >= 100_000:
+            raise StopBody
+
+    response = await make_http().send(
+        httpx.Request("GET", site.url("/huge")), kind="fetch", sink=sink, max_bytes=64 * MiB
+    )
+    assert response.status_code == 200
+    assert 100_000 <= len(got) < MiB
+    [line] = read_audit(audit_path)
+    assert line["outcome"] == "ok" and line["bytes"] < MiB

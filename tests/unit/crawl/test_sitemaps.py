@@ -12,7 +12,8 @@ from protego import Protego
 from netsift.crawl.feeds import MAX_FEEDS, feed_links
 from netsift.crawl.scope import Scope
 from netsift.crawl.sitemap_parse import BLOCK, Sieve, origin_of, read_sitemap
-from netsift.crawl.sitemaps import SITEMAP_MAX_URLS, parse_sitemap
+from netsift.crawl.sitemaps import SITEMAP_MAX_URLS, _Prefix, parse_sitemap
+from netsift.net.http import StopBody
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
@@ -201,3 +202,43 @@ def test_a_text_sitemap_is_read_line_by_line_and_a_giant_line_dropped():
     parsed = parse_sitemap(body)
     assert parsed.kind == "text"
     assert [e.url for e in parsed.entries] == ["https://a.test/1", "https://a.test/2"]
+
+
+def _fed(prefix: _Prefix, body: bytes, size: int) -> None:
+    """Feed `body` to `prefix` in pieces of `size` bytes until it stops the download."""
+    for start in range(0, len(body), size):
+        try:
+            prefix(body[start : start + size])
+        except StopBody:
+            return
+
+
+def test_a_urlset_prefix_stops_at_its_locs_even_with_tags_split_across_pieces():
+    body = urlset(*(f"<url><loc>https://a.test/p{n}</loc></url>" for n in range(100)))
+    thirtieth = body.index(b"<loc>https://a.test/p29<") + len(b"<loc>")  # where it ends
+    for size in (1, 3, 7, 64, 1000):
+        written = bytearray()
+        prefix = _Prefix(written.extend, 30)
+        _fed(prefix, body, size)
+        assert prefix.cut, size
+        # it stops on the piece that completes the 30th tag
+        assert thirtieth <= len(written) < thirtieth + size, size
+        assert read_sitemap(bytes(written)).read >= 29, size  # every entry before it is whole
+
+
+def test_a_prefix_never_cuts_an_index_a_short_urlset_or_an_unsaid_body():
+    index = (
+        f'<?xml version="1.0"?><sitemapindex {NS}>'
+        + "".join(f"<sitemap><loc>https://a.test/s{n}.xml</loc></sitemap>" for n in range(5_000))
+        + "</sitemapindex>"
+    ).encode()
+    short = urlset(*(f"<url><loc>https://a.test/p{n}</loc></url>" for n in range(10)))
+    text = "\n".join(f"https://a.test/p{n}" for n in range(5_000)).encode()
+    for body in (index, short, text, gzip.compress(short)):
+        written = bytearray()
+        prefix = _Prefix(written.extend, 30)
+        _fed(prefix, body, 4096)
+        assert not prefix.cut and bytes(written) == body
+    unbounded = _Prefix(bytearray().extend, None)
+    _fed(unbounded, short * 10, 64)
+    assert not unbounded.cut
