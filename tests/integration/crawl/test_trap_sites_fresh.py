@@ -20,7 +20,6 @@ from tests.offline_web.state import SiteState
 from tests.offline_web.trap_sites_fresh import (
     FRESH_HOSTS,
     FRESH_SITES,
-    LOOP_HOST,
     build_fresh_sites,
 )
 
@@ -32,19 +31,7 @@ TRAP_REQUESTS = 40
 MAX_PAGES = 1000
 MAX_DEPTH = 50
 
-# The trap the rule does not stop yet (docs/crawl.md, "Held-out trap set"): each path of a
-# relative-link loop is its own pattern, so no pattern gathers its copies. Strict: a rule that
-# stops it makes this test pass, and then the mark must go.
-UNSOLVED = {
-    LOOP_HOST: "a relative-link loop: every /x/about/ is its own path pattern",
-}
-TRAPS = [
-    pytest.param(host, marks=pytest.mark.xfail(strict=True, reason=UNSOLVED[host]))
-    if host in UNSOLVED
-    else host
-    for host in FRESH_HOSTS
-    if FRESH_SITES[host].is_trap_page is not None
-]
+TRAPS = [host for host in FRESH_HOSTS if FRESH_SITES[host].is_trap_page is not None]
 REAL = [host for host in FRESH_HOSTS if FRESH_SITES[host].is_trap_page is None]
 
 
