@@ -656,3 +656,11 @@ def test_a_page_that_may_copy_its_resource_waits_while_that_page_is_read():
     assert rules.claim(budget, 1, [waiting], now).claim == Claim(wait=HOST_BUSY_WAIT)
     free = rules.Candidate(entry, host, rules.Pattern())
     assert rules.claim(budget, 1, [free], now).claim == Claim(entry=entry)
+
+
+def test_a_view_is_new_against_the_views_of_its_own_resource():
+    # a session's view of a product is judged with the other views of that product only
+    scope = rules.text_scope("s.test/item/*?sid", "http://s.test/item/6?sid=00f778")
+    assert scope == rules.text_scope("s.test/item/*?sid", "http://s.test/item/6?sid=015445")
+    assert scope != rules.text_scope("s.test/item/*?sid", "http://s.test/item/7?sid=00f778")
+    assert rules.text_scope("s.test/notes/0", "http://s.test/notes/3") == "s.test/notes/0"

@@ -571,7 +571,8 @@ class RedisFrontier:
         sample: list[int] | None = None,
     ) -> Admission:
         parts = self._keys(crawl)
-        text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
+        scope = rules.text_scope(pattern, url) if pattern else ""
+        text = [str(value) for value in scoped(sample or [], scope)] if pattern else []
         resource = rules.resource_scope(pattern, url) if pattern else None
         shown = [str(value) for value in scoped(sample or [], resource)] if resource else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]

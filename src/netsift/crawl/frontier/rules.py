@@ -30,9 +30,11 @@ import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
+from ..scope import canonical_url, site_host
 from .model import Admission, Claim, Entry, Verdict
 from .order import ANY_SEGMENTS, is_tail, is_view, path_pattern, pattern_path
 
@@ -73,6 +75,7 @@ __all__ = [
     "paused",
     "resource_scope",
     "rested",
+    "text_scope",
     "vouched",
     "window_is_trap",
     "with_policy",
@@ -224,6 +227,19 @@ def resource_scope(pattern: str, url: str) -> str | None:
     if is_tail(pattern):
         return pattern.replace(f"/{ANY_SEGMENTS}/", "/", 1)
     return None
+
+
+def text_scope(pattern: str, url: str) -> str:
+    """Where a page's text sample is kept and counted as new (`holds_new_text`): its path
+    pattern, or, for a view, the views of its own resource (its URL without the query, not
+    masked): a view of a resource no page showed yet holds that resource's text, however much
+    of its template the views of sibling resources hold (a shop's product seen first under a
+    session id, among products whose short texts share their phrases), while a second view of
+    it (another session's, a print copy) adds nothing."""
+    if not is_view(pattern):
+        return pattern
+    parts = urlsplit(canonical_url(url))
+    return f"{site_host(url)}{parts.path}?"
 
 
 def is_copy(new_in_resource: int | None, samples: int) -> bool:

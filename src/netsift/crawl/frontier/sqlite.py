@@ -483,7 +483,9 @@ class SQLiteFrontier:
                 in_resource = len(shown) - self._known(db, crawl, shown)
             cursor = db.executemany(
                 "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
-                [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
+                [(crawl, value) for value in scoped(sample or [], rules.text_scope(pattern, url))]
+                if pattern
+                else [],
             )
             new_text = bool(pattern) and rules.holds_new_text(
                 pattern, max(cursor.rowcount, 0), len(sample or []), in_resource
