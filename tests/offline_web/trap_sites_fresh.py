@@ -32,6 +32,14 @@ Real sites (a crawler must keep every page of `must_read` and end `done`):
 - `APIREF_HOST`: an API reference, one short method signature a page,
   `/api/<module>/<Class>.<method>.html`, under module and class indexes.
 
+Added after the rule that stops the relative-link loop, never tuned on (their first run is in
+the commit that added them):
+- `LADDER_HOST` (a trap): a library whose nav is written one level off (`../visit/find-us/` on
+  `/visit/find-us/`) and whose router serves a page by its last two segments: every inner page
+  climbs one level and descends two, `/visit/help/faq/…`, one level deeper each time.
+- `NAMESAKE_HOST` (real): a tool maker whose sections share names (`/products/tools/products/`,
+  `/docs/api/v1/api/` beside `/api/`, `/blog/blog/`), linked relatively; every page its own.
+
 `build_fresh_sites(state)` is one ASGI app answering each host by its Host header; every request
 is counted in `state` by host and path with its query. `FRESH_SITES` describes each.
 """
@@ -56,6 +64,7 @@ from tests.offline_web.state import SiteState
 __all__ = [
     "FRESH_HOSTS",
     "FRESH_SITES",
+    "LADDER_HOST",
     "LOOP_HOST",
     "FreshSite",
     "build_fresh_sites",
@@ -862,6 +871,100 @@ async def _apiref(request: Request) -> Response:
     return _not_found()
 
 
+# --- added after the relative-link loop's rule: the library's climbing loop ---------------------
+
+LADDER_HOST = "quaysidelibrary.test"
+# Its pages, by their two last segments (the router serves a page by them): a nav written for
+# pages one level up (`../visit/find-us/` is right from `/visit/`, not from `/visit/find-us/`),
+# so from every inner page it climbs one level and descends two, one level deeper each time.
+_LADDER = {
+    ("visit", "opening-hours"): (
+        "Opening hours",
+        "The reading room opens at nine on weekdays and ten on Saturdays; the harbour archive "
+        "is open by appointment on Tuesday and Thursday afternoons.",
+    ),
+    ("visit", "find-us"): (
+        "Find us",
+        "We are in the old customs house on the quay, two minutes from the ferry slip; the "
+        "nearest car park is behind the fish market.",
+    ),
+    ("help", "membership"): (
+        "Membership",
+        "Anyone who lives, works or studies in the borough may join for free with proof of "
+        "address; visitors may read in the building without a card.",
+    ),
+    ("help", "faq"): (
+        "Questions",
+        "Lost cards are replaced at the desk for two pounds, renewals can be made by phone, and "
+        "the printers take coins and contactless payment.",
+    ),
+}
+
+
+async def _ladder(request: Request) -> Response:
+    path = request.url.path
+    nav = [(f"../{a}/{b}/", title) for (a, b), (title, _) in _LADDER.items()]  # one level off
+    if path == "/":
+        links = [(f"/{a}/{b}/", title) for (a, b), (title, _) in _LADDER.items()]
+        intro = ["The town library by the harbour: books, maps, the archive and a quiet room."]
+        return _page("Quayside Library", intro, [("/", "Home"), *links])
+    segments = [part for part in path.split("/") if part]
+    page = _LADDER.get(tuple(segments[-2:])) if path.endswith("/") else None  # type: ignore[arg-type]
+    if len(segments) < 2 or page is None:
+        return _not_found()
+    title, text = page
+    trail = " / ".join(segments)
+    return _page(title, [f"Library / {trail}", text], [("/", "Home"), *nav])
+
+
+def _ladder_trap(target: str) -> bool:
+    return len([part for part in target.split("?")[0].split("/") if part]) > 2
+
+
+# --- added after the relative-link loop's rule: a real site of namesake sections -----------------
+
+NAMESAKE_HOST = "toolwright.test"
+# A hardware maker whose sections share names legitimately: `/products/tools/products/` (the
+# tools' own product line), `/docs/api/v1/api/` (the v1 API's `api` module), `/blog/blog/`
+# (posts about the blog itself), `/support/docs/` beside `/docs/`. Every page holds its own text.
+_NAMESAKE_PATHS = (
+    "/products/", "/products/tools/", "/products/tools/products/", "/products/garden/",
+    "/products/garden/tools/", "/docs/", "/docs/api/", "/docs/api/v1/", "/docs/api/v1/api/",
+    "/docs/guide/", "/docs/guide/api/", "/api/", "/blog/", "/blog/blog/", "/blog/products/",
+    "/support/", "/support/docs/", "/support/products/",
+)  # fmt: skip
+_NAMESAKE_WORDS = (
+    "chisel", "spokeshave", "mallet", "dovetail", "hinge", "trowel", "secateurs", "hoe",
+    "endpoint", "token", "webhook", "pagination", "warranty", "sharpening", "oilstone", "ash",
+    "beech", "forged", "tempered", "handle", "ferrule", "blade", "bevel", "honing", "rake",
+    "shipment", "invoice", "schema", "version", "release", "apprentice", "workshop",
+)  # fmt: skip
+
+
+def _namesake_text(path: str) -> list[str]:
+    rng = random.Random(f"toolwright-{path}")
+    return [
+        " ".join(rng.choice(_NAMESAKE_WORDS) for _ in range(14)).capitalize() + "."
+        for _ in range(4)
+    ]
+
+
+async def _namesake(request: Request) -> Response:
+    path = request.url.path
+    nav = [("/", "Home"), ("/products/", "Products"), ("/docs/", "Docs"), ("/blog/", "Blog")]
+    children = [
+        (p[len(path) :], p.strip("/").split("/")[-1])  # relative, as a site's template writes
+        for p in _NAMESAKE_PATHS
+        if p != path and p.startswith(path) and p[len(path) :].count("/") == 1
+    ]
+    if path == "/":
+        return _page("Toolwright", ["Hand tools made in our forge."], nav + children)
+    if path not in _NAMESAKE_PATHS:
+        return _not_found()
+    title = " ".join(part.title() for part in path.strip("/").split("/"))
+    return _page(title, _namesake_text(path), nav + children)
+
+
 FRESH_SITES: dict[str, FreshSite] = {
     site.host: site
     for site in (
@@ -925,6 +1028,13 @@ FRESH_SITES: dict[str, FreshSite] = {
             sitemap=("/", *_LISTINGS, *_ITEM_PATHS),
         ),
         FreshSite(
+            LADDER_HOST,
+            _ladder,
+            frozenset({"/", *(f"/{a}/{b}/" for a, b in _LADDER)}),
+            _ladder_trap,
+        ),
+        FreshSite(NAMESAKE_HOST, _namesake, frozenset({"/", *_NAMESAKE_PATHS})),
+        FreshSite(
             APIREF_HOST,
             _apiref,
             frozenset(
@@ -952,7 +1062,7 @@ def _sitemap(request: Request, paths: tuple[str, ...]) -> Response:
 
 
 def build_fresh_sites(state: SiteState) -> Starlette:
-    """The eleven sites on one server, told apart by the Host header."""
+    """The sites on one server, told apart by the Host header."""
 
     async def endpoint(request: Request) -> Response:
         host = request.headers.get("host", "").rsplit(":", 1)[0]

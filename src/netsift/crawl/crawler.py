@@ -43,6 +43,7 @@ from ..params import CrawlParams, FetchOptions, SitemapMode
 from . import dedupe
 from .frontier import HOST_BUSY_WAIT, IN_FLIGHT_WAIT, Entry, FrontierStore, Verdict
 from .frontier.order import path_pattern, priority, query_words, relevance
+from .frontier.rules import follows_links
 from .politeness import DEFAULT_CONCURRENCY, MAX_RETRIES, RETRY_STATUSES, backoff, host_policy
 from .scope import Scope, canonical_url, site_host
 
@@ -439,7 +440,8 @@ class Crawler:
             return
         held = page.final_url if admission.held else None
         verdict = Verdict(pattern, admission.new_text, held)
-        await self._finish(crawl, entry, page, plan, worker, verdict=verdict)
+        follow = follows_links(pattern, admission)
+        await self._finish(crawl, entry, page, plan, worker, verdict=verdict, follow=follow)
 
     async def _pass_through(
         self, crawl: str, entry: Entry, page: Page, plan: Plan, worker: str
@@ -461,13 +463,15 @@ class Crawler:
         *,
         skipped: dict[str, Any] | None = None,
         verdict: Verdict | None = None,
+        follow: bool = True,
     ) -> None:
         """End the claim, queueing the page's links when the depth allows (noting them past
-        it), and judge the page for its pattern (one transaction)."""
+        it) and they are followed (`follow`: not a loop copy's), and judge the page for its
+        pattern (one transaction)."""
         links: list[Entry] = []
         refused: list[tuple[Entry, dict[str, Any]]] = []
         beyond: list[str] = []
-        if plan.follows_links:
+        if plan.follows_links and follow:
             links, refused = self._follow(entry, page, plan)
         if entry.depth >= plan.max_depth:  # its links stay unread: counted, not queued
             beyond, links, refused = [link.key for link in links], [], []

@@ -1,5 +1,6 @@
 from netsift.crawl.frontier.order import (
     RELEVANCE_LEVELS,
+    is_tail,
     path_pattern,
     priority,
     query_words,
@@ -14,14 +15,26 @@ def test_path_pattern_masks_digits_and_query_values():
     )
     assert path_pattern("http://site.test/guide/vat?print=1") == "site.test/guide/*?print"
     assert path_pattern("http://site.test/guide/?lang=de") == "site.test/guide/?lang"
-    assert path_pattern("http://site.test/docs/intro") == "site.test/docs/intro"
+    assert path_pattern("http://site.test/intro") == "site.test/intro"
+    assert path_pattern("http://site.test/news/page/12") == "site.test/news/page/0"
+
+
+def test_a_path_named_by_its_last_segment_is_patterned_by_it_alone():
+    # a relative link's loop: every copy of /contact/ under another path is one pattern
+    assert path_pattern("http://s.test/about/services/contact/") == "s.test/**/contact/"
+    assert path_pattern("http://s.test/projects/porch/contact/") == "s.test/**/contact/"
+    assert path_pattern("http://s.test/docs/intro") == "s.test/**/intro"
+    assert is_tail("s.test/**/contact/") and not is_tail("s.test/contact/")
+    # a numbered series keeps its directory (a calendar's months, an archive's pages)
+    assert path_pattern("http://s.test/calendar/2031/07") == "s.test/calendar/0/0"
+    assert path_pattern("http://s.test/s/sec12/p012.html") == "s.test/s/sec0/p0.html"
 
 
 def test_path_pattern_masks_hex_ids_but_not_names():
     assert path_pattern("http://s.test/ideas/0c51905797") == "s.test/ideas/0"
     assert path_pattern("http://s.test/ideas/9fa2e01b7c") == "s.test/ideas/0"
     assert path_pattern("http://s.test/s/sec12/p012.html") == "s.test/s/sec0/p0.html"
-    assert path_pattern("http://s.test/x/deadbeef") == "s.test/x/deadbeef"  # no digit: a word
+    assert path_pattern("http://s.test/x/deadbeef") == "s.test/**/deadbeef"  # no digit: a word
 
 
 def test_relevance_counts_query_words_in_path_and_anchor():

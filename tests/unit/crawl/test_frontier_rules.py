@@ -619,7 +619,7 @@ async def test_a_held_page_whose_links_added_is_kept_at_once(store: FrontierStor
 
 def test_a_view_must_add_a_sentence_to_the_resource_it_shows():
     assert rules.resource_scope("s.test/guide/*?print", "http://s.test/guide/vat?print=1") == (
-        "s.test/guide/vat"
+        "s.test/**/vat"  # the pattern of /guide/vat itself (order.path_pattern)
     )
     assert rules.resource_scope("s.test/notes/0", "http://s.test/notes/3") is None
     # at its own path, text new to its pattern is new
@@ -629,3 +629,38 @@ def test_a_view_must_add_a_sentence_to_the_resource_it_shows():
     # and a short echo (a count, a sort's name) is not a sentence
     assert not rules.holds_new_text("s.test/*?sort", 1, 2, 1)
     assert rules.holds_new_text("s.test/*?page", 6, 8, rules.NEW_TEXT_SAMPLES)
+
+
+def test_a_page_under_another_path_is_judged_against_the_page_at_its_tail():
+    # a relative link's loop copy (/about/services/contact/) shows the page read at /contact/
+    assert rules.resource_scope("s.test/**/contact/", "http://s.test/a/b/contact/") == (
+        "s.test/contact/"
+    )
+    # most of its text read there and less than a sentence new: a copy, its links not followed
+    assert rules.is_copy(2, 8)
+    assert not rules.is_copy(rules.NEW_TEXT_SAMPLES, 8)  # a sentence of its own
+    assert not rules.is_copy(0, 0)  # a page of links only (a class's index) copies nothing
+    assert not rules.is_copy(None, 8)  # it shows no resource
+    copy = Admission(held=True, copy=True)
+    assert not rules.follows_links("s.test/**/contact/", copy)
+    assert rules.follows_links("s.test/guide/*?print", copy)  # a view's links are followed
+    assert rules.follows_links("s.test/**/contact/", Admission(held=True))
+
+
+def test_a_page_that_may_copy_its_resource_waits_while_that_page_is_read():
+    now = time.time()
+    budget = rules.Budget(deadline=now + 60, max_pages=10, max_bytes=10**6)
+    entry = Entry("k", "http://s.test/a/contact/", "s.test", 2, pattern="s.test/**/contact/")
+    host = rules.Host(known=True)
+    waiting = rules.Candidate(entry, host, rules.Pattern(), resource_claimed=1)
+    assert rules.claim(budget, 1, [waiting], now).claim == Claim(wait=HOST_BUSY_WAIT)
+    free = rules.Candidate(entry, host, rules.Pattern())
+    assert rules.claim(budget, 1, [free], now).claim == Claim(entry=entry)
+
+
+def test_a_view_is_new_against_the_views_of_its_own_resource():
+    # a session's view of a product is judged with the other views of that product only
+    scope = rules.text_scope("s.test/item/*?sid", "http://s.test/item/6?sid=00f778")
+    assert scope == rules.text_scope("s.test/item/*?sid", "http://s.test/item/6?sid=015445")
+    assert scope != rules.text_scope("s.test/item/*?sid", "http://s.test/item/7?sid=00f778")
+    assert rules.text_scope("s.test/notes/0", "http://s.test/notes/3") == "s.test/notes/0"

@@ -46,13 +46,15 @@ class Claim:
 class Admission:
     """A page offered to the crawl: kept as result `n` (`new_text`: it holds text new to its
     path pattern), or `held` (it holds none: kept once its pattern is judged, rules.holds),
-    or a duplicate of `duplicate_of`, or refused because the crawl's page budget is spent."""
+    or a duplicate of `duplicate_of`, or refused because the crawl's page budget is spent.
+    `copy`: it adds no sentence to the page of the resource it may show (rules.is_copy)."""
 
     n: int | None = None
     duplicate_of: str | None = None
     full: bool = False
     new_text: bool = False
     held: bool = False
+    copy: bool = False
 
 
 @dataclass(frozen=True)

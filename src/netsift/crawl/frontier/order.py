@@ -21,8 +21,11 @@ from urllib.parse import urlsplit
 from ..scope import canonical_url, site_host
 
 __all__ = [
+    "ANY_SEGMENTS",
     "ID_HEX_CHARS",
     "RELEVANCE_LEVELS",
+    "is_tail",
+    "is_view",
     "path_pattern",
     "pattern_path",
     "priority",
@@ -42,6 +45,8 @@ _DIGITS = re.compile(
 )
 # What stands for the resource a view (a URL with a query) shows, in its path pattern.
 VIEW_OF = "*"
+# What stands for the leading segments of a path named by its last one (`is_tail`).
+ANY_SEGMENTS = "**"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -55,11 +60,33 @@ def path_pattern(url: str) -> str:
     keys = sorted({pair.partition("=")[0] for pair in parts.query.split("&") if pair})
     path = _DIGITS.sub("0", parts.path)
     if not keys:
-        return f"{site_host(url)}{path}"
+        return f"{site_host(url)}{_tail(path)}"
     head, _, last = path.rpartition("/")
     if last:
         path = f"{head}/{VIEW_OF}"
     return f"{site_host(url)}{path}?{'&'.join(keys)}"
+
+
+def _tail(path: str) -> str:
+    """A path of two or more segments whose last one is a name (no digits: not one of a
+    numbered series, whose directory tells series apart) is patterned by that name alone:
+    `/about/services/contact/` → `/**/contact/`. A relative link in a site's template
+    (`contact/`, not `/contact/`) resolves under every page's path, and a site that serves a
+    page by its last segment answers each with the same page, for ever longer paths; what
+    its copies share is their tail. On a real site, namesakes under different parents
+    (`/a/reviews/`, `/b/reviews/`) are one template's pages of different things, judged
+    together as a view's are; a page of such a pattern is also judged against the page at
+    its tail alone (rules.resource_scope)."""
+    segments = path.strip("/").split("/")
+    last = segments[-1]
+    if len(segments) < 2 or "0" in last:
+        return path
+    return f"/{ANY_SEGMENTS}/{last}{'/' if path.endswith('/') else ''}"
+
+
+def is_tail(pattern: str) -> bool:
+    """Whether a path pattern is of paths named by their last segment (`_tail`)."""
+    return f"/{ANY_SEGMENTS}/" in pattern
 
 
 def is_view(pattern: str) -> bool:

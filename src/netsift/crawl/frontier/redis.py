@@ -205,13 +205,29 @@ def _host(raw: str, busy: str | int = 0) -> rules.Host:
     )  # fmt: skip
 
 
+def _resource(raw: str) -> str | None:
+    """The pattern of the resource the entry (as `_SELECT` returns it) may show."""
+    entry = _entry(raw)
+    return rules.resource_scope(entry.pattern, entry.url) if entry.pattern else None
+
+
 def _candidate(
-    member: str, raw: str, host: str, busy: str, record: str, claimed: str
+    member: str,
+    raw: str,
+    host: str,
+    busy: str,
+    record: str,
+    claimed: str,
+    *,
+    shown: dict[str, int] | None = None,
 ) -> rules.Candidate:
-    """A row of `_SELECT`'s window as the rules read it."""
+    """A row of `_SELECT`'s window as the rules read it (`shown`: entries claimed now of
+    the resources' patterns)."""
     entry = _entry(raw)
     pattern = _pattern(record, claimed) if entry.pattern else None
-    return rules.Candidate(entry, _host(host, busy), pattern)
+    resource = rules.resource_scope(entry.pattern, entry.url) if entry.pattern else None
+    resource_claimed = (shown or {}).get(resource, 0) if resource is not None else 0
+    return rules.Candidate(entry, _host(host, busy), pattern, resource_claimed)
 
 
 def _pattern(raw: str, claimed: str | int = 0) -> rules.Pattern:
@@ -322,7 +338,8 @@ class RedisFrontier:
                         float(deadline), int(max_pages), int(max_bytes), int(pages or 0),
                         int(size or 0), stopped or None, int(trapped or 0),
                     )  # fmt: skip
-                candidates = (_candidate(*row) for row in got[8:])
+                shown = await self._resources_claimed(crawl, got[8:])
+                candidates = (_candidate(*row, shown=shown) for row in got[8:])
                 decision = rules.claim(budget, int(held), candidates, now)
                 if decision.claim.entry is not None or len(got) - 8 < window:
                     break  # claimed, or the window held every pending entry
@@ -333,7 +350,7 @@ class RedisFrontier:
             if entry is None:
                 return decision.claim
             member, _, host = rows[entry.key][:3]
-            candidate = _candidate(*rows[entry.key])
+            candidate = _candidate(*rows[entry.key], shown=shown)
             room = budget.max_pages - budget.pages if budget else 0
             # What the claim needs still true when it is written: its entry pending, the
             # crawl not stopped, and the budget, the host's slots and the pattern's allowance
@@ -370,6 +387,15 @@ class RedisFrontier:
             if await self._apply(crawl, guards, writes):
                 return decision.claim
         return Claim(wait=HOST_BUSY_WAIT)  # other claims kept winning: ask again shortly
+
+    async def _resources_claimed(self, crawl: str, rows: list[Any]) -> dict[str, int]:
+        """Entries claimed now of the patterns of the resources the window's entries may show
+        (one read; it orders claims, so it needs no guard)."""
+        resources = sorted({r for row in rows if (r := _resource(row[1])) is not None})
+        if not resources:
+            return {}
+        counts = await self._redis.hmget(self._keys(crawl)[_PATTERNS - 1], resources)
+        return {r: int(n or 0) for r, n in zip(resources, counts, strict=True)}
 
     async def _change_host(
         self, crawl: str, host: str, change: Callable[[rules.Host], rules.Host]
@@ -545,7 +571,8 @@ class RedisFrontier:
         sample: list[int] | None = None,
     ) -> Admission:
         parts = self._keys(crawl)
-        text = [str(value) for value in scoped(sample or [], pattern)] if pattern else []
+        scope = rules.text_scope(pattern, url) if pattern else ""
+        text = [str(value) for value in scoped(sample or [], scope)] if pattern else []
         resource = rules.resource_scope(pattern, url) if pattern else None
         shown = [str(value) for value in scoped(sample or [], resource)] if resource else []
         marks = [f"url:{key}" for key in keys] + [f"sha:{content_hash}"]
@@ -590,7 +617,7 @@ class RedisFrontier:
                 held = {"pattern": pattern, "size": size, "data": data, "at": time.time()}
                 writes.append(["HSET", _HOLDING, url, json.dumps(held)])
                 if await self._apply(crawl, guards, writes):
-                    return Admission(held=True)
+                    return Admission(held=True, copy=rules.is_copy(in_resource, len(text)))
                 continue
             writes += [["HINCRBY", _STATE, "pages", "1"], ["HINCRBY", _STATE, "bytes", str(size)]]
             if n := await self._apply(crawl, guards, writes, ("page", url, data)):

@@ -30,11 +30,13 @@ import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from ..dedupe import is_near_duplicate
 from ..politeness import DEFAULT_CONCURRENCY
+from ..scope import canonical_url, site_host
 from .model import Admission, Claim, Entry, Verdict
-from .order import is_view, path_pattern, pattern_path
+from .order import ANY_SEGMENTS, is_tail, is_view, path_pattern, pattern_path
 
 __all__ = [
     "CLAIM_WINDOW",
@@ -58,11 +60,13 @@ __all__ = [
     "claimed",
     "dropped",
     "endings",
+    "follows_links",
     "held_fate",
     "holds",
     "holds_new_text",
     "host_slots",
     "host_wait",
+    "is_copy",
     "is_trap",
     "judged",
     "other_patterns",
@@ -71,6 +75,7 @@ __all__ = [
     "paused",
     "resource_scope",
     "rested",
+    "text_scope",
     "vouched",
     "window_is_trap",
     "with_policy",
@@ -211,10 +216,50 @@ def adds_text(new_samples: int, samples: int) -> bool:
 
 
 def resource_scope(pattern: str, url: str) -> str | None:
-    """For a page of a view (a URL with a query: order.is_view), the pattern of the resource
-    it shows — its URL without the query (`/guide/vat` for `/guide/vat?print=1`), whose text
-    sample the view is judged against (`holds_new_text`); None for any other page."""
-    return path_pattern(url.partition("?")[0]) if is_view(pattern) else None
+    """The pattern of the resource a page may only show, whose text sample it is judged
+    against (`holds_new_text`): for a view (a URL with a query: order.is_view), its URL
+    without the query (`/guide/vat` for `/guide/vat?print=1`); for a page of a path named by
+    its last segment (order.is_tail), that segment alone (`/contact/` for
+    `/about/services/contact/`: a relative link's copy of the page read there); None for any
+    other page."""
+    if is_view(pattern):
+        return path_pattern(url.partition("?")[0])
+    if is_tail(pattern):
+        return pattern.replace(f"/{ANY_SEGMENTS}/", "/", 1)
+    return None
+
+
+def text_scope(pattern: str, url: str) -> str:
+    """Where a page's text sample is kept and counted as new (`holds_new_text`): its path
+    pattern, or, for a view, the views of its own resource (its URL without the query, not
+    masked): a view of a resource no page showed yet holds that resource's text, however much
+    of its template the views of sibling resources hold (a shop's product seen first under a
+    session id, among products whose short texts share their phrases), while a second view of
+    it (another session's, a print copy) adds nothing."""
+    if not is_view(pattern):
+        return pattern
+    parts = urlsplit(canonical_url(url))
+    return f"{site_host(url)}{parts.path}?"
+
+
+def is_copy(new_in_resource: int | None, samples: int) -> bool:
+    """Whether a page whose text sample holds `samples` windows shows the text read at the
+    resource it may show (`resource_scope`; `new_in_resource` of its windows new to it, None:
+    it shows none): some of its text was read there, and it adds less than a sentence
+    (NEW_TEXT_SAMPLES windows). A page of links and no text of its own (a class's index of
+    methods) is no copy of anything."""
+    if new_in_resource is None:
+        return False
+    return samples > new_in_resource and new_in_resource < NEW_TEXT_SAMPLES
+
+
+def follows_links(pattern: str, admission: Admission) -> bool:
+    """Whether the links of an admitted page are followed: not those of a page of a path
+    named by its tail (order.is_tail) that is a copy of the page at its tail (`is_copy`): a
+    relative link's loop copy, whose links are the same relative links one level deeper —
+    the loop itself. Its pattern, judged by these copies adding nothing, is a trap after a
+    few of them, and the loop's queued URLs are ended unread."""
+    return not (admission.copy and is_tail(pattern))
 
 
 def holds_new_text(
@@ -298,11 +343,13 @@ def judged(record: Pattern, added: bool) -> Pattern:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A pending entry with its host and its pattern's record (None: it has no pattern)."""
+    """A pending entry with its host and its pattern's record (None: it has no pattern), and
+    the entries claimed now of the pattern of the resource it may show (`resource_scope`)."""
 
     entry: Entry
     host: Host
     pattern: Pattern | None = None
+    resource_claimed: int = 0
 
 
 @dataclass(frozen=True)
@@ -337,6 +384,10 @@ def claim(
             return ClaimDecision(Claim(entry=candidate.entry, trapped=True))
         if record is not None and record.claimed >= pattern_allowance(record.added, record.empty):
             wait: float | None = HOST_BUSY_WAIT  # its pages in flight say if it earns more
+        elif candidate.resource_claimed:
+            # A page that may show its resource's is read after that page (`resource_scope`):
+            # judged before it, a copy would be new text and the page itself its duplicate.
+            wait = HOST_BUSY_WAIT
         else:
             wait = host_wait(candidate.host, now)
         if wait is None:

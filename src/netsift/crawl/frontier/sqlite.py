@@ -125,7 +125,9 @@ def _candidate(
         added, empty, window, trap = row[12:16]
         claims = claimed.get(entry.pattern, 0)
         record = rules.Pattern(added or 0, empty or 0, claims, window or "", bool(trap))
-    return rules.Candidate(entry, _host(row[8:12], busy.get(entry.host, 0)), record)
+    resource = rules.resource_scope(entry.pattern, entry.url) if entry.pattern else None
+    shown = claimed.get(resource, 0) if resource is not None else 0
+    return rules.Candidate(entry, _host(row[8:12], busy.get(entry.host, 0)), record, shown)
 
 
 def _host(row: tuple[Any, ...], busy: int) -> rules.Host:
@@ -481,7 +483,9 @@ class SQLiteFrontier:
                 in_resource = len(shown) - self._known(db, crawl, shown)
             cursor = db.executemany(
                 "INSERT OR IGNORE INTO crawl_text (crawl, sample) VALUES (?, ?)",
-                [(crawl, value) for value in scoped(sample or [], pattern)] if pattern else [],
+                [(crawl, value) for value in scoped(sample or [], rules.text_scope(pattern, url))]
+                if pattern
+                else [],
             )
             new_text = bool(pattern) and rules.holds_new_text(
                 pattern, max(cursor.rowcount, 0), len(sample or []), in_resource
@@ -493,7 +497,7 @@ class SQLiteFrontier:
                     "VALUES (?, ?, ?, ?, ?)",
                     (crawl, pattern, url, size, data),
                 )
-                return Admission(held=True)
+                return Admission(held=True, copy=rules.is_copy(in_resource, len(sample or [])))
             return Admission(n=self._keep(db, crawl, url, size, data), new_text=new_text)
 
         return await self._db.transaction(work)
