@@ -127,3 +127,37 @@ def test_id_or_class_is_the_first_written() -> None:
     (chrome, _) = prunes.OVERALL_DISCARD
     assert [n.text for n in chrome.select(tree)] == ["b"]
     assert [n.text for n in OVERALL_DISCARD_XPATH[0](tree)] == ["b"]
+
+
+_BODIES = (
+    "<body><p>one</p><p>two</p></body>",
+    "<body><p><hi>styled</hi></p></body>",
+    "<body><p></p><table><tr><td>a</td></tr></table></body>",
+    "<body><table><tr><td>a</td></tr></table><table><tr><td>b</td></tr></table><p>x</p></body>",
+    "<body><head>Title</head><list><item>a</item></list></body>",
+    "<body></body>",
+)
+
+
+@pytest.mark.parametrize("body", _BODIES)
+@pytest.mark.parametrize("focus", ["balanced", "recall", "precision"])
+@pytest.mark.parametrize(("len_text", "len_algo"), [(0, 600), (100, 600), (300, 700), (900, 600)])
+def test_the_copied_readability_preference_decides_as_trafilatura(
+    body: str, focus: str, len_text: int, len_algo: int
+) -> None:
+    """stages._prefer_readability (its paragraph test a walk: libxml2's `.//p//text()` is
+    quadratic in the paragraphs) decides as trafilatura's on every rule's case."""
+    from trafilatura.external import _prefer_readability
+    from trafilatura.settings import Extractor
+
+    from netsift.fetch import stages
+
+    options = Extractor()
+    options.focus = focus
+    ours = etree.fromstring(body)
+    algo = etree.fromstring("<div><h2>Head</h2><p>text</p></div>")
+    for algo_text in ("plain words", "{json}"):
+        args = (algo, algo_text, len_text, len_algo, options)
+        assert bool(stages._prefer_readability(ours, *args)) == bool(
+            _prefer_readability(ours, *args)
+        )
