@@ -102,6 +102,8 @@ _HIDDEN_ID = re.compile("reader-comments|akismet")
 
 
 def _chrome(node: etree._Element) -> bool:
+    if not node.attrib:  # most elements: no pattern matches an absent attribute's ""
+        return False
     return (
         node.get("data-lp-replacement-content") is not None
         or "nav" in _attr(node, "role").replace("N", "n")
@@ -113,6 +115,8 @@ def _chrome(node: etree._Element) -> bool:
 
 
 def _hidden(node: etree._Element) -> bool:
+    if not node.attrib:
+        return False
     style = _attr(node, "style")
     return (
         node.get("class") == "comments-title"
