@@ -9,8 +9,9 @@ select exactly what the XPaths select, in document order; the tests compare the 
 built from every token of the patterns, and the digests of the XPaths' sources, so a release
 that changes one fails loudly (tests/unit/fetch/test_trafilatura_release.py).
 
-Only the lists `stages.py` prunes with itself are here; the prune inside trafilatura's
-`extract_content` stays its own (netsift never patches trafilatura: the benchmark runs it too).
+Only the lists `stages.py` and `fallback.py` prune with themselves are here; the prune inside
+trafilatura's `extract_content` stays its own (netsift never patches trafilatura: the
+benchmark runs it too).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from lxml import etree
+from trafilatura.settings import _COOKIE_CONSENT_RE
 from trafilatura.xml import delete_element
 from trafilatura.xpaths import (
     _COMMENTS_CLASS,
@@ -30,11 +32,13 @@ from trafilatura.xpaths import (
 )
 
 __all__ = [
+    "BASIC_CLEAN",
     "OVERALL_DISCARD",
     "RAW_TREE_PRUNE",
     "REMOVE_COMMENTS",
     "REMOVE_COMMENTS_AND_LISTS",
     "Prune",
+    "basic_cleaning",
     "prune",
 ]
 
@@ -187,3 +191,29 @@ RAW_TREE_PRUNE = (
     Prune(("div", "section", "aside"), _appended_article),
     Prune(("div", "section", "aside"), _share_buttons),
 )
+
+
+# settings.BASIC_CLEAN_XPATH (baseline's cleaning, before its text or justext reads the page)
+_BASIC_TAGS = frozenset({"aside", "fencedframe", "footer", "script", "style", "svg", "template"})
+_COOKIE_CONSENT = re.compile(_COOKIE_CONSENT_RE, re.IGNORECASE)
+
+
+def _basic(node: etree._Element) -> bool:
+    if node.tag in _BASIC_TAGS:
+        return True
+    if not node.attrib:
+        return False
+    return (
+        (node.tag == "div" and "footer" in _first(node, "class", "id"))
+        or _COOKIE_CONSENT.search(_attr(node, "class")) is not None
+        or _COOKIE_CONSENT.search(_attr(node, "id")) is not None
+    )
+
+
+BASIC_CLEAN = Prune(None, _basic)
+
+
+def basic_cleaning(tree: etree._Element) -> etree._Element:
+    """trafilatura's `baseline.basic_cleaning`: asides, footers, scripts, styles, SVG,
+    templates and cookie banners deleted, tails kept."""
+    return prune(tree, (BASIC_CLEAN,))

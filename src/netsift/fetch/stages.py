@@ -27,13 +27,14 @@ from .prunes import (
     RAW_TREE_PRUNE,
     REMOVE_COMMENTS,
     REMOVE_COMMENTS_AND_LISTS,
+    basic_cleaning,
     prune,
 )
 
 RELEASE = "2.3.1"  # the trafilatura release whose private stages this module runs
 
 try:  # trafilatura's own stages, run in its order (see `_sequence`)
-    from trafilatura.baseline import html2txt
+    from trafilatura.baseline import _spaced_text
     from trafilatura.core import (
         ESCALATION_ACCEPT_RATIO,
         ESCALATION_JUSTEXT_RATIO,
@@ -49,8 +50,8 @@ try:  # trafilatura's own stages, run in its order (see `_sequence`)
     from trafilatura.external import (
         JUSTEXT_OVERRIDE_RATIO,
         SANITIZED_XPATH,
-        justext_rescue,
         sanitize_tree,
+        try_justext,
         try_readability,
     )
     from trafilatura.htmlprocessing import convert_tags
@@ -76,7 +77,7 @@ PRIVATE: dict[str, tuple[str, ...]] = {
     "trafilatura.external.compare_extraction": (
         "cleaned_tree", "raw_tree", "body", "text", "options"
     ),
-    "trafilatura.external.justext_rescue": ("tree", "options"),
+    "trafilatura.external.try_justext": ("tree", "url", "target_language"),
     "trafilatura.external.sanitize_tree": ("tree", "options"),
     "trafilatura.external.try_readability": ("htmlinput",),
     "trafilatura.htmlprocessing.convert_tags": ("tree", "options", "url"),
@@ -84,7 +85,7 @@ PRIVATE: dict[str, tuple[str, ...]] = {
     "trafilatura.main_extractor._elem_text": ("element",),
     "trafilatura.main_extractor.extract_comments": ("tree", "options"),
     "trafilatura.main_extractor.extract_content": ("cleaned_tree", "options"),
-    "trafilatura.baseline.html2txt": ("content",),
+    "trafilatura.baseline._spaced_text": ("element",),
     "trafilatura.deduplication.content_fingerprint": ("content",),
 }  # fmt: skip
 
@@ -334,6 +335,20 @@ def _prefer_readability(
             and len_algo > len_text
         )
     )
+
+
+def justext_rescue(tree: Any, options: Any) -> tuple[Any, str]:
+    """trafilatura's `justext_rescue`, its cleaning `prunes.basic_cleaning`."""
+    body = try_justext(basic_cleaning(tree), options.url, options.lang)
+    return body, trim(" ".join(body.itertext()))
+
+
+def html2txt(tree: etree._Element) -> str:
+    """trafilatura's `html2txt` of a parsed tree (left untouched), its cleaning
+    `prunes.basic_cleaning`."""
+    tree = copy(tree)
+    body = tree.find(".//body")
+    return str(_spaced_text(basic_cleaning(body if body is not None else tree)))
 
 
 # an upper bound on the page's text as trafilatura trims it (normalize-space keeps non-ASCII

@@ -10,6 +10,7 @@ import random
 import pytest
 from lxml import etree
 from trafilatura.htmlprocessing import prune_unwanted_nodes
+from trafilatura.settings import BASIC_CLEAN_XPATH
 from trafilatura.xpaths import (
     _CONSENT_ID_CLASS_TOKENS,
     _OVERALL_DISCARD_BOTH_TOKENS,
@@ -29,17 +30,18 @@ PAIRS = [
     (REMOVE_COMMENTS_XPATH, prunes.REMOVE_COMMENTS),
     (REMOVE_COMMENTS_AND_LISTS_XPATH, prunes.REMOVE_COMMENTS_AND_LISTS),
     (RAW_TREE_PRUNE_XPATH, prunes.RAW_TREE_PRUNE),
+    ([BASIC_CLEAN_XPATH], (prunes.BASIC_CLEAN,)),
 ]
 # the raw-tree and comment prunes' words, drawn more often: among all words they would seldom
 # fall on the few tags those prunes read
 RARE = ("mvp-post-add-box", "x mvp-post-add-wrap", "infinite-scroll", "infinitescroll",
         "elementor-share-buttons", "comments", "Comment-x", "x post-comments", "disqus_thread",
-        "commentary")  # fmt: skip
+        "commentary", "cookie-banner", "x CookieBot", "consent_manager", "site-footer")  # fmt: skip
 RARE_SHARE = 0.3
 NODES = 3000
 SEEDS = range(6)  # elements a tree: enough for each pattern to select some (checked below)
 TAGS = ("div", "item", "list", "p", "section", "span", "details", "ol", "ul", "aside", "li",
-        "a", "article", "h1", "table")  # fmt: skip
+        "a", "article", "h1", "table", "footer", "svg", "template", "fencedframe")  # fmt: skip
 
 
 def _words() -> list[str]:
