@@ -4,10 +4,11 @@ raw-tree prunes when no id or class carries their words, and readability's rival
 when it cannot be preferred. Outputs are byte-identical to `extract` (the tests compare them);
 on any other trafilatura release `SUPPORTED` is false and `dom` calls `extract` itself.
 
-This is the one module that touches trafilatura's private names (`PRIVATE`, each with the
-signature it is called with); tests/unit/fetch/test_trafilatura_release.py fails loudly when a
-release moves any of them. The comments marked "trafilatura:" are its own, from
-`core.trafilatura_sequence` and `external.compare_extraction`, kept beside the lines they
+This is the one module that calls trafilatura's private names (`PRIVATE`, each with the
+signature it is called with; `prunes.py` holds the prune patterns it runs as walks);
+tests/unit/fetch/test_trafilatura_release.py fails loudly when a release moves any of them.
+The comments marked "trafilatura:" are its own, from `core.trafilatura_sequence` and
+`external.compare_extraction`, kept beside the lines they
 explain; netsift's changes are said as such."""
 
 from __future__ import annotations
