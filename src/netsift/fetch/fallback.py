@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 import lxml.html
 from lxml import etree
-from trafilatura.settings import BASIC_CLEAN_XPATH
 
 from ..models import ContentFormat
 from .boilerplate import looks_like_boilerplate
 from .markdown import render_nodes
 from .measure import node_text
+from .prunes import BASIC_CLEAN
 from .tags import HEADING_TAGS
 from .tree import body_of, drop
 
@@ -50,7 +50,7 @@ class Fallback:
 def read_fallback(tree: etree._Element, fmt: ContentFormat) -> Fallback:
     """The page's main region by baseline's tiers (JSON aside), its structure kept."""
     work = deepcopy(tree)
-    for node in BASIC_CLEAN_XPATH(work):  # asides, footers, scripts, cookie banners
+    for node in BASIC_CLEAN.select(work):  # asides, footers, scripts, cookie banners
         drop(node, keep_blank_tail=True)
     # menus and the blocks named as chrome (related products, share bars, newsletter boxes):
     # baseline read paragraphs only, so their headings and lists never reached it

@@ -4,10 +4,11 @@ raw-tree prunes when no id or class carries their words, and readability's rival
 when it cannot be preferred. Outputs are byte-identical to `extract` (the tests compare them);
 on any other trafilatura release `SUPPORTED` is false and `dom` calls `extract` itself.
 
-This is the one module that touches trafilatura's private names (`PRIVATE`, each with the
-signature it is called with); tests/unit/fetch/test_trafilatura_release.py fails loudly when a
-release moves any of them. The comments marked "trafilatura:" are its own, from
-`core.trafilatura_sequence` and `external.compare_extraction`, kept beside the lines they
+This is the one module that calls trafilatura's private names (`PRIVATE`, each with the
+signature it is called with; `prunes.py` holds the prune patterns it runs as walks);
+tests/unit/fetch/test_trafilatura_release.py fails loudly when a release moves any of them.
+The comments marked "trafilatura:" are its own, from `core.trafilatura_sequence` and
+`external.compare_extraction`, kept beside the lines they
 explain; netsift's changes are said as such."""
 
 from __future__ import annotations
@@ -18,14 +19,23 @@ from typing import Any
 
 import trafilatura
 from lxml import etree
+from lxml.etree import tostring
 
 from ..models import ContentFormat
 from .fallback import Fallback, read_fallback
+from .prunes import (
+    OVERALL_DISCARD,
+    RAW_TREE_PRUNE,
+    REMOVE_COMMENTS,
+    REMOVE_COMMENTS_AND_LISTS,
+    basic_cleaning,
+    prune,
+)
 
 RELEASE = "2.3.1"  # the trafilatura release whose private stages this module runs
 
 try:  # trafilatura's own stages, run in its order (see `_sequence`)
-    from trafilatura.baseline import html2txt
+    from trafilatura.baseline import _spaced_text
     from trafilatura.core import (
         ESCALATION_ACCEPT_RATIO,
         ESCALATION_JUSTEXT_RATIO,
@@ -41,18 +51,15 @@ try:  # trafilatura's own stages, run in its order (see `_sequence`)
     from trafilatura.external import (
         JUSTEXT_OVERRIDE_RATIO,
         SANITIZED_XPATH,
-        compare_extraction,
-        justext_rescue,
+        sanitize_tree,
+        try_justext,
+        try_readability,
     )
-    from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes
+    from trafilatura.htmlprocessing import convert_tags
     from trafilatura.main_extractor import _elem_text, extract_comments, extract_content
     from trafilatura.metadata import Document
     from trafilatura.settings import Extractor
-    from trafilatura.xpaths import (
-        RAW_TREE_PRUNE_XPATH,
-        REMOVE_COMMENTS_AND_LISTS_XPATH,
-        REMOVE_COMMENTS_XPATH,
-    )
+    from trafilatura.utils import trim
 except ImportError:  # another trafilatura release: `dom` uses its public call
     SUPPORTED = False
 else:
@@ -71,13 +78,15 @@ PRIVATE: dict[str, tuple[str, ...]] = {
     "trafilatura.external.compare_extraction": (
         "cleaned_tree", "raw_tree", "body", "text", "options"
     ),
-    "trafilatura.external.justext_rescue": ("tree", "options"),
+    "trafilatura.external.try_justext": ("tree", "url", "target_language"),
+    "trafilatura.external.sanitize_tree": ("tree", "options"),
+    "trafilatura.external.try_readability": ("htmlinput",),
     "trafilatura.htmlprocessing.convert_tags": ("tree", "options", "url"),
-    "trafilatura.htmlprocessing.prune_unwanted_nodes": ("tree", "nodelist"),
+    "trafilatura.utils.trim": ("string",),
     "trafilatura.main_extractor._elem_text": ("element",),
     "trafilatura.main_extractor.extract_comments": ("tree", "options"),
     "trafilatura.main_extractor.extract_content": ("cleaned_tree", "options"),
-    "trafilatura.baseline.html2txt": ("content",),
+    "trafilatura.baseline._spaced_text": ("element",),
     "trafilatura.deduplication.content_fingerprint": ("content",),
 }  # fmt: skip
 
@@ -139,7 +148,7 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
     # would otherwise pick the longest appended article over the real one
     # (netsift: on a copy, and only when some id or class holds one of its words)
     if any(word in names for word in _RAW_PRUNE_WORDS):
-        tree, owned = prune_unwanted_nodes(copy(tree), RAW_TREE_PRUNE_XPATH), True
+        tree, owned = prune(copy(tree), RAW_TREE_PRUNE), True
     # trafilatura: comments off: prune the raw tree so all stages inherit it, lists are still
     # ol/ul here
     if (
@@ -147,7 +156,7 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
         and (options.focus == "precision" or not is_forum)
         and any(word in names for word in _COMMENT_WORDS)
     ):
-        tree = prune_unwanted_nodes(tree if owned else copy(tree), REMOVE_COMMENTS_AND_LISTS_XPATH)
+        tree = prune(tree if owned else copy(tree), REMOVE_COMMENTS_AND_LISTS)
     cleaned_tree, cleaned_tree_backup = _prepare_tree(tree, options, url)
 
     commentsbody, temp_comments = etree.Element("body"), ""
@@ -165,7 +174,7 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
         # trafilatura: NOT redundant with the raw-tree prune above: this runs POST-conversion,
         # where lists are <list> and match the xpath's self::list (dl lists, disqus ids, and all
         # lists if comments are on)
-        cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
+        cleaned_tree = prune(cleaned_tree, REMOVE_COMMENTS)
 
     # trafilatura: cascade stages 1-2: main extractor, then the external comparison (netsift
     # never sets `fast`, so the comparison always runs, through `_compare`)
@@ -202,10 +211,7 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
         esc_tree = (
             tree
             if is_forum or not options.comments
-            else prune_unwanted_nodes(
-                copy(tree),
-                REMOVE_COMMENTS_AND_LISTS_XPATH if temp_comments else REMOVE_COMMENTS_XPATH,
-            )
+            else prune(copy(tree), REMOVE_COMMENTS_AND_LISTS if temp_comments else REMOVE_COMMENTS)
         )
         r_text = ""
         try:
@@ -245,12 +251,30 @@ def _sequence(tree: etree._Element, options: Any) -> tuple[Any, str, Any, str, F
 def _compare(
     backup: Any, tree: etree._Element, body: Any, text: str, options: Any
 ) -> tuple[Any, str]:
-    """trafilatura's `compare_extraction`, readability skipped when it cannot win: its pick is
-    part of the page, so its text is no longer than the page's, and when our extraction holds
-    half of that, has paragraphs and is not mostly tables, no rule prefers readability."""
-    if not _readability_loses(tree, body, text, options):
-        return compare_extraction(backup, copy(tree), body, text, options)
+    """trafilatura's `compare_extraction` on a copy of `tree`, readability skipped when it
+    cannot win: its pick is part of the page, so its text is no longer than the page's, and
+    when our extraction holds half of that, has paragraphs and is not mostly tables, no rule
+    prefers readability. Its precision prune of the raw tree is `prunes.py`'s walk."""
     len_text = len(text)
+    # trafilatura: bypass for recall
+    if options.focus == "recall" and len_text > options.min_extracted_size * 10:
+        return body, text
+    use_readability = False
+    if not _readability_loses(tree, body, text, options):
+        raw_tree = copy(tree)
+        # trafilatura: prior cleaning
+        if options.focus == "precision":
+            raw_tree = prune(raw_tree, OVERALL_DISCARD)
+        # trafilatura: try with readability
+        algo_body = try_readability(raw_tree)
+        # trafilatura: unicode fix necessary on certain systems (#331)
+        algo_text = trim(tostring(algo_body, method="text", encoding="utf-8").decode("utf-8"))
+        len_algo = len(algo_text)
+        use_readability = _prefer_readability(
+            body, algo_body, algo_text, len_text, len_algo, options
+        )
+        if use_readability:
+            body, text, len_text = algo_body, algo_text, len_algo
     # trafilatura: override faulty extraction: try with justext
     unclean = bool(body.xpath(SANITIZED_XPATH))
     if unclean or len_text < options.min_extracted_size:
@@ -265,8 +289,67 @@ def _compare(
         else:
             accept = len_text < len_text2
         if text2 and accept:
-            body, text = body2, text2
+            body, text, len_text = body2, text2, len_text2
+            use_readability = False
+    # trafilatura: post-processing: remove unwanted sections
+    if use_readability:
+        body, text = sanitize_tree(body, options)
     return body, text
+
+
+def _prefer_readability(
+    body: Any, algo_body: Any, algo_text: str, len_text: int, len_algo: int, options: Any
+) -> bool:
+    """trafilatura's `_prefer_readability`: whether readability's pick replaces our extraction.
+    netsift: its `.//p//text()` test by `_has_paragraph_text`, linear where it was quadratic."""
+    # trafilatura: readability empty, or same length as the own extraction (same content)
+    if len_algo in (0, len_text):
+        return False
+    # trafilatura: own extraction much longer
+    if len_text > 2 * len_algo:
+        return False
+    return bool(
+        # trafilatura: own text empty
+        len_text == 0
+        # trafilatura: readability much longer, unless it grabbed raw JSON (#632)
+        or (len_algo > 2 * len_text and not algo_text.startswith("{"))
+        # trafilatura: own extraction structurally deficient: no paragraph text or
+        # table-dominated
+        or (
+            len_algo > options.min_extracted_size * 2
+            and (
+                not _has_paragraph_text(body)
+                or len(body.findall(".//table")) > len(body.findall(".//p"))
+            )
+        )
+        # trafilatura: recall mode: readability output substantially longer
+        or (
+            options.focus == "recall"
+            and len_algo > 1.5 * len_text
+            and not algo_text.startswith("{")
+        )
+        # trafilatura: recall mode: readability recovers a headed article (#354)
+        or (
+            options.focus == "recall"
+            and not body.xpath(".//head")
+            and next(algo_body.iter("h2", "h3", "h4"), None) is not None
+            and len_algo > len_text
+        )
+    )
+
+
+def justext_rescue(tree: Any, options: Any) -> tuple[Any, str]:
+    """trafilatura's `justext_rescue`, its cleaning `prunes.basic_cleaning`."""
+    body = try_justext(basic_cleaning(tree), options.url, options.lang)
+    return body, trim(" ".join(body.itertext()))
+
+
+def html2txt(tree: etree._Element) -> str:
+    """trafilatura's `html2txt` of a parsed tree (left untouched), its cleaning
+    `prunes.basic_cleaning`."""
+    tree = copy(tree)
+    body = tree.find(".//body")
+    return str(_spaced_text(basic_cleaning(body if body is not None else tree)))
 
 
 # an upper bound on the page's text as trafilatura trims it (normalize-space keeps non-ASCII

@@ -533,7 +533,7 @@ def test_readability_is_skipped_only_when_it_cannot_win(monkeypatch: pytest.Monk
     def no_readability(*args: object) -> None:
         raise AssertionError("readability ran")
 
-    monkeypatch.setattr(stages, "compare_extraction", no_readability)
+    monkeypatch.setattr(stages, "try_readability", no_readability)
     story = parse_html(f"<html><body><main>{_STORY}</main></body></html>")
     assert story is not None
     assert "Paragraph 7" in dom.run_trafilatura(story, None, "text", {"include_comments": False})

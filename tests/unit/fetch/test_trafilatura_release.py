@@ -27,6 +27,9 @@ UPGRADE = (
 COPIED = {
     "trafilatura.core.trafilatura_sequence": "f03dc4d2946dacbd",
     "trafilatura.external.compare_extraction": "2d3d1ffea3ba469f",
+    "trafilatura.external._prefer_readability": "f6ee688e9ae60074",
+    "trafilatura.external.justext_rescue": "43d803082a76d38a",
+    "trafilatura.baseline.html2txt": "a8c97eab2097c57d",
 }
 
 
