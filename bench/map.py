@@ -1,6 +1,7 @@
 """The server's liveness while it maps or crawls: `/healthz` p99 idle and during each.
 
     .venv/bin/python bench/map.py [--rounds 3] [--probes 200] [--urls 200000]
+                                  [--phases query limit crawl]
 
 Serves, in this process, tests/offline_web/huge_sitemap.py (robots.txt naming one sitemap of
 `--urls` URLs, 18 MB at 200,000) and bench/_crawl_site.py's 2,000-page documentation site,
@@ -59,6 +60,7 @@ PROBE_GAP = 0.02  # seconds between two probes: a client checking liveness, not 
 CRAWL_HOST = "docs.bench"
 # Pages a crawl phase reads: a few seconds of work, so a round takes one or two crawls.
 CRAWL_PAGES = 300
+PHASES = ("query", "limit", "crawl")  # the busy phases, in the order a round runs them
 
 
 @dataclass
@@ -161,6 +163,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--probes", type=int, default=200, help="per busy phase and round")
     parser.add_argument("--urls", type=int, default=200_000)
+    parser.add_argument(
+        "--phases", nargs="+", choices=PHASES, default=list(PHASES), help="busy phases to run"
+    )
     args = parser.parse_args()
     docs = BenchSite(sections=20, pages=100)
     with (
@@ -207,12 +212,21 @@ def main() -> None:
                     raise RuntimeError(f"the crawl failed: {answer}")
                 return f"read {answer['pages_read']}, stopped because {answer['stopped_because']}"
 
-            busy_phases = [
-                (Phase("map, query (50,000 read)"), mapped(ranked)),
-                (Phase("map, limit 1000"), mapped(limited)),
-                (Phase(f"crawl, {CRAWL_PAGES} pages"), crawled),
-            ]
+            every = {
+                "query": (Phase("map, query (50,000 read)"), mapped(ranked)),
+                "limit": (Phase("map, limit 1000"), mapped(limited)),
+                "crawl": (Phase(f"crawl, {CRAWL_PAGES} pages"), crawled),
+            }
+            busy_phases = [every[name] for name in PHASES if name in args.phases]
+            kinds = len(busy_phases)
             mapped({**limited, "limit": 5})()  # warm the pool
+            # and the crawl stack: the first crawl imports it on the loop (~40 ms), once
+            httpx.post(
+                f"{api}/v1/crawl",
+                params={"wait": "true"},
+                json={**crawl, "max_pages": 5},
+                timeout=300,
+            ).raise_for_status()
             slots: list[list[float]] = []  # idle probes, in order
             idle_windows: list[tuple[float, float]] = []
             with httpx.Client(timeout=60) as client:
@@ -232,7 +246,7 @@ def main() -> None:
                 phase.around = [
                     wait
                     for n in range(args.rounds)
-                    for wait in (*slots[n * 3 + index], *slots[n * 3 + index + 1])
+                    for wait in (*slots[n * kinds + index], *slots[n * kinds + index + 1])
                 ]
             stalls = read_stalls(lag_file)
             all_idle = [wait for slot in slots for wait in slot]

@@ -1,5 +1,6 @@
 """backends/sqlite.py: a new file opened by several processes at once ends up in WAL, no error;
-one connection taken in turns, on the event loop unless the file is busy."""
+one connection taken in turns, on the event loop unless the file is busy; its write-ahead log
+checkpointed in a thread, never in a COMMIT on the loop."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from netsift.backends.sqlite import SerialConnection, open_sqlite
+from netsift.backends.sqlite import CHECKPOINT_COMMITS, SerialConnection, open_sqlite
 
 FILES = 25
 PROCESSES = 6
@@ -119,3 +120,39 @@ async def test_tasks_take_turns_and_a_failed_transaction_leaves_nothing(tmp_path
     assert threading.get_ident() in threads  # the inline ones did not wait behind the bulk ones
     rows = [row[0] for row in serial.db.execute("SELECT n FROM t ORDER BY n")]
     assert rows == list(range(20))
+
+
+def _log_size(path: Path) -> int:
+    """The size of the file's write-ahead log (SQLite reuses it from the start once it was
+    checkpointed whole; it grows while it is not)."""
+    return Path(f"{path}-wal").stat().st_size
+
+
+async def test_the_log_is_checkpointed_in_a_thread_and_stays_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    serial = _serial(path)
+    assert serial.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    checkpoints: list[int] = []
+
+    def traced(statement: str) -> None:
+        if "wal_checkpoint" in statement:
+            checkpoints.append(threading.get_ident())
+
+    serial.db.set_trace_callback(traced)
+    row = "x" * 8000  # a few pages of the log a commit
+
+    def write(db: sqlite3.Connection) -> None:
+        db.execute("INSERT INTO t VALUES (?)", (row,))
+
+    for _ in range(CHECKPOINT_COMMITS):
+        await serial.transaction(write)
+    assert checkpoints == []
+    grown = _log_size(path)  # a checkpoint's worth of commits
+    for _ in range(2 * CHECKPOINT_COMMITS + 1):
+        await serial.transaction(write)
+    assert len(checkpoints) == 3  # before the commits N+1, 2N+1 and 3N+1
+    assert threading.get_ident() not in checkpoints  # never on the event loop
+    # each checkpoint let the log start over: without them it would be 3x `grown`
+    assert _log_size(path) < 1.5 * grown
+    other = open_sqlite(path)  # another process sees every commit
+    assert other.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 3 * CHECKPOINT_COMMITS + 1
