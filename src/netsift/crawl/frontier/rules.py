@@ -10,10 +10,9 @@ means never depends on which backend runs.
 - A **path pattern** (`Pattern`) is judged by what its pages hold: a page *adds* when it
   holds new text (`adds_text`) or links to new URLs of other paths (`other_patterns`); it
   adds nothing when it is a duplicate, or empty, or its only news is links to more of its
-  own pattern (a calendar's next month). A pattern earns requests in flight by the pages that
-  add (`pattern_allowance`), and is a trap when most of its last pages added nothing, and
-  twice as many of all its pages as added (`is_trap`): its entries are then handed out to be
-  ended, never asked for.
+  own pattern (a calendar's next month). A pattern earns requests in flight by the pages that add
+  (`pattern_allowance`), and is a trap when most of its last pages added nothing, and as
+  many of all its pages (`is_trap`): its entries are then handed out to be ended, never asked for.
 - A crawl's **ending** (`endings`) names every reason it ended short of the whole site: the
   budget or cancellation that stopped it, `trap` when a trap's URLs were left unread,
   `max_depth` when links were left beyond the depth; `done` only when none did.
@@ -44,7 +43,6 @@ __all__ = [
     "HOST_BUSY_WAIT",
     "IN_FLIGHT_WAIT",
     "NEW_TEXT_SAMPLES",
-    "TRAP_HISTORY",
     "TRAP_MIN_PAGES",
     "TRAP_SHARE",
     "TRAP_WINDOW",
@@ -98,20 +96,16 @@ IN_FLIGHT_WAIT = 0.1
 # seven or eight new windows (two sampled, on average).
 NEW_TEXT_SAMPLES = 4
 # A pattern is a trap when, of its last TRAP_WINDOW pages judged (at least TRAP_MIN_PAGES),
-# TRAP_SHARE or more added nothing, and TRAP_HISTORY times as many of all its pages added
-# nothing as added (`is_trap`). Over a window, so a few duplicates among hundreds of good
-# pages never make one; a share, so a calendar whose first pages were alike is found after
-# four, and one whose months had events after a dozen or two empty ones; and over its whole
-# history, so a blog of a hundred short posts, whose later posts more and more repeat phrases
-# of the earlier ones (half of them add nothing), is read whole. Twice, not as many: at as
-# many, such a blog sat on the line, and the order its pages finished in decided it (under
-# load, one crawl in eight found the blog a trap near its end). A real pattern that turns
-# into a trap (an endless tail of empty pages) costs at most twice as many pages again as it
-# had real ones.
+# TRAP_SHARE or more added nothing, and as many of all its pages added nothing as added
+# (`is_trap`). Over a window, so a few duplicates among hundreds of good pages never make
+# one; a share, so a calendar whose first pages were alike is found after four, and one whose
+# months had events after a dozen empty ones; and over its whole history, so a blog of a
+# hundred short posts, whose later posts more and more repeat phrases of the earlier ones
+# (half of them add nothing), is read whole: a real pattern that turns into a trap (an
+# endless tail of empty pages) costs at most as many pages again as it had real ones.
 TRAP_WINDOW = 16
 TRAP_MIN_PAGES = 4
 TRAP_SHARE = 0.75
-TRAP_HISTORY = 2
 
 StopReason = Literal["time", "max_bytes", "max_pages", "trap"]
 
@@ -318,9 +312,8 @@ def window_is_trap(window: str) -> bool:
 
 def is_trap(window: str, added: int, empty: int) -> bool:
     """Whether a pattern whose last pages are `window`, `added` and `empty` of all its pages,
-    is a trap: most of its last pages added nothing, and twice as many of all its pages as
-    added (TRAP_HISTORY)."""
-    return window_is_trap(window) and empty >= TRAP_HISTORY * added
+    is a trap: most of its last pages added nothing, and as many of all its pages."""
+    return window_is_trap(window) and empty >= added
 
 
 def vouched(record: Pattern) -> bool:
