@@ -155,6 +155,17 @@ class Compute:
                 self._pools[which] = pool
             return pool
 
+    @property
+    def started(self) -> bool:
+        """Whether a worker pool is running (started by `start` or by a first task)."""
+        return any(pool is not None and pool.active for pool in self._pools)
+
+    def start(self) -> None:
+        """Start the worker a page goes to first, now: a server calls this in a thread at
+        start-up, so its first page does not wait for the forkserver's imports and warm-up
+        (about a second of CPU) while that work competes with answering other requests."""
+        self._ensure_pool(self._pick())
+
     def _pick(self) -> int:
         """The prompt worker when it is free (or there is no other), else the nice workers."""
         prompt, nice = self._sizes[0][1], self._sizes[1][1]

@@ -146,3 +146,20 @@ def test_a_lost_redis_degrades_to_local_and_readyz_says_so(door_settings, own_re
     assert body["checks"]["cache"].startswith("degraded (Redis down")
     assert body["checks"]["limits"].startswith("degraded (Redis down")
     assert "searches go uncached" in caplog.text
+
+
+def test_a_served_app_starts_its_extraction_worker_before_its_first_page(make_settings):
+    """`netsift serve` (warm): the first page does not pay the forkserver's start-up while
+    other requests wait; an app made without it (tests, embedding) starts it on first use."""
+    import time
+
+    settings = make_settings(capabilities=["fetch"], workers=1)
+    for warm in (True, False):
+        app = create_app(settings, warm=warm)
+        with serve(app, lifespan="on") as api:
+            assert httpx.get(api.url("/healthz"), timeout=10).status_code == 200
+            compute = app.state.netsift.client.compute
+            deadline = time.monotonic() + 60
+            while warm and not compute.started and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert compute.started is warm

@@ -94,8 +94,11 @@ def create_app(
     *,
     client: Client | None = None,
     multiprocess_dir: Path | None = None,
+    warm: bool = False,
 ) -> FastAPI:
-    """The ASGI app. Without `client`, its lifespan builds one from `settings` and closes it."""
+    """The ASGI app. Without `client`, its lifespan builds one from `settings` and closes it.
+    `warm` (what `netsift serve` asks) starts the extraction worker and imports the fetch
+    and crawl code at start-up, not on the first request that needs them."""
     if settings is None:
         settings = client.settings if client is not None else Settings()
     metrics = Metrics(multiprocess_dir=multiprocess_dir)
@@ -125,6 +128,9 @@ def create_app(
                 )
                 if worker is not None:  # jobs of any replica, and of dead workers, run here too
                     tg.start_soon(worker.run)
+                if warm and settings.enabled("fetch"):
+                    _import_readers()  # before the freeze below, so they are frozen too
+                    tg.start_soon(_start_compute, own)
                 # What start-up made (modules, models, the app, the Client) lives as long as
                 # the server: out of the collector's reach, a full collection (the ~100,000
                 # objects of a 50,000-URL map's merge trigger some) scans what requests made
@@ -222,7 +228,25 @@ def _allowed_methods(app: FastAPI, request: Request, starlette_allow: str) -> li
 def create_app_from_env() -> FastAPI:
     """The factory `netsift serve` hands uvicorn: Settings from the environment, once."""
     multiprocess = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    return create_app(Settings(), multiprocess_dir=Path(multiprocess) if multiprocess else None)
+    return create_app(
+        Settings(), multiprocess_dir=Path(multiprocess) if multiprocess else None, warm=True
+    )
+
+
+def _import_readers() -> None:
+    """The fetch and crawl code a server imports on its first page or crawl otherwise: on the
+    event loop, 40 ms at once (bench/map.py's first crawl)."""
+    from ..crawl import crawler  # noqa: F401
+    from ..fetch import fetcher  # noqa: F401
+
+
+async def _start_compute(client: Client) -> None:
+    """The extraction worker started in a thread; a failure is logged, and the first page
+    then starts it as it would have."""
+    try:
+        await anyio.to_thread.run_sync(client.compute.start)
+    except Exception:
+        log.warning("the extraction worker did not start at start-up", exc_info=True)
 
 
 class _Render(Protocol):
