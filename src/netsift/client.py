@@ -631,6 +631,11 @@ class Client:
         refuse_unreadable(html, url=params.url, what=what)
         return await self.compute.run(partial(extract, **params.model_dump()), html, what=what)
 
+    def start_workers(self) -> None:
+        """Start the extraction worker now, not on the first page: a server does this in a
+        thread at start-up (blocking: the forkserver imports and warms up first)."""
+        self.compute.start()
+
     async def extract_data(
         self,
         urls: list[str] | None = None,

@@ -244,7 +244,7 @@ async def _start_compute(client: Client) -> None:
     """The extraction worker started in a thread; a failure is logged, and the first page
     then starts it as it would have."""
     try:
-        await anyio.to_thread.run_sync(client.compute.start)
+        await anyio.to_thread.run_sync(client.start_workers)
     except Exception:
         log.warning("the extraction worker did not start at start-up", exc_info=True)
 
