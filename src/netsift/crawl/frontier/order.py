@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from ..dedupe import GENERATED_ID, ID_HEX_CHARS
 from ..scope import canonical_url, site_host
 
 __all__ = [
@@ -35,14 +36,9 @@ __all__ = [
 # A link that names every query word jumps this many levels ahead of an unrelated one at
 # the same depth: enough to read a relevant section first, not enough to dive forever.
 RELEVANCE_LEVELS = 3.0
-# Digit runs, and whole runs of hex digits holding a digit at least ID_HEX_CHARS long (a
-# hash, a UUID's part, a generated id: `/ideas/0c51905797` and `/ideas/9fa2e01b7c` are one
-# pattern, not `/ideas/0c0` and `/ideas/0fa0e0b0c`). Shorter letter-digit runs (`p012`,
-# `sec4`, `v2`) keep their letters: they name things.
-ID_HEX_CHARS = 8
-_DIGITS = re.compile(
-    rf"(?<![0-9a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{{{ID_HEX_CHARS},}}(?![0-9a-fA-F])|\d+"
-)
+# Digit runs, and generated ids (dedupe.GENERATED_ID: `/ideas/0c51905797` and
+# `/ideas/9fa2e01b7c` are one pattern, not `/ideas/0c0` and `/ideas/0fa0e0b0c`).
+_DIGITS = re.compile(rf"{GENERATED_ID.pattern}|\d+")
 # What stands for the resource a view (a URL with a query) shows, in its path pattern.
 VIEW_OF = "*"
 # What stands for the leading segments of a path named by its last one (`is_tail`).
