@@ -15,6 +15,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -113,11 +114,28 @@ class _Params(BaseModel):
 
     @field_validator("*", mode="before")
     @classmethod
-    def _well_formed(cls, value: object) -> object:
-        return well_formed(value)
+    def _well_formed(cls, value: object, info: ValidationInfo) -> object:
+        return _within_length(cls, info.field_name, well_formed(value))
 
 
 P = TypeVar("P", bound=BaseModel)
+
+
+def _within_length(model: type[BaseModel], name: str | None, value: object) -> object:
+    """A string no longer than its field's `max_length` as sent: whitespace is stripped
+    before pydantic measures, and the schema a client reads bounds the text as sent."""
+    field = model.model_fields.get(name or "")
+    if not isinstance(value, str) or field is None:
+        return value
+    for rule in field.metadata:
+        limit = getattr(rule, "max_length", None)
+        if limit is not None and len(value) > limit:
+            raise PydanticCustomError(
+                "string_too_long",
+                "String should have at most {max_length} characters",
+                {"max_length": limit},
+            )
+    return value
 
 
 def validated(model: type[P], **fields: Any) -> P:

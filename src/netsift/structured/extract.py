@@ -75,8 +75,9 @@ class DataExtractor:
     async def run(self, params: ExtractDataParams) -> ExtractDataResult:
         """The fields, each with its evidence or why it is null. Raises, before reading
         anything, when a prompt without a schema has no model to answer it; and raises the
-        pages' own error when pages were to be read and none could be: an empty answer would
-        hide the cause (a blocked address, a wall, a 404)."""
+        pages' own error when the caller named pages and none could be read: an empty answer
+        would hide the cause (a blocked address, a wall, a 404). Pages a search found that
+        cannot be read are notes, as research skips them."""
         if params.output_schema is None and self.llm is None:
             raise ConfigError(NO_MODEL_NO_SCHEMA, details={"key": "NETSIFT_LLM_MODEL"})
         run = _Run(params, time.monotonic())
@@ -173,8 +174,11 @@ class DataExtractor:
             pages.append(page)
             result.sources.append(page.final_url)
         result.pages_read = len(pages)
+        named = [(url, error) for url, error in failures if url in set(run.params.urls or [])]
+        if named and not pages:  # what a search found and could not read is only a note
+            raise _none_read(named)
         if failures and not pages:
-            raise _none_read(failures)
+            result.notes.append("no page the search found could be read: every field is null")
         return pages
 
     async def _with_model(

@@ -402,3 +402,10 @@ async def test_the_models_reading_comes_before_the_head(settings_for, web, llm):
     assert read.evidence["title"][0].origin == "text"
     assert read.data["author"] == FERRY_AUTHOR  # the model left it null: the head fills it
     assert unread.data["title"] == FERRY_TITLE and unread.evidence["title"][0].origin == "head"
+
+
+async def test_pages_a_search_found_and_could_not_read_are_notes(settings_for, web):
+    async with Client(settings_for(resolve=["search.test:127.0.0.1"])) as client:
+        result = await client.extract_data(query="kettle", output_schema=PRODUCT)
+    assert result.pages_read == 0 and result.searches == 1
+    assert any("no page the search found could be read" in note for note in result.notes)
