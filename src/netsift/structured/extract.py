@@ -174,7 +174,8 @@ class DataExtractor:
             pages.append(page)
             result.sources.append(page.final_url)
         result.pages_read = len(pages)
-        named = [(url, error) for url, error in failures if url in set(run.params.urls or [])]
+        asked = run.params.urls or []
+        named = [(url, error) for url, error in failures if url in asked]
         if named and not pages:  # what a search found and could not read is only a note
             raise _none_read(named)
         if failures and not pages:
